@@ -1,0 +1,127 @@
+//! Specs are the plain objects hosts pass to `setAttachment`. They are
+//! checked field by field so a typo such as `content` for `contents` is an
+//! error instead of a silent path-only pin.
+
+use serde_json::{Map, Value};
+
+use super::{Attachment, AttachmentKind, TodoItem};
+use crate::Error;
+
+impl Attachment {
+    /// Build an attachment from a spec:
+    /// `{kind:"memory", slug, memory}`,
+    /// `{kind:"file", path, contents?: string|null, truncate?: boolean}`,
+    /// `{kind:"todo", items:[{text, completed}]}` or
+    /// `{kind:"custom", id, rank: "memory"|"file"|"todo", text}`.
+    pub fn from_spec(spec: &Value) -> Result<Self, Error> {
+        let fields = spec
+            .as_object()
+            .ok_or_else(|| Error::invalid("", format!("expected an object, got {}", type_name(spec))))?;
+        let kind = match fields.get("kind") {
+            Some(Value::String(kind)) => kind.as_str(),
+            Some(other) => return Err(mistyped("kind", "a string", other)),
+            None => return Err(Error::invalid("kind", "is missing")),
+        };
+        match kind {
+            "memory" => {
+                only(fields, &["kind", "slug", "memory"])?;
+                Attachment::memory(string(fields, "slug")?, string(fields, "memory")?)
+            }
+            "file" => {
+                only(fields, &["kind", "path", "contents", "truncate"])?;
+                let contents = match fields.get("contents") {
+                    None | Some(Value::Null) => None,
+                    Some(Value::String(contents)) => Some(contents.clone()),
+                    Some(other) => return Err(mistyped("contents", "a string or null", other)),
+                };
+                let truncate = match fields.get("truncate") {
+                    None | Some(Value::Null) => true,
+                    Some(Value::Bool(truncate)) => *truncate,
+                    Some(other) => return Err(mistyped("truncate", "a boolean", other)),
+                };
+                Attachment::file(string(fields, "path")?, contents, truncate)
+            }
+            "todo" => {
+                only(fields, &["kind", "items"])?;
+                Ok(Attachment::todo(todo_items(fields)?))
+            }
+            "custom" => {
+                only(fields, &["kind", "id", "rank", "text"])?;
+                let rank = string(fields, "rank")?;
+                let rank = AttachmentKind::parse(&rank).ok_or_else(|| {
+                    Error::invalid("rank", format!("must be \"memory\", \"file\" or \"todo\", got {rank:?}"))
+                })?;
+                Attachment::custom(string(fields, "id")?, rank, string(fields, "text")?)
+            }
+            other => Err(Error::UnknownKind {
+                kind: other.to_owned(),
+            }),
+        }
+    }
+}
+
+fn todo_items(fields: &Map<String, Value>) -> Result<Vec<TodoItem>, Error> {
+    let items = match fields.get("items") {
+        Some(Value::Array(items)) => items,
+        Some(other) => return Err(mistyped("items", "an array", other)),
+        None => return Err(Error::invalid("items", "is missing")),
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| {
+            let at = format!("items[{index}]");
+            let item = item
+                .as_object()
+                .ok_or_else(|| mistyped(&at, "an object", item))?;
+            let field = |name: &str| format!("{at}.{name}");
+            if let Some(unknown) = item.keys().find(|k| *k != "text" && *k != "completed") {
+                return Err(Error::invalid(field(unknown), "is not a todo item field"));
+            }
+            let text = match item.get("text") {
+                Some(Value::String(text)) => text.clone(),
+                Some(other) => return Err(mistyped(&field("text"), "a string", other)),
+                None => return Err(Error::invalid(field("text"), "is missing")),
+            };
+            let completed = match item.get("completed") {
+                Some(Value::Bool(completed)) => *completed,
+                Some(other) => return Err(mistyped(&field("completed"), "a boolean", other)),
+                None => return Err(Error::invalid(field("completed"), "is missing")),
+            };
+            Ok(TodoItem { text, completed })
+        })
+        .collect()
+}
+
+fn string(fields: &Map<String, Value>, name: &str) -> Result<String, Error> {
+    match fields.get(name) {
+        Some(Value::String(value)) => Ok(value.clone()),
+        Some(other) => Err(mistyped(name, "a string", other)),
+        None => Err(Error::invalid(name, "is missing")),
+    }
+}
+
+fn only(fields: &Map<String, Value>, allowed: &[&str]) -> Result<(), Error> {
+    match fields.keys().find(|key| !allowed.contains(&key.as_str())) {
+        Some(unknown) => Err(Error::invalid(
+            unknown.as_str(),
+            format!("is not a field of this kind (expected {})", allowed.join(", ")),
+        )),
+        None => Ok(()),
+    }
+}
+
+fn mistyped(field: &str, expected: &str, got: &Value) -> Error {
+    Error::invalid(field, format!("must be {expected}, got {}", type_name(got)))
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

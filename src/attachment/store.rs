@@ -1,0 +1,102 @@
+use super::{Attachment, ConsolidatedMessage};
+
+/// The pinned attachments of one agent, in pin order, deduplicated by id.
+///
+/// Each attachment is rendered once, when pinned, so reading the
+/// consolidated message every turn never re-renders unchanged content.
+#[derive(Debug, Clone, Default)]
+pub struct AttachmentStore {
+    pinned: Vec<Pinned>,
+}
+
+#[derive(Debug, Clone)]
+struct Pinned {
+    id: String,
+    attachment: Attachment,
+    text: String,
+}
+
+impl AttachmentStore {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.pinned.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pinned.is_empty()
+    }
+
+    /// Pin an attachment and return its id. An id already stored is
+    /// replaced in place, so updating the todo list never moves it.
+    pub fn pin(&mut self, attachment: Attachment) -> &str {
+        let id = attachment.id();
+        let text = attachment.render();
+        let slot = match self.position(&id) {
+            Some(index) => {
+                self.pinned[index] = Pinned { id, attachment, text };
+                index
+            }
+            None => {
+                self.pinned.push(Pinned { id, attachment, text });
+                self.pinned.len() - 1
+            }
+        };
+        &self.pinned[slot].id
+    }
+
+    /// Unpin by id; returns whether anything was removed.
+    pub fn detach(&mut self, id: &str) -> bool {
+        match self.position(id) {
+            Some(index) => {
+                self.pinned.remove(index);
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn contains(&self, id: &str) -> bool {
+        self.position(id).is_some()
+    }
+
+    /// Ids in pin order.
+    pub fn ids(&self) -> impl ExactSizeIterator<Item = &str> {
+        self.pinned.iter().map(|pinned| pinned.id.as_str())
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Attachment> {
+        self.position(id).map(|index| &self.pinned[index].attachment)
+    }
+
+    /// One attachment's rendered text.
+    pub fn rendered(&self, id: &str) -> Option<&str> {
+        self.position(id).map(|index| self.pinned[index].text.as_str())
+    }
+
+    /// Every rendered text in consolidated order: memories, then files,
+    /// then todos, keeping pin order within each kind.
+    pub fn render_all(&self) -> Vec<&str> {
+        let mut ordered: Vec<&Pinned> = self.pinned.iter().collect();
+        // A stable sort keeps pin order within a kind.
+        ordered.sort_by_key(|pinned| pinned.attachment.kind());
+        ordered.into_iter().map(|pinned| pinned.text.as_str()).collect()
+    }
+
+    /// The one user message every request carries ahead of the history, or
+    /// `None` when nothing is pinned, so an empty store changes no request.
+    pub fn consolidated_message(&self) -> Option<ConsolidatedMessage<'_>> {
+        if self.is_empty() {
+            return None;
+        }
+        Some(ConsolidatedMessage {
+            parts: self.render_all(),
+        })
+    }
+
+    fn position(&self, id: &str) -> Option<usize> {
+        self.pinned.iter().position(|pinned| pinned.id == id)
+    }
+}

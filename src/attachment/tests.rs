@@ -1,0 +1,202 @@
+use serde_json::json;
+
+use super::*;
+
+fn pin(store: &mut AttachmentStore, spec: serde_json::Value) -> String {
+    let attachment = Attachment::from_spec(&spec).expect("spec is valid");
+    store.pin(attachment).to_owned()
+}
+
+fn rendered(spec: serde_json::Value) -> String {
+    Attachment::from_spec(&spec).expect("spec is valid").render()
+}
+
+#[test]
+fn a_memory_renders_its_slug_header_and_text_verbatim() {
+    assert_eq!(
+        rendered(json!({"kind": "memory", "slug": "auth", "memory": "Use Argon2id."})),
+        "[Pinned memory: auth]\n\nUse Argon2id.",
+        "the memory rides verbatim under the slug header"
+    );
+}
+
+#[test]
+fn a_path_only_file_renders_the_note_with_an_em_dash() {
+    assert_eq!(
+        rendered(json!({"kind": "file", "path": "src/main.rs"})),
+        "[Attached file: src/main.rs]\n\n(path pinned; contents not inlined \u{2014} read the file when its contents matter)",
+        "a missing contents field pins the path only"
+    );
+}
+
+#[test]
+fn null_contents_pin_the_path_only() {
+    assert_eq!(
+        rendered(json!({"kind": "file", "path": "a", "contents": null})),
+        rendered(json!({"kind": "file", "path": "a"})),
+        "null and absent contents mean the same"
+    );
+}
+
+#[test]
+fn contents_exactly_at_the_ceiling_render_verbatim() {
+    let body = "y".repeat(FILE_CONTENTS_LIMIT_BYTES);
+    assert_eq!(
+        rendered(json!({"kind": "file", "path": "exact.log", "contents": body})),
+        format!("[Attached file: exact.log]\n\n{body}"),
+        "8192 bytes is at the ceiling, not over it"
+    );
+}
+
+#[test]
+fn one_byte_over_the_ceiling_truncates_with_the_total_in_the_footer() {
+    let body = "y".repeat(FILE_CONTENTS_LIMIT_BYTES + 1);
+    assert_eq!(
+        rendered(json!({"kind": "file", "path": "big.log", "contents": body})),
+        format!(
+            "[Attached file: big.log]\n\n{}\n\n\u{2026} (truncated, 8193 bytes total)",
+            "y".repeat(FILE_CONTENTS_LIMIT_BYTES)
+        ),
+        "the cut keeps 8192 bytes and the footer names all 8193"
+    );
+}
+
+#[test]
+fn a_cut_inside_a_multibyte_char_backs_off_to_its_start() {
+    let body = format!("x{}", "\u{e9}".repeat(4100));
+    let text = truncate_contents(&body);
+    let kept = text.split("\n\n\u{2026}").next().unwrap();
+    assert_eq!(kept.len(), 8191, "byte 8192 falls inside an é, so 8191 bytes are kept");
+}
+
+#[test]
+fn truncate_false_renders_the_whole_contents() {
+    let body = "z".repeat(FILE_CONTENTS_LIMIT_BYTES * 2);
+    assert_eq!(
+        rendered(json!({"kind": "file", "path": "raw", "contents": body, "truncate": false})),
+        format!("[Attached file: raw]\n\n{body}"),
+        "truncate: false is the caller's choice to send everything"
+    );
+}
+
+#[test]
+fn todo_items_render_as_an_ordered_checklist() {
+    let spec = json!({"kind": "todo", "items": [
+        {"text": "read", "completed": true},
+        {"text": "write", "completed": false},
+    ]});
+    assert_eq!(rendered(spec), "[Todo list]\n- [x] read\n- [ ] write");
+}
+
+#[test]
+fn an_empty_todo_list_renders_its_header_alone() {
+    assert_eq!(rendered(json!({"kind": "todo", "items": []})), "[Todo list]");
+}
+
+#[test]
+fn a_custom_attachment_renders_its_text_verbatim() {
+    let spec = json!({"kind": "custom", "id": "skill:review", "rank": "memory", "text": "  as is\r\n"});
+    assert_eq!(rendered(spec), "  as is\r\n", "the host owns the rendered text");
+}
+
+#[test]
+fn ids_follow_the_kind_colon_slug_convention() {
+    let mut store = AttachmentStore::new();
+    assert_eq!(pin(&mut store, json!({"kind": "file", "path": "a.rs"})), "file:a.rs");
+    assert_eq!(pin(&mut store, json!({"kind": "memory", "slug": "m", "memory": ""})), "memory:m");
+    assert_eq!(pin(&mut store, json!({"kind": "todo", "items": []})), TODO_ID);
+    assert_eq!(
+        pin(&mut store, json!({"kind": "custom", "id": "plan:q3", "rank": "todo", "text": "t"})),
+        "plan:q3"
+    );
+}
+
+#[test]
+fn a_re_pin_keeps_its_original_position() {
+    let mut store = AttachmentStore::new();
+    pin(&mut store, json!({"kind": "memory", "slug": "first", "memory": "one"}));
+    pin(&mut store, json!({"kind": "memory", "slug": "second", "memory": "two"}));
+    pin(&mut store, json!({"kind": "memory", "slug": "first", "memory": "updated"}));
+    assert_eq!(store.len(), 2, "a re-pin replaces rather than grows");
+    assert_eq!(store.ids().collect::<Vec<_>>(), ["memory:first", "memory:second"]);
+    assert_eq!(
+        store.rendered("memory:first"),
+        Some("[Pinned memory: first]\n\nupdated"),
+        "the replacement is what renders"
+    );
+}
+
+#[test]
+fn a_custom_attachment_under_a_builtin_id_replaces_it_in_place() {
+    let mut store = AttachmentStore::new();
+    pin(&mut store, json!({"kind": "todo", "items": []}));
+    pin(&mut store, json!({"kind": "custom", "id": "todo:session", "rank": "todo", "text": "mine"}));
+    assert_eq!(store.len(), 1, "one id, one attachment");
+    assert_eq!(store.render_all(), ["mine"]);
+}
+
+#[test]
+fn detach_reports_whether_anything_was_removed() {
+    let mut store = AttachmentStore::new();
+    pin(&mut store, json!({"kind": "file", "path": "gone.rs"}));
+    assert!(store.detach("file:gone.rs"), "a stored id is removed");
+    assert!(!store.contains("file:gone.rs"));
+    assert!(!store.detach("file:gone.rs"), "a second detach finds nothing");
+}
+
+#[test]
+fn render_all_orders_memories_then_files_then_todos_in_pin_order() {
+    let mut store = AttachmentStore::new();
+    pin(&mut store, json!({"kind": "todo", "items": []}));
+    pin(&mut store, json!({"kind": "file", "path": "b.rs"}));
+    pin(&mut store, json!({"kind": "custom", "id": "note:x", "rank": "memory", "text": "custom memory"}));
+    pin(&mut store, json!({"kind": "memory", "slug": "fact", "memory": "keep"}));
+    pin(&mut store, json!({"kind": "file", "path": "a.rs", "contents": "A"}));
+    assert_eq!(
+        store.render_all(),
+        [
+            "custom memory",
+            "[Pinned memory: fact]\n\nkeep",
+            "[Attached file: b.rs]\n\n(path pinned; contents not inlined \u{2014} read the file when its contents matter)",
+            "[Attached file: a.rs]\n\nA",
+            "[Todo list]",
+        ],
+        "kind precedence first, pin order within a kind"
+    );
+    assert_eq!(
+        store.ids().collect::<Vec<_>>(),
+        ["todo:session", "file:b.rs", "note:x", "memory:fact", "file:a.rs"],
+        "ids stay in pin order"
+    );
+}
+
+#[test]
+fn an_empty_store_builds_no_message() {
+    assert_eq!(AttachmentStore::new().consolidated_message(), None);
+}
+
+#[test]
+fn the_consolidated_message_serializes_as_one_all_text_user_message() {
+    let mut store = AttachmentStore::new();
+    pin(&mut store, json!({"kind": "todo", "items": [{"text": "t", "completed": false}]}));
+    pin(&mut store, json!({"kind": "memory", "slug": "m", "memory": "M"}));
+    let message = serde_json::to_value(store.consolidated_message().unwrap()).unwrap();
+    assert_eq!(
+        message,
+        json!({"role": "user", "content": [
+            {"type": "text", "text": "[Pinned memory: m]\n\nM"},
+            {"type": "text", "text": "[Todo list]\n- [ ] t"},
+        ]})
+    );
+}
+
+#[test]
+fn rendering_is_deterministic_across_stores() {
+    let build = || {
+        let mut store = AttachmentStore::new();
+        pin(&mut store, json!({"kind": "file", "path": "f", "contents": "é".repeat(5000)}));
+        pin(&mut store, json!({"kind": "memory", "slug": "m", "memory": "x"}));
+        store.render_all().concat()
+    };
+    assert_eq!(build(), build(), "same pins, same bytes: the prompt-cache invariant");
+}

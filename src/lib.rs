@@ -1,0 +1,12 @@
+//! attache: pinned context and durable sessions for browser agent loops.
+//!
+//! `attachment` and `error` are pure Rust and run natively under
+//! `cargo test`; `js` is the thin wasm-bindgen layer over them.
+
+pub mod attachment;
+pub mod error;
+
+#[cfg(target_arch = "wasm32")]
+pub mod js;
+
+pub use error::Error;
