@@ -21,11 +21,20 @@ pub const TODO_ID: &str = "todo:session";
 /// checked constructors, so every value here is valid.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Attachment {
-    Memory { slug: String, memory: String },
+    Memory {
+        slug: String,
+        memory: String,
+    },
     File(FileAttachment),
-    Todo { items: Vec<TodoItem> },
+    Todo {
+        items: Vec<TodoItem>,
+    },
     /// Host-rendered: the text is kept and sent verbatim.
-    Custom { id: String, rank: AttachmentKind, text: String },
+    Custom {
+        id: String,
+        rank: AttachmentKind,
+        text: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -14,9 +14,9 @@ impl Attachment {
     /// `{kind:"todo", items:[{text, completed}]}` or
     /// `{kind:"custom", id, rank: "memory"|"file"|"todo", text}`.
     pub fn from_spec(spec: &Value) -> Result<Self, Error> {
-        let fields = spec
-            .as_object()
-            .ok_or_else(|| Error::invalid("", format!("expected an object, got {}", type_name(spec))))?;
+        let fields = spec.as_object().ok_or_else(|| {
+            Error::invalid("", format!("expected an object, got {}", type_name(spec)))
+        })?;
         let kind = match fields.get("kind") {
             Some(Value::String(kind)) => kind.as_str(),
             Some(other) => return Err(mistyped("kind", "a string", other)),
@@ -49,7 +49,10 @@ impl Attachment {
                 only(fields, &["kind", "id", "rank", "text"])?;
                 let rank = string(fields, "rank")?;
                 let rank = AttachmentKind::parse(&rank).ok_or_else(|| {
-                    Error::invalid("rank", format!("must be \"memory\", \"file\" or \"todo\", got {rank:?}"))
+                    Error::invalid(
+                        "rank",
+                        format!("must be \"memory\", \"file\" or \"todo\", got {rank:?}"),
+                    )
                 })?;
                 Attachment::custom(string(fields, "id")?, rank, string(fields, "text")?)
             }
@@ -105,7 +108,10 @@ fn only(fields: &Map<String, Value>, allowed: &[&str]) -> Result<(), Error> {
     match fields.keys().find(|key| !allowed.contains(&key.as_str())) {
         Some(unknown) => Err(Error::invalid(
             unknown.as_str(),
-            format!("is not a field of this kind (expected {})", allowed.join(", ")),
+            format!(
+                "is not a field of this kind (expected {})",
+                allowed.join(", ")
+            ),
         )),
         None => Ok(()),
     }

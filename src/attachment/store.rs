@@ -36,11 +36,19 @@ impl AttachmentStore {
         let text = attachment.render();
         let slot = match self.position(&id) {
             Some(index) => {
-                self.pinned[index] = Pinned { id, attachment, text };
+                self.pinned[index] = Pinned {
+                    id,
+                    attachment,
+                    text,
+                };
                 index
             }
             None => {
-                self.pinned.push(Pinned { id, attachment, text });
+                self.pinned.push(Pinned {
+                    id,
+                    attachment,
+                    text,
+                });
                 self.pinned.len() - 1
             }
         };
@@ -68,12 +76,14 @@ impl AttachmentStore {
     }
 
     pub fn get(&self, id: &str) -> Option<&Attachment> {
-        self.position(id).map(|index| &self.pinned[index].attachment)
+        self.position(id)
+            .map(|index| &self.pinned[index].attachment)
     }
 
     /// One attachment's rendered text.
     pub fn rendered(&self, id: &str) -> Option<&str> {
-        self.position(id).map(|index| self.pinned[index].text.as_str())
+        self.position(id)
+            .map(|index| self.pinned[index].text.as_str())
     }
 
     /// Every rendered text in consolidated order: memories, then files,
@@ -82,7 +92,10 @@ impl AttachmentStore {
         let mut ordered: Vec<&Pinned> = self.pinned.iter().collect();
         // A stable sort keeps pin order within a kind.
         ordered.sort_by_key(|pinned| pinned.attachment.kind());
-        ordered.into_iter().map(|pinned| pinned.text.as_str()).collect()
+        ordered
+            .into_iter()
+            .map(|pinned| pinned.text.as_str())
+            .collect()
     }
 
     /// The one user message every request carries ahead of the history, or

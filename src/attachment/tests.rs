@@ -8,7 +8,9 @@ fn pin(store: &mut AttachmentStore, spec: serde_json::Value) -> String {
 }
 
 fn rendered(spec: serde_json::Value) -> String {
-    Attachment::from_spec(&spec).expect("spec is valid").render()
+    Attachment::from_spec(&spec)
+        .expect("spec is valid")
+        .render()
 }
 
 #[test]
@@ -66,7 +68,11 @@ fn a_cut_inside_a_multibyte_char_backs_off_to_its_start() {
     let body = format!("x{}", "\u{e9}".repeat(4100));
     let text = truncate_contents(&body);
     let kept = text.split("\n\n\u{2026}").next().unwrap();
-    assert_eq!(kept.len(), 8191, "byte 8192 falls inside an é, so 8191 bytes are kept");
+    assert_eq!(
+        kept.len(),
+        8191,
+        "byte 8192 falls inside an é, so 8191 bytes are kept"
+    );
 }
 
 #[test]
@@ -90,23 +96,46 @@ fn todo_items_render_as_an_ordered_checklist() {
 
 #[test]
 fn an_empty_todo_list_renders_its_header_alone() {
-    assert_eq!(rendered(json!({"kind": "todo", "items": []})), "[Todo list]");
+    assert_eq!(
+        rendered(json!({"kind": "todo", "items": []})),
+        "[Todo list]"
+    );
 }
 
 #[test]
 fn a_custom_attachment_renders_its_text_verbatim() {
-    let spec = json!({"kind": "custom", "id": "skill:review", "rank": "memory", "text": "  as is\r\n"});
-    assert_eq!(rendered(spec), "  as is\r\n", "the host owns the rendered text");
+    let spec =
+        json!({"kind": "custom", "id": "skill:review", "rank": "memory", "text": "  as is\r\n"});
+    assert_eq!(
+        rendered(spec),
+        "  as is\r\n",
+        "the host owns the rendered text"
+    );
 }
 
 #[test]
 fn ids_follow_the_kind_colon_slug_convention() {
     let mut store = AttachmentStore::new();
-    assert_eq!(pin(&mut store, json!({"kind": "file", "path": "a.rs"})), "file:a.rs");
-    assert_eq!(pin(&mut store, json!({"kind": "memory", "slug": "m", "memory": ""})), "memory:m");
-    assert_eq!(pin(&mut store, json!({"kind": "todo", "items": []})), TODO_ID);
     assert_eq!(
-        pin(&mut store, json!({"kind": "custom", "id": "plan:q3", "rank": "todo", "text": "t"})),
+        pin(&mut store, json!({"kind": "file", "path": "a.rs"})),
+        "file:a.rs"
+    );
+    assert_eq!(
+        pin(
+            &mut store,
+            json!({"kind": "memory", "slug": "m", "memory": ""})
+        ),
+        "memory:m"
+    );
+    assert_eq!(
+        pin(&mut store, json!({"kind": "todo", "items": []})),
+        TODO_ID
+    );
+    assert_eq!(
+        pin(
+            &mut store,
+            json!({"kind": "custom", "id": "plan:q3", "rank": "todo", "text": "t"})
+        ),
         "plan:q3"
     );
 }
@@ -114,11 +143,23 @@ fn ids_follow_the_kind_colon_slug_convention() {
 #[test]
 fn a_re_pin_keeps_its_original_position() {
     let mut store = AttachmentStore::new();
-    pin(&mut store, json!({"kind": "memory", "slug": "first", "memory": "one"}));
-    pin(&mut store, json!({"kind": "memory", "slug": "second", "memory": "two"}));
-    pin(&mut store, json!({"kind": "memory", "slug": "first", "memory": "updated"}));
+    pin(
+        &mut store,
+        json!({"kind": "memory", "slug": "first", "memory": "one"}),
+    );
+    pin(
+        &mut store,
+        json!({"kind": "memory", "slug": "second", "memory": "two"}),
+    );
+    pin(
+        &mut store,
+        json!({"kind": "memory", "slug": "first", "memory": "updated"}),
+    );
     assert_eq!(store.len(), 2, "a re-pin replaces rather than grows");
-    assert_eq!(store.ids().collect::<Vec<_>>(), ["memory:first", "memory:second"]);
+    assert_eq!(
+        store.ids().collect::<Vec<_>>(),
+        ["memory:first", "memory:second"]
+    );
     assert_eq!(
         store.rendered("memory:first"),
         Some("[Pinned memory: first]\n\nupdated"),
@@ -130,7 +171,10 @@ fn a_re_pin_keeps_its_original_position() {
 fn a_custom_attachment_under_a_builtin_id_replaces_it_in_place() {
     let mut store = AttachmentStore::new();
     pin(&mut store, json!({"kind": "todo", "items": []}));
-    pin(&mut store, json!({"kind": "custom", "id": "todo:session", "rank": "todo", "text": "mine"}));
+    pin(
+        &mut store,
+        json!({"kind": "custom", "id": "todo:session", "rank": "todo", "text": "mine"}),
+    );
     assert_eq!(store.len(), 1, "one id, one attachment");
     assert_eq!(store.render_all(), ["mine"]);
 }
@@ -141,7 +185,10 @@ fn detach_reports_whether_anything_was_removed() {
     pin(&mut store, json!({"kind": "file", "path": "gone.rs"}));
     assert!(store.detach("file:gone.rs"), "a stored id is removed");
     assert!(!store.contains("file:gone.rs"));
-    assert!(!store.detach("file:gone.rs"), "a second detach finds nothing");
+    assert!(
+        !store.detach("file:gone.rs"),
+        "a second detach finds nothing"
+    );
 }
 
 #[test]
@@ -149,9 +196,18 @@ fn render_all_orders_memories_then_files_then_todos_in_pin_order() {
     let mut store = AttachmentStore::new();
     pin(&mut store, json!({"kind": "todo", "items": []}));
     pin(&mut store, json!({"kind": "file", "path": "b.rs"}));
-    pin(&mut store, json!({"kind": "custom", "id": "note:x", "rank": "memory", "text": "custom memory"}));
-    pin(&mut store, json!({"kind": "memory", "slug": "fact", "memory": "keep"}));
-    pin(&mut store, json!({"kind": "file", "path": "a.rs", "contents": "A"}));
+    pin(
+        &mut store,
+        json!({"kind": "custom", "id": "note:x", "rank": "memory", "text": "custom memory"}),
+    );
+    pin(
+        &mut store,
+        json!({"kind": "memory", "slug": "fact", "memory": "keep"}),
+    );
+    pin(
+        &mut store,
+        json!({"kind": "file", "path": "a.rs", "contents": "A"}),
+    );
     assert_eq!(
         store.render_all(),
         [
@@ -165,7 +221,13 @@ fn render_all_orders_memories_then_files_then_todos_in_pin_order() {
     );
     assert_eq!(
         store.ids().collect::<Vec<_>>(),
-        ["todo:session", "file:b.rs", "note:x", "memory:fact", "file:a.rs"],
+        [
+            "todo:session",
+            "file:b.rs",
+            "note:x",
+            "memory:fact",
+            "file:a.rs"
+        ],
         "ids stay in pin order"
     );
 }
@@ -178,8 +240,14 @@ fn an_empty_store_builds_no_message() {
 #[test]
 fn the_consolidated_message_serializes_as_one_all_text_user_message() {
     let mut store = AttachmentStore::new();
-    pin(&mut store, json!({"kind": "todo", "items": [{"text": "t", "completed": false}]}));
-    pin(&mut store, json!({"kind": "memory", "slug": "m", "memory": "M"}));
+    pin(
+        &mut store,
+        json!({"kind": "todo", "items": [{"text": "t", "completed": false}]}),
+    );
+    pin(
+        &mut store,
+        json!({"kind": "memory", "slug": "m", "memory": "M"}),
+    );
     let message = serde_json::to_value(store.consolidated_message().unwrap()).unwrap();
     assert_eq!(
         message,
@@ -194,9 +262,19 @@ fn the_consolidated_message_serializes_as_one_all_text_user_message() {
 fn rendering_is_deterministic_across_stores() {
     let build = || {
         let mut store = AttachmentStore::new();
-        pin(&mut store, json!({"kind": "file", "path": "f", "contents": "é".repeat(5000)}));
-        pin(&mut store, json!({"kind": "memory", "slug": "m", "memory": "x"}));
+        pin(
+            &mut store,
+            json!({"kind": "file", "path": "f", "contents": "é".repeat(5000)}),
+        );
+        pin(
+            &mut store,
+            json!({"kind": "memory", "slug": "m", "memory": "x"}),
+        );
         store.render_all().concat()
     };
-    assert_eq!(build(), build(), "same pins, same bytes: the prompt-cache invariant");
+    assert_eq!(
+        build(),
+        build(),
+        "same pins, same bytes: the prompt-cache invariant"
+    );
 }

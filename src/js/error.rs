@@ -1,0 +1,29 @@
+use js_sys::{Error as JsError, Reflect};
+use wasm_bindgen::prelude::*;
+
+/// Every error crosses into JS as a real `Error` named `AttacheError` with
+/// a stable `code`, and `field` where a spec field is at fault.
+pub(crate) fn to_js(error: &crate::Error) -> JsValue {
+    let js = JsError::new(&error.to_string());
+    js.set_name("AttacheError");
+    // Setting a data property on a fresh Error cannot fail.
+    let _ = Reflect::set(&js, &"code".into(), &error.code().into());
+    if let Some(field) = error.field() {
+        let _ = Reflect::set(&js, &"field".into(), &field.into());
+    }
+    js.into()
+}
+
+/// ```js
+/// try { store.setAttachment(spec) } catch (e) { if (isAttacheError(e)) console.log(e.code) }
+/// ```
+#[wasm_bindgen(js_name = isAttacheError, unchecked_return_type = "value is AttacheError")]
+pub fn is_attache_error(value: &JsValue) -> bool {
+    value.is_instance_of::<JsError>()
+        && Reflect::get(value, &"name".into())
+            .ok()
+            .and_then(|n| n.as_string())
+            .as_deref()
+            == Some("AttacheError")
+        && Reflect::get(value, &"code".into()).is_ok_and(|code| code.is_string())
+}
