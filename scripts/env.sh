@@ -1,0 +1,5 @@
+# Sourced by the scripts: binaryen's wasm-opt from npm (Debian's breaks the
+# build, see TOOLCHAIN.md) and cargo's bin dir come first on PATH.
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export PATH="$root/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver || true)}"

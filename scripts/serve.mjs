@@ -1,0 +1,42 @@
+// A dependency-free static server for the demo: serves www/ and pkg/ on
+// loopback only. Usage: node scripts/serve.mjs [port]   (default 8080)
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const port = Number(process.argv[2] ?? process.env.PORT ?? 8080);
+const types = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json",
+  ".wasm": "application/wasm",
+  ".ts": "text/plain; charset=utf-8",
+};
+
+const server = createServer(async (req, res) => {
+  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
+  if (path === "/") {
+    res.writeHead(302, { location: "/www/" }).end();
+    return;
+  }
+  if (!/^\/(www|pkg)\//.test(path)) {
+    res.writeHead(404).end("not found");
+    return;
+  }
+  const file = join(root, path.endsWith("/") ? `${path}index.html` : path);
+  try {
+    const body = await readFile(file);
+    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+    res.end(body);
+  } catch {
+    res.writeHead(404).end("not found");
+  }
+});
+
+server.listen(port, "127.0.0.1", () => {
+  console.log(`attache demo: http://127.0.0.1:${server.address().port}/`);
+});

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs what building and testing attache needs, skipping whatever is
+# already present, so it is quick on a ready machine and safe to re-run.
+# Only package registries are reachable: nothing here downloads a binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf 'setup: %s\n' "$*"; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+apt_updated=
+apt_install() {
+  if [ -z "$apt_updated" ]; then as_root apt-get update -qq; apt_updated=1; fi
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+command -v cargo >/dev/null || { say "cargo is missing: install Rust with rustup first"; exit 1; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# The CLI must equal the wasm-bindgen crate in Cargo.lock to the patch.
+want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)
+if [ "$have" != "$want" ]; then
+  say "installing wasm-bindgen-cli $want (found: ${have:-none}); takes a few minutes"
+  # No --locked: one of its locked dependencies is gone from the registry.
+  cargo install wasm-bindgen-cli --version "$want"
+fi
+
+if ! command -v wasm-pack >/dev/null; then
+  say "installing wasm-pack; takes a few minutes"
+  cargo install wasm-pack --version 0.15.1
+fi
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  say "installing chromium and chromium-driver from Debian"
+  apt_install chromium chromium-driver
+fi
+
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  say "installing node and npm from Debian"
+  apt_install nodejs npm
+fi
+
+# npm ci only when the lock file changed since the last install.
+stamp=node_modules/.attache-lock
+if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
+  say "installing npm packages (binaryen for wasm-opt, playwright-core)"
+  npm ci --no-audit --no-fund --loglevel=error
+  cp package-lock.json "$stamp"
+fi
