@@ -11,6 +11,27 @@ pub enum Error {
     InvalidSpec { field: String, reason: String },
     /// A custom attachment id is not of the form `{kind}:{slug}`.
     InvalidId { id: String },
+    /// An argument such as a session id or state key is empty or mistyped.
+    InvalidArgument { field: String, reason: String },
+    /// A value to store is not JSON data of the expected shape.
+    InvalidValue { path: String, reason: String },
+    /// A value to store holds what looks like a credential; attache never
+    /// stores credentials.
+    Credential { path: String },
+    /// The session does not exist.
+    NotFound { session_id: String },
+    /// A session with this id exists already.
+    AlreadyExists { session_id: String },
+    /// The database was written by a newer version of attache.
+    Version { reason: String },
+    /// The browser refused the write for lack of storage.
+    Quota { dom_name: String, message: String },
+    /// The transaction aborted; nothing of it was stored.
+    Aborted { dom_name: String, message: String },
+    /// The connection was lost and could not be restored.
+    ConnectionLost { dom_name: String, message: String },
+    /// IndexedDB is missing or refused to open (private mode, policy).
+    Unavailable { dom_name: String, message: String },
 }
 
 impl Error {
@@ -20,15 +41,56 @@ impl Error {
             Error::UnknownKind { .. } => "UNKNOWN_KIND",
             Error::InvalidSpec { .. } => "INVALID_SPEC",
             Error::InvalidId { .. } => "INVALID_ID",
+            Error::InvalidArgument { .. } => "INVALID_ARGUMENT",
+            Error::InvalidValue { .. } => "INVALID_VALUE",
+            Error::Credential { .. } => "CREDENTIAL",
+            Error::NotFound { .. } => "NOT_FOUND",
+            Error::AlreadyExists { .. } => "ALREADY_EXISTS",
+            Error::Version { .. } => "VERSION",
+            Error::Quota { .. } => "QUOTA",
+            Error::Aborted { .. } => "ABORTED",
+            Error::ConnectionLost { .. } => "CONNECTION_LOST",
+            Error::Unavailable { .. } => "UNAVAILABLE",
         }
     }
 
-    /// The spec field at fault, as a path such as `items[2].text`.
+    /// The field at fault, as a path such as `items[2].text`.
     pub fn field(&self) -> Option<&str> {
         match self {
             Error::UnknownKind { .. } => Some("kind"),
-            Error::InvalidSpec { field, .. } => Some(field),
+            Error::InvalidSpec { field, .. } | Error::InvalidArgument { field, .. } => Some(field),
             Error::InvalidId { .. } => Some("id"),
+            Error::InvalidValue { path, .. } | Error::Credential { path } => Some(path),
+            _ => None,
+        }
+    }
+
+    /// The DOMException name behind a storage error, such as
+    /// `QuotaExceededError`.
+    pub fn dom_name(&self) -> Option<&str> {
+        match self {
+            Error::Quota { dom_name, .. }
+            | Error::Aborted { dom_name, .. }
+            | Error::ConnectionLost { dom_name, .. }
+            | Error::Unavailable { dom_name, .. } => Some(dom_name),
+            _ => None,
+        }
+    }
+
+    /// Maps a DOMException by name: quota, version and connection loss get
+    /// their own codes; anything else aborted the transaction.
+    pub fn from_dom(name: &str, message: &str) -> Self {
+        let (dom_name, message) = (name.to_owned(), message.to_owned());
+        let text = message.to_ascii_lowercase();
+        match name {
+            "QuotaExceededError" => Error::Quota { dom_name, message },
+            "VersionError" => Error::Version { reason: message },
+            "InvalidStateError" | "UnknownError"
+                if text.contains("clos") || text.contains("lost") =>
+            {
+                Error::ConnectionLost { dom_name, message }
+            }
+            _ => Error::Aborted { dom_name, message },
         }
     }
 
@@ -58,8 +120,67 @@ impl fmt::Display for Error {
                 "invalid attachment id {id:?}: expected \"{{kind}}:{{slug}}\" with a kind of \
                  lowercase letters, digits, '-' or '_' and a non-empty slug"
             ),
+            Error::InvalidArgument { field, reason } => write!(f, "`{field}` {reason}"),
+            Error::InvalidValue { path, reason } => write!(f, "value at `{path}` {reason}"),
+            Error::Credential { path } => write!(
+                f,
+                "value at `{path}` looks like a credential; attache never stores credentials"
+            ),
+            Error::NotFound { session_id } => write!(f, "no session {session_id:?}"),
+            Error::AlreadyExists { session_id } => write!(f, "session {session_id:?} exists already"),
+            Error::Version { reason } => write!(f, "database version mismatch: {reason}"),
+            Error::Quota { dom_name, message } => write!(f, "storage quota exceeded ({dom_name}: {message})"),
+            Error::Aborted { dom_name, message } => {
+                write!(f, "transaction aborted, nothing was stored ({dom_name}: {message})")
+            }
+            Error::ConnectionLost { dom_name, message } => {
+                write!(f, "database connection lost ({dom_name}: {message})")
+            }
+            Error::Unavailable { dom_name, message } => {
+                write!(f, "IndexedDB is unavailable ({dom_name}: {message})")
+            }
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    #[test]
+    fn dom_exceptions_map_to_codes_that_keep_the_dom_name() {
+        let quota = Error::from_dom("QuotaExceededError", "full");
+        assert_eq!(
+            (quota.code(), quota.dom_name()),
+            ("QUOTA", Some("QuotaExceededError"))
+        );
+        assert_eq!(Error::from_dom("VersionError", "newer").code(), "VERSION");
+        let constraint = Error::from_dom("ConstraintError", "key exists");
+        assert_eq!(
+            (constraint.code(), constraint.dom_name()),
+            ("ABORTED", Some("ConstraintError"))
+        );
+    }
+
+    #[test]
+    fn closed_and_lost_connections_are_connection_lost() {
+        let webkit = Error::from_dom(
+            "UnknownError",
+            "Connection to Indexed Database server lost. Refresh the page to try again",
+        );
+        assert_eq!(webkit.code(), "CONNECTION_LOST", "WebKit's wording");
+        let closed = Error::from_dom("InvalidStateError", "The database connection is closing.");
+        assert_eq!(
+            closed.code(),
+            "CONNECTION_LOST",
+            "Chromium's wording after close()"
+        );
+        assert_eq!(
+            Error::from_dom("UnknownError", "disk I/O").code(),
+            "ABORTED",
+            "other unknowns abort"
+        );
+    }
+}

@@ -1,11 +1,14 @@
 //! attache: pinned context and durable sessions for browser agent loops.
 //!
-//! `attachment` and `error` are pure Rust and run natively under
+//! `attachment`, `session` and `error` are pure Rust and run natively under
 //! `cargo test`; `js` is the thin wasm-bindgen layer over them.
 
 pub mod attachment;
 pub mod error;
+pub mod session;
 
+#[cfg(target_arch = "wasm32")]
+pub mod idb;
 #[cfg(target_arch = "wasm32")]
 pub mod js;
 

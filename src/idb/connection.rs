@@ -1,0 +1,257 @@
+//! One IndexedDB connection, reopened on demand: closed on `versionchange`
+//! (the host is told), dropped when the browser closes it, and retried once
+//! when it was lost under an operation.
+
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+
+use idb::{DatabaseEvent, Event as _, Factory, Request as _};
+use js_sys::{Array, Function, Object, Reflect};
+use wasm_bindgen::{closure::Closure, JsCast, JsValue};
+use web_sys::{Event, IdbDatabase, IdbTransaction, IdbVersionChangeEvent};
+
+use super::errors::{from_idb, from_js};
+use super::schema;
+use crate::Error;
+
+/// Applied to write transactions; `Relaxed` trades crash safety for speed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Durability {
+    #[default]
+    Default,
+    Strict,
+    Relaxed,
+}
+
+impl Durability {
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "default" => Some(Self::Default),
+            "strict" => Some(Self::Strict),
+            "relaxed" => Some(Self::Relaxed),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Default => "default",
+            Self::Strict => "strict",
+            Self::Relaxed => "relaxed",
+        }
+    }
+}
+
+/// What another connection asked for: `new_version` is `None` when the
+/// database is being deleted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VersionChange {
+    pub old_version: u32,
+    pub new_version: Option<u32>,
+}
+
+/// A transaction in both forms: the `idb` wrapper for requests, the raw one
+/// for `error` after an abort.
+pub struct Tx {
+    pub idb: idb::Transaction,
+    pub raw: IdbTransaction,
+}
+
+pub type Listener = Rc<dyn Fn(VersionChange)>;
+type Handler = Closure<dyn FnMut(Event)>;
+
+pub struct Connection {
+    shared: Rc<Shared>,
+}
+
+struct Shared {
+    name: String,
+    durability: Durability,
+    db: RefCell<Option<IdbDatabase>>,
+    listener: RefCell<Option<Listener>>,
+    handlers: RefCell<Vec<Handler>>,
+}
+
+impl Connection {
+    pub async fn open(name: &str, durability: Durability) -> Result<Self, Error> {
+        let connection = Connection {
+            shared: Rc::new(Shared {
+                name: name.to_owned(),
+                durability,
+                db: RefCell::new(None),
+                listener: RefCell::new(None),
+                handlers: RefCell::new(Vec::new()),
+            }),
+        };
+        connection.database().await?;
+        Ok(connection)
+    }
+
+    pub fn name(&self) -> &str {
+        &self.shared.name
+    }
+
+    pub fn set_listener(&self, listener: Option<Listener>) {
+        *self.shared.listener.borrow_mut() = listener;
+    }
+
+    /// The open connection, for tests that close it behind the store's back.
+    pub fn current(&self) -> Option<IdbDatabase> {
+        self.shared.db.borrow().clone()
+    }
+
+    pub fn close(&self) {
+        if let Some(db) = self.shared.db.borrow_mut().take() {
+            db.close();
+        }
+    }
+
+    async fn database(&self) -> Result<IdbDatabase, Error> {
+        if let Some(db) = self.current() {
+            return Ok(db);
+        }
+        let db = open_database(&self.shared.name).await?;
+        // Another call may have reopened meanwhile: keep one connection.
+        if let Some(existing) = self.current() {
+            db.close();
+            return Ok(existing);
+        }
+        self.watch(&db);
+        *self.shared.db.borrow_mut() = Some(db.clone());
+        Ok(db)
+    }
+
+    fn watch(&self, db: &IdbDatabase) {
+        let weak = Rc::downgrade(&self.shared);
+        let on_version_change = Handler::new(move |event: Event| {
+            let Some(shared) = Weak::upgrade(&weak) else {
+                return;
+            };
+            // Close at once so the other connection's upgrade is not blocked.
+            if let Some(db) = shared.db.borrow_mut().take() {
+                db.close();
+            }
+            let event: IdbVersionChangeEvent = event.unchecked_into();
+            let change = VersionChange {
+                old_version: event.old_version() as u32,
+                new_version: event.new_version().map(|v| v as u32),
+            };
+            // Cloned out so a listener may replace itself without a borrow panic.
+            let listener = shared.listener.borrow().clone();
+            if let Some(listener) = listener {
+                listener(change);
+            }
+        });
+        let weak = Rc::downgrade(&self.shared);
+        let watched = db.clone();
+        let on_close = Handler::new(move |_: Event| {
+            // The browser closed it (storage cleared, disk error): reopen next call.
+            if let Some(shared) = Weak::upgrade(&weak) {
+                let mut db = shared.db.borrow_mut();
+                if db.as_ref() == Some(&watched) {
+                    db.take();
+                }
+            }
+        });
+        db.set_onversionchange(Some(on_version_change.as_ref().unchecked_ref()));
+        db.set_onclose(Some(on_close.as_ref().unchecked_ref()));
+        let mut handlers = self.shared.handlers.borrow_mut();
+        handlers.clear();
+        handlers.extend([on_version_change, on_close]);
+    }
+
+    /// Opens a transaction; write transactions carry the durability hint,
+    /// which the `idb` crate cannot set.
+    fn begin(&self, db: &IdbDatabase, stores: &[&str], write: bool) -> Result<Tx, Error> {
+        let names: Array = stores.iter().map(|s| JsValue::from_str(s)).collect();
+        let mode = JsValue::from_str(if write { "readwrite" } else { "readonly" });
+        let options = Object::new();
+        if write {
+            let _ = Reflect::set(
+                &options,
+                &"durability".into(),
+                &self.shared.durability.as_str().into(),
+            );
+        }
+        let open: Function = Reflect::get(db, &"transaction".into())
+            .map_err(|e| from_js(&e))?
+            .unchecked_into();
+        let raw: IdbTransaction = open
+            .call3(db, &names, &mode, &options)
+            .map_err(|e| from_js(&e))?
+            .unchecked_into();
+        Ok(Tx {
+            idb: raw.clone().into(),
+            raw,
+        })
+    }
+
+    /// Runs `op` in one transaction. A connection found closed when the
+    /// transaction opens is reopened and `op` runs once more, since nothing
+    /// was done yet; a connection lost during `op` is retried only when `op`
+    /// is idempotent.
+    pub async fn run<T>(
+        &self,
+        stores: &[&str],
+        write: bool,
+        idempotent: bool,
+        op: impl AsyncFn(Tx) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let mut retried = false;
+        loop {
+            let db = self.database().await?;
+            let outcome = match self.begin(&db, stores, write) {
+                Ok(tx) => op(tx).await.map_err(|e| (e, idempotent)),
+                Err(e) => Err((e, true)),
+            };
+            match outcome {
+                Err((Error::ConnectionLost { .. }, true)) if !retried => {
+                    retried = true;
+                    if self.current().as_ref() == Some(&db) {
+                        self.close();
+                    }
+                }
+                result => return result.map_err(|(e, _)| e),
+            }
+        }
+    }
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+async fn open_database(name: &str) -> Result<IdbDatabase, Error> {
+    let factory = Factory::new().map_err(|e| Error::Unavailable {
+        dom_name: "NotSupportedError".to_owned(),
+        message: e.to_string(),
+    })?;
+    let mut request = factory
+        .open(name, Some(schema::VERSION))
+        .map_err(|e| from_idb(&e))?;
+    request.on_upgrade_needed(|event| {
+        let migrated = event
+            .database()
+            .and_then(|db| schema::migrate(&db, event.old_version().unwrap_or(0)));
+        if migrated.is_err() {
+            // Aborting the upgrade fails the open with AbortError.
+            if let Ok(Some(tx)) = event.target().map(|request| request.transaction()) {
+                let _ = tx.abort();
+            }
+        }
+    });
+    match request.await {
+        Ok(db) => Ok(db.into()),
+        Err(e) => Err(match from_idb(&e) {
+            Error::Version { reason } => Error::Version {
+                reason: format!(
+                    "{reason} (this build writes schema version {})",
+                    schema::VERSION
+                ),
+            },
+            other => other,
+        }),
+    }
+}

@@ -1,0 +1,32 @@
+use js_sys::{Date, Function, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::session::Environment;
+
+/// `Date.now()` and `crypto.randomUUID()`, which windows and workers alike
+/// provide in secure contexts (including localhost).
+pub struct BrowserEnvironment;
+
+impl Environment for BrowserEnvironment {
+    fn now(&self) -> f64 {
+        Date::now()
+    }
+
+    fn new_id(&self) -> String {
+        let crypto =
+            Reflect::get(&js_sys::global(), &"crypto".into()).unwrap_or(JsValue::UNDEFINED);
+        Reflect::get(&crypto, &"randomUUID".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<Function>().ok())
+            .and_then(|f| f.call0(&crypto).ok())
+            .and_then(|id| id.as_string())
+            // Outside a secure context: time plus randomness, still unique enough per origin.
+            .unwrap_or_else(|| {
+                format!(
+                    "{:x}-{:x}",
+                    Date::now() as u64,
+                    (js_sys::Math::random() * 1e15) as u64
+                )
+            })
+    }
+}

@@ -1,0 +1,45 @@
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::DomException;
+
+use crate::Error;
+
+fn from_dom(name: &str, message: &str) -> Error {
+    Error::from_dom(name, message)
+}
+
+pub fn from_js(value: &JsValue) -> Error {
+    match value.dyn_ref::<DomException>() {
+        Some(dom) => from_dom(&dom.name(), &dom.message()),
+        None => match value.dyn_ref::<js_sys::Error>() {
+            Some(error) => from_dom(&String::from(error.name()), &String::from(error.message())),
+            None => from_dom("Error", &format!("{value:?}")),
+        },
+    }
+}
+
+pub fn from_idb(error: &idb::Error) -> Error {
+    use idb::Error as E;
+    match error {
+        E::DomException(dom) => from_dom(&dom.name(), &dom.message()),
+        E::AddFailed(v)
+        | E::ClearFailed(v)
+        | E::CountFailed(v)
+        | E::DeleteFailed(v)
+        | E::GetAllFailed(v)
+        | E::GetAllKeysFailed(v)
+        | E::GetFailed(v)
+        | E::GetKeyFailed(v)
+        | E::IndexCreateFailed(v)
+        | E::IndexedDbOpenFailed(v)
+        | E::IndexNotFound(v)
+        | E::ObjectStoreCreateFailed(v)
+        | E::ObjectStoreNotFound(v)
+        | E::UpdateFailed(v)
+        | E::TransactionOpenFailed(v)
+        | E::TransactionCommitError(v)
+        | E::TransactionAbortError(v)
+        | E::KeyRangeCreateFailed(v)
+        | E::IndexedDbNotFound(v) => from_js(v),
+        other => from_dom("UnknownError", &other.to_string()),
+    }
+}

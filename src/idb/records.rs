@@ -1,0 +1,56 @@
+//! Record shapes. Payloads are stored as JSON text: it round-trips values
+//! exactly and crosses the wasm boundary as one string per record.
+
+use js_sys::{Array, Object, Reflect};
+use serde::de::DeserializeOwned;
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::Error;
+
+pub fn record(fields: &[(&str, &str)], json: String) -> JsValue {
+    let record = Object::new();
+    for (name, value) in fields {
+        let _ = Reflect::set(&record, &(*name).into(), &(*value).into());
+    }
+    let _ = Reflect::set(&record, &"json".into(), &json.into());
+    record.into()
+}
+
+pub fn payload<T: DeserializeOwned>(record: &JsValue) -> Result<T, Error> {
+    let json = Reflect::get(record, &"json".into())
+        .ok()
+        .and_then(|json| json.as_string())
+        .ok_or_else(|| corrupt("a record has no JSON payload"))?;
+    serde_json::from_str(&json)
+        .map_err(|e| corrupt(&format!("a stored payload does not parse: {e}")))
+}
+
+pub fn key(parts: &[&str]) -> JsValue {
+    parts
+        .iter()
+        .map(|part| JsValue::from_str(part))
+        .collect::<Array>()
+        .into()
+}
+
+/// The `[sessionId, ...]` range of a compound key: arrays sort after every
+/// string, so `[id, []]` bounds all of a session's string keys.
+pub fn session_range(session_id: &str) -> Result<idb::KeyRange, Error> {
+    let lower = key(&[session_id]);
+    let upper: JsValue = Array::of2(&session_id.into(), &Array::new()).into();
+    idb::KeyRange::bound(&lower, &upper, Some(false), Some(false))
+        .map_err(|e| super::errors::from_idb(&e))
+}
+
+pub fn state_key_of(primary: &JsValue) -> Option<String> {
+    primary
+        .dyn_ref::<Array>()
+        .and_then(|parts| parts.get(1).as_string())
+}
+
+fn corrupt(reason: &str) -> Error {
+    Error::InvalidValue {
+        path: "stored".to_owned(),
+        reason: reason.to_owned(),
+    }
+}

@@ -1,0 +1,384 @@
+use std::rc::Rc;
+
+use idb::{Query, TransactionResult};
+use serde_json::Value;
+use wasm_bindgen::JsValue;
+
+use super::connection::{Connection, Durability, Listener, Tx};
+use super::errors::{from_idb, from_js};
+use super::records::{key, payload, record, session_range, state_key_of};
+use super::schema::{ACTIVITY_FRAMES, BY_REQUEST, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
+use crate::session::{checks, sort_sessions, Environment, NewSession, SessionInfo, SessionStore};
+use crate::Error;
+
+/// The session store backed by IndexedDB.
+pub struct IdbSessionStore {
+    env: Rc<dyn Environment>,
+    connection: Connection,
+}
+
+const ALL: [&str; 4] = [SESSIONS, SESSION_STATE, ACTIVITY_FRAMES, MESSAGES];
+
+impl IdbSessionStore {
+    pub async fn open(
+        name: &str,
+        durability: Durability,
+        env: Rc<dyn Environment>,
+    ) -> Result<Self, Error> {
+        Ok(Self {
+            env,
+            connection: Connection::open(name, durability).await?,
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        self.connection.name()
+    }
+
+    /// Called after another connection asked to upgrade or delete the
+    /// database and this store closed its connection; the next call reopens.
+    pub fn on_version_change(&self, listener: Option<Listener>) {
+        self.connection.set_listener(listener);
+    }
+
+    /// The live connection, if open: lets tests close it behind our back.
+    #[doc(hidden)]
+    pub fn current_connection(&self) -> Option<web_sys::IdbDatabase> {
+        self.connection.current()
+    }
+
+    pub fn close(&self) {
+        self.connection.close();
+    }
+
+    /// Writes to an existing session in one transaction: bumps its
+    /// `updatedAt`, then issues `writes`; `NOT_FOUND` aborts with nothing
+    /// written.
+    async fn write_session(
+        &self,
+        session_id: &str,
+        stores: &[&str],
+        idempotent: bool,
+        writes: impl Fn(&idb::Transaction) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let now = self.env.now();
+        self.connection
+            .run(stores, true, idempotent, async |tx: Tx| {
+                let sessions = tx.idb.object_store(SESSIONS).map_err(|e| from_idb(&e))?;
+                let found = sessions
+                    .get(JsValue::from_str(session_id))
+                    .map_err(|e| from_idb(&e))?
+                    .await;
+                let Some(stored) = found.map_err(|e| from_idb(&e))? else {
+                    let _ = tx.raw.abort();
+                    return Err(Error::NotFound {
+                        session_id: session_id.to_owned(),
+                    });
+                };
+                let mut info: SessionInfo = payload(&stored)?;
+                info.updated_at = info.updated_at.max(now);
+                sessions
+                    .put(&session_record(&info)?, None)
+                    .map_err(|e| from_idb(&e))?;
+                writes(&tx.idb)?;
+                commit(tx).await
+            })
+            .await
+    }
+
+    async fn read<T>(
+        &self,
+        stores: &[&str],
+        op: impl AsyncFn(&idb::Transaction) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        self.connection
+            .run(stores, false, true, async |tx: Tx| op(&tx.idb).await)
+            .await
+    }
+}
+
+/// Resolves once the transaction has completed; an abort becomes an error
+/// carrying the DOM name of its cause.
+async fn commit(tx: Tx) -> Result<(), Error> {
+    let Tx { idb, raw } = tx;
+    let outcome = idb.commit().map_err(|e| from_idb(&e))?.await;
+    match outcome {
+        Ok(TransactionResult::Committed) => Ok(()),
+        Ok(TransactionResult::Aborted) | Err(_) => Err(match raw.error() {
+            Some(cause) => from_js(&cause.into()),
+            None => Error::Aborted {
+                dom_name: "AbortError".to_owned(),
+                message: "the transaction was aborted".to_owned(),
+            },
+        }),
+    }
+}
+
+fn session_record(info: &SessionInfo) -> Result<JsValue, Error> {
+    Ok(record(&[("id", &info.id)], to_json(info)?))
+}
+
+fn to_json(value: &impl serde::Serialize) -> Result<String, Error> {
+    serde_json::to_string(value).map_err(|e| Error::InvalidValue {
+        path: String::new(),
+        reason: e.to_string(),
+    })
+}
+
+fn payloads(records: Vec<JsValue>) -> Result<Vec<Value>, Error> {
+    records.iter().map(payload).collect()
+}
+
+fn store(tx: &idb::Transaction, name: &str) -> Result<idb::ObjectStore, Error> {
+    tx.object_store(name).map_err(|e| from_idb(&e))
+}
+
+impl SessionStore for IdbSessionStore {
+    async fn create_session(&self, new: NewSession) -> Result<SessionInfo, Error> {
+        let info = checks::new_session(new, self.env.now(), || self.env.new_id())?;
+        let stored = session_record(&info)?;
+        self.connection
+            .run(&[SESSIONS], true, false, async |tx: Tx| {
+                let added = store(&tx.idb, SESSIONS)?
+                    .add(&stored, None)
+                    .map_err(|e| from_idb(&e))?
+                    .await;
+                if let Err(e) = added {
+                    return Err(match from_idb(&e) {
+                        Error::Aborted { dom_name, .. } if dom_name == "ConstraintError" => {
+                            Error::AlreadyExists {
+                                session_id: info.id.clone(),
+                            }
+                        }
+                        other => other,
+                    });
+                }
+                commit(tx).await
+            })
+            .await?;
+        Ok(info)
+    }
+
+    async fn get_session(&self, id: &str) -> Result<Option<SessionInfo>, Error> {
+        self.read(&[SESSIONS], async |tx| {
+            let found = store(tx, SESSIONS)?
+                .get(JsValue::from_str(id))
+                .map_err(|e| from_idb(&e))?
+                .await;
+            found
+                .map_err(|e| from_idb(&e))?
+                .as_ref()
+                .map(payload)
+                .transpose()
+        })
+        .await
+    }
+
+    async fn list_sessions(&self) -> Result<Vec<SessionInfo>, Error> {
+        let records = self
+            .read(&[SESSIONS], async |tx| {
+                let all = store(tx, SESSIONS)?
+                    .get_all(None, None)
+                    .map_err(|e| from_idb(&e))?
+                    .await;
+                all.map_err(|e| from_idb(&e))
+            })
+            .await?;
+        let mut sessions = records
+            .iter()
+            .map(payload)
+            .collect::<Result<Vec<SessionInfo>, _>>()?;
+        sort_sessions(&mut sessions);
+        Ok(sessions)
+    }
+
+    async fn delete_session(&self, id: &str) -> Result<bool, Error> {
+        let range = session_range(id)?;
+        self.connection
+            .run(&ALL, true, true, async |tx: Tx| {
+                let sessions = store(&tx.idb, SESSIONS)?;
+                let found = sessions
+                    .get(JsValue::from_str(id))
+                    .map_err(|e| from_idb(&e))?
+                    .await;
+                if found.map_err(|e| from_idb(&e))?.is_none() {
+                    return Ok(false);
+                }
+                sessions
+                    .delete(JsValue::from_str(id))
+                    .map_err(|e| from_idb(&e))?;
+                store(&tx.idb, SESSION_STATE)?
+                    .delete(range.clone())
+                    .map_err(|e| from_idb(&e))?;
+                for name in [ACTIVITY_FRAMES, MESSAGES] {
+                    let appended = store(&tx.idb, name)?;
+                    let index = appended.index(BY_SESSION).map_err(|e| from_idb(&e))?;
+                    let keys = index
+                        .get_all_keys(Some(Query::Key(id.into())), None)
+                        .map_err(|e| from_idb(&e))?
+                        .await;
+                    for primary in keys.map_err(|e| from_idb(&e))? {
+                        appended.delete(primary).map_err(|e| from_idb(&e))?;
+                    }
+                }
+                commit(tx).await.map(|()| true)
+            })
+            .await
+    }
+
+    async fn save_session_state(
+        &self,
+        session_id: &str,
+        key_name: &str,
+        value: Value,
+    ) -> Result<(), Error> {
+        checks::id_argument("key", key_name)?;
+        checks::state_value(key_name, &value)?;
+        let stored = record(
+            &[("sessionId", session_id), ("key", key_name)],
+            to_json(&value)?,
+        );
+        self.write_session(session_id, &[SESSIONS, SESSION_STATE], true, |tx| {
+            store(tx, SESSION_STATE)?
+                .put(&stored, None)
+                .map_err(|e| from_idb(&e))
+                .map(drop)
+        })
+        .await
+    }
+
+    async fn load_session_state(
+        &self,
+        session_id: &str,
+        key_name: &str,
+    ) -> Result<Option<Value>, Error> {
+        self.read(&[SESSION_STATE], async |tx| {
+            let found = store(tx, SESSION_STATE)?
+                .get(key(&[session_id, key_name]))
+                .map_err(|e| from_idb(&e))?
+                .await;
+            found
+                .map_err(|e| from_idb(&e))?
+                .as_ref()
+                .map(payload)
+                .transpose()
+        })
+        .await
+    }
+
+    async fn list_session_state_keys(&self, session_id: &str) -> Result<Vec<String>, Error> {
+        let range = session_range(session_id)?;
+        let keys = self
+            .read(&[SESSION_STATE], async |tx| {
+                let keys = store(tx, SESSION_STATE)?
+                    .get_all_keys(Some(Query::KeyRange(range.clone())), None);
+                keys.map_err(|e| from_idb(&e))?
+                    .await
+                    .map_err(|e| from_idb(&e))
+            })
+            .await?;
+        Ok(keys.iter().filter_map(state_key_of).collect())
+    }
+
+    async fn delete_session_state(&self, session_id: &str, key_name: &str) -> Result<bool, Error> {
+        let primary = key(&[session_id, key_name]);
+        let exists = self
+            .read(&[SESSION_STATE], async |tx| {
+                let found = store(tx, SESSION_STATE)?
+                    .get_key(primary.clone())
+                    .map_err(|e| from_idb(&e))?
+                    .await;
+                found.map(|k| k.is_some()).map_err(|e| from_idb(&e))
+            })
+            .await?;
+        if !exists {
+            return Ok(false);
+        }
+        self.write_session(session_id, &[SESSIONS, SESSION_STATE], true, |tx| {
+            store(tx, SESSION_STATE)?
+                .delete(primary.clone())
+                .map_err(|e| from_idb(&e))
+                .map(drop)
+        })
+        .await
+        .map(|()| true)
+    }
+
+    async fn append_activity_frames(
+        &self,
+        session_id: &str,
+        request_id: &str,
+        frames: Vec<Value>,
+    ) -> Result<(), Error> {
+        checks::id_argument("requestId", request_id)?;
+        checks::objects("frames", &frames)?;
+        let ids = [("sessionId", session_id), ("requestId", request_id)];
+        let records = frames
+            .iter()
+            .map(|f| Ok(record(&ids, to_json(f)?)))
+            .collect::<Result<Vec<_>, Error>>()?;
+        self.write_session(session_id, &[SESSIONS, ACTIVITY_FRAMES], false, |tx| {
+            let frames = store(tx, ACTIVITY_FRAMES)?;
+            records
+                .iter()
+                .try_for_each(|r| frames.add(r, None).map(drop).map_err(|e| from_idb(&e)))
+        })
+        .await
+    }
+
+    async fn load_activity_frames(
+        &self,
+        session_id: &str,
+        request_id: Option<&str>,
+    ) -> Result<Vec<Value>, Error> {
+        let (index, query) = match request_id {
+            Some(request_id) => (BY_REQUEST, key(&[session_id, request_id])),
+            None => (BY_SESSION, JsValue::from_str(session_id)),
+        };
+        let records = self
+            .read(&[ACTIVITY_FRAMES], async |tx| {
+                let index = store(tx, ACTIVITY_FRAMES)?
+                    .index(index)
+                    .map_err(|e| from_idb(&e))?;
+                let all = index
+                    .get_all(Some(Query::Key(query.clone())), None)
+                    .map_err(|e| from_idb(&e))?
+                    .await;
+                all.map_err(|e| from_idb(&e))
+            })
+            .await?;
+        payloads(records)
+    }
+
+    async fn append_messages(&self, session_id: &str, messages: Vec<Value>) -> Result<(), Error> {
+        checks::objects("messages", &messages)?;
+        let ids = [("sessionId", session_id)];
+        let records = messages
+            .iter()
+            .map(|m| Ok(record(&ids, to_json(m)?)))
+            .collect::<Result<Vec<_>, Error>>()?;
+        self.write_session(session_id, &[SESSIONS, MESSAGES], false, |tx| {
+            let messages = store(tx, MESSAGES)?;
+            records
+                .iter()
+                .try_for_each(|r| messages.add(r, None).map(drop).map_err(|e| from_idb(&e)))
+        })
+        .await
+    }
+
+    async fn load_messages(&self, session_id: &str) -> Result<Vec<Value>, Error> {
+        let records = self
+            .read(&[MESSAGES], async |tx| {
+                let index = store(tx, MESSAGES)?
+                    .index(BY_SESSION)
+                    .map_err(|e| from_idb(&e))?;
+                let all = index
+                    .get_all(Some(Query::Key(session_id.into())), None)
+                    .map_err(|e| from_idb(&e))?
+                    .await;
+                all.map_err(|e| from_idb(&e))
+            })
+            .await?;
+        payloads(records)
+    }
+}

@@ -1,0 +1,174 @@
+//! Checks every backend runs before it writes, so bad input is refused
+//! before any storage is touched.
+
+use serde_json::{Map, Value};
+
+use super::{NewSession, SessionInfo};
+use crate::Error;
+
+pub fn id_argument(field: &str, value: &str) -> Result<(), Error> {
+    if value.is_empty() {
+        return Err(Error::InvalidArgument {
+            field: field.to_owned(),
+            reason: "must not be empty".to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// Resolves a new session's defaults and checks it.
+pub fn new_session(
+    new: NewSession,
+    now: f64,
+    new_id: impl FnOnce() -> String,
+) -> Result<SessionInfo, Error> {
+    let id = new.id.unwrap_or_else(new_id);
+    id_argument("id", &id)?;
+    let meta = new.meta.unwrap_or_default();
+    let session = SessionInfo {
+        id,
+        title: new.title.unwrap_or_default(),
+        created_at: now,
+        updated_at: now,
+        meta,
+    };
+    no_credentials("meta", &Value::Object(session.meta.clone()))?;
+    Ok(session)
+}
+
+/// A session-state value: any JSON without credentials, with the shapes of
+/// the two typed keys enforced.
+pub fn state_value(key: &str, value: &Value) -> Result<(), Error> {
+    match key {
+        super::SNAPSHOT_KEY => snapshot(value)?,
+        super::REPL_STATE_KEY => repl_state(value)?,
+        _ => {}
+    }
+    no_credentials(key, value)
+}
+
+/// Frames and messages are JSON objects.
+pub fn objects(what: &str, values: &[Value]) -> Result<(), Error> {
+    for (index, value) in values.iter().enumerate() {
+        let path = format!("{what}[{index}]");
+        if !value.is_object() {
+            return Err(Error::InvalidValue {
+                path,
+                reason: "must be a JSON object".to_owned(),
+            });
+        }
+        no_credentials(&path, value)?;
+    }
+    Ok(())
+}
+
+/// `repl_state` is `{ env?: Record<string, Json>, history?: string[] }`.
+pub fn repl_state(value: &Value) -> Result<(), Error> {
+    let fields = as_object("repl_state", value)?;
+    for (key, field) in fields {
+        let ok = match key.as_str() {
+            "env" => field.is_object(),
+            "history" => field
+                .as_array()
+                .is_some_and(|h| h.iter().all(Value::is_string)),
+            _ => false,
+        };
+        if !ok {
+            return Err(Error::InvalidValue {
+                path: format!("repl_state.{key}"),
+                reason: "must be `env` (an object) or `history` (an array of strings)".to_owned(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A snapshot node is an object whose `children`, when present, are
+/// snapshot nodes too.
+pub fn snapshot(value: &Value) -> Result<(), Error> {
+    fn node(path: &str, value: &Value) -> Result<(), Error> {
+        let fields = as_object(path, value)?;
+        match fields.get("children") {
+            None => Ok(()),
+            Some(Value::Array(children)) => children
+                .iter()
+                .enumerate()
+                .try_for_each(|(i, child)| node(&format!("{path}.children[{i}]"), child)),
+            Some(_) => Err(Error::InvalidValue {
+                path: format!("{path}.children"),
+                reason: "must be an array of snapshot nodes".to_owned(),
+            }),
+        }
+    }
+    node("snapshot", value)
+}
+
+fn as_object<'a>(path: &str, value: &'a Value) -> Result<&'a Map<String, Value>, Error> {
+    value.as_object().ok_or_else(|| Error::InvalidValue {
+        path: path.to_owned(),
+        reason: "must be a JSON object".to_owned(),
+    })
+}
+
+/// Refuses values that carry a credential: a field named like one, or a
+/// string shaped like a provider key or bearer token.
+pub fn no_credentials(path: &str, value: &Value) -> Result<(), Error> {
+    match value {
+        Value::Object(fields) => fields.iter().try_for_each(|(key, field)| {
+            let path = format!("{path}.{key}");
+            if is_credential_name(key) && !field.is_null() {
+                return Err(Error::Credential { path });
+            }
+            no_credentials(&path, field)
+        }),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, item)| no_credentials(&format!("{path}[{i}]"), item)),
+        Value::String(text) if looks_like_secret(text) => Err(Error::Credential {
+            path: path.to_owned(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+fn is_credential_name(key: &str) -> bool {
+    let folded: String = key
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    matches!(
+        folded.as_str(),
+        "apikey"
+            | "xapikey"
+            | "authorization"
+            | "password"
+            | "passwd"
+            | "secret"
+            | "clientsecret"
+            | "accesstoken"
+            | "refreshtoken"
+            | "idtoken"
+            | "bearertoken"
+            | "privatekey"
+            | "sessiontoken"
+    )
+}
+
+fn looks_like_secret(text: &str) -> bool {
+    let token = |rest: &str| {
+        rest.len() >= 20
+            && rest
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    };
+    let trimmed = text.trim();
+    trimmed.strip_prefix("sk-").is_some_and(token)
+        || trimmed
+            .strip_prefix("Bearer ")
+            .is_some_and(|rest| rest.len() >= 16 && !rest.contains(char::is_whitespace))
+        || trimmed
+            .strip_prefix("AIza")
+            .is_some_and(|rest| rest.len() == 35 && token(rest))
+}

@@ -1,0 +1,489 @@
+//! The session-store conformance suite, written once over the trait and run
+//! against every backend: natively on the memory store, and in browsers on
+//! both the memory store and IndexedDB.
+#![allow(dead_code)]
+
+use attache::session::{NewSession, SessionStore};
+use serde_json::{json, Value};
+
+/// Calls `$m!` with every case name, so each backend's file generates one
+/// test per case with its own attribute and store.
+#[macro_export]
+macro_rules! for_each_case {
+    ($m:ident) => {
+        $m! {
+            a_new_session_gets_defaults_and_a_generated_id,
+            a_duplicate_session_id_is_already_exists_and_keeps_the_original,
+            an_unknown_session_is_none,
+            sessions_list_most_recently_updated_first,
+            deleting_a_session_removes_its_state_frames_and_messages,
+            session_state_round_trips_json_exactly,
+            saving_state_again_replaces_it,
+            state_keys_list_in_order_and_delete_reports_removal,
+            snapshot_and_repl_state_have_typed_helpers,
+            a_bad_repl_state_or_snapshot_keeps_the_stored_one,
+            frames_load_per_request_and_per_session_in_append_order,
+            a_rejected_frame_batch_writes_nothing,
+            writes_to_a_missing_session_are_not_found_and_write_nothing,
+            messages_append_and_load_in_order,
+            empty_ids_are_invalid_arguments,
+            sessions_and_requests_with_prefix_ids_stay_apart,
+            credentials_are_never_stored
+        }
+    };
+}
+
+fn new(id: &str) -> NewSession {
+    NewSession {
+        id: Some(id.to_owned()),
+        ..NewSession::default()
+    }
+}
+
+fn code<T: std::fmt::Debug>(result: Result<T, attache::Error>) -> &'static str {
+    result.expect_err("the call is refused").code()
+}
+
+fn frames(tag: &str, n: usize) -> Vec<Value> {
+    (0..n).map(|i| json!({"tag": tag, "i": i})).collect()
+}
+
+pub async fn a_new_session_gets_defaults_and_a_generated_id(store: &impl SessionStore) {
+    let a = store.create_session(NewSession::default()).await.unwrap();
+    let b = store.create_session(NewSession::default()).await.unwrap();
+    assert!(!a.id.is_empty() && a.id != b.id, "generated ids are unique");
+    assert_eq!(
+        (a.title.as_str(), a.meta.len()),
+        ("", 0),
+        "title and meta default to empty"
+    );
+    assert_eq!(
+        a.created_at, a.updated_at,
+        "a fresh session was updated when created"
+    );
+    let titled = NewSession {
+        id: Some("t".into()),
+        title: Some("Title".into()),
+        meta: Some(json!({"model": "m"}).as_object().unwrap().clone()),
+    };
+    let created = store.create_session(titled).await.unwrap();
+    assert_eq!(
+        store.get_session("t").await.unwrap(),
+        Some(created),
+        "what is created is what is read"
+    );
+}
+
+pub async fn a_duplicate_session_id_is_already_exists_and_keeps_the_original(
+    store: &impl SessionStore,
+) {
+    let first = store
+        .create_session(NewSession {
+            title: Some("first".into()),
+            ..new("dup")
+        })
+        .await
+        .unwrap();
+    let again = store
+        .create_session(NewSession {
+            title: Some("second".into()),
+            ..new("dup")
+        })
+        .await;
+    assert_eq!(code(again), "ALREADY_EXISTS");
+    assert_eq!(
+        store.get_session("dup").await.unwrap(),
+        Some(first),
+        "the original is untouched"
+    );
+}
+
+pub async fn an_unknown_session_is_none(store: &impl SessionStore) {
+    assert_eq!(store.get_session("nope").await.unwrap(), None);
+    assert_eq!(store.load_session_state("nope", "k").await.unwrap(), None);
+    assert!(store
+        .load_activity_frames("nope", None)
+        .await
+        .unwrap()
+        .is_empty());
+    assert!(
+        !store.delete_session("nope").await.unwrap(),
+        "deleting nothing reports false"
+    );
+}
+
+pub async fn sessions_list_most_recently_updated_first(store: &impl SessionStore) {
+    for id in ["a", "b", "c"] {
+        store.create_session(new(id)).await.unwrap();
+    }
+    store
+        .append_messages("a", vec![json!({"role": "user"})])
+        .await
+        .unwrap();
+    let ids: Vec<String> = store
+        .list_sessions()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(ids[0], "a", "the session written last leads: {ids:?}");
+    assert_eq!(ids.len(), 3);
+    let listed = store.list_sessions().await.unwrap();
+    assert!(
+        listed
+            .windows(2)
+            .all(|w| w[0].updated_at >= w[1].updated_at),
+        "ordered by updatedAt"
+    );
+}
+
+pub async fn deleting_a_session_removes_its_state_frames_and_messages(store: &impl SessionStore) {
+    for id in ["gone", "kept"] {
+        store.create_session(new(id)).await.unwrap();
+        store.save_session_state(id, "k", json!(1)).await.unwrap();
+        store
+            .append_activity_frames(id, "r", frames(id, 3))
+            .await
+            .unwrap();
+        store
+            .append_messages(id, vec![json!({"role": "user"})])
+            .await
+            .unwrap();
+    }
+    assert!(store.delete_session("gone").await.unwrap());
+    assert_eq!(store.get_session("gone").await.unwrap(), None);
+    store.create_session(new("gone")).await.unwrap();
+    assert_eq!(
+        store.list_session_state_keys("gone").await.unwrap(),
+        Vec::<String>::new(),
+        "no state survives"
+    );
+    assert!(
+        store
+            .load_activity_frames("gone", None)
+            .await
+            .unwrap()
+            .is_empty(),
+        "no frames survive"
+    );
+    assert!(
+        store.load_messages("gone").await.unwrap().is_empty(),
+        "no messages survive"
+    );
+    assert_eq!(
+        store.load_activity_frames("kept", Some("r")).await.unwrap(),
+        frames("kept", 3),
+        "others keep theirs"
+    );
+    assert_eq!(store.load_messages("kept").await.unwrap().len(), 1);
+}
+
+pub async fn session_state_round_trips_json_exactly(store: &impl SessionStore) {
+    store.create_session(new("s")).await.unwrap();
+    let value = json!({"n": -0.5, "big": 9007199254740991_i64, "s": "é👩‍💻\r\n\u{feff}", "a": [null, true, {}],
+                       "nested": {"deep": [[1], {"x": "y"}]}});
+    store
+        .save_session_state("s", "tree", value.clone())
+        .await
+        .unwrap();
+    assert_eq!(
+        store.load_session_state("s", "tree").await.unwrap(),
+        Some(value)
+    );
+    store
+        .save_session_state("s", "scalar", json!("just a string"))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.load_session_state("s", "scalar").await.unwrap(),
+        Some(json!("just a string"))
+    );
+}
+
+pub async fn saving_state_again_replaces_it(store: &impl SessionStore) {
+    store.create_session(new("s")).await.unwrap();
+    store
+        .save_session_state("s", "k", json!({"v": 1}))
+        .await
+        .unwrap();
+    store
+        .save_session_state("s", "k", json!({"v": 2}))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.load_session_state("s", "k").await.unwrap(),
+        Some(json!({"v": 2}))
+    );
+    assert_eq!(store.list_session_state_keys("s").await.unwrap(), ["k"]);
+}
+
+pub async fn state_keys_list_in_order_and_delete_reports_removal(store: &impl SessionStore) {
+    store.create_session(new("s")).await.unwrap();
+    for key in ["zeta", "alpha", "mid"] {
+        store
+            .save_session_state("s", key, json!(key))
+            .await
+            .unwrap();
+    }
+    assert_eq!(
+        store.list_session_state_keys("s").await.unwrap(),
+        ["alpha", "mid", "zeta"]
+    );
+    assert!(store.delete_session_state("s", "mid").await.unwrap());
+    assert!(
+        !store.delete_session_state("s", "mid").await.unwrap(),
+        "a second delete finds nothing"
+    );
+    assert_eq!(store.load_session_state("s", "mid").await.unwrap(), None);
+    assert_eq!(
+        store.list_session_state_keys("s").await.unwrap(),
+        ["alpha", "zeta"]
+    );
+}
+
+pub async fn snapshot_and_repl_state_have_typed_helpers(store: &impl SessionStore) {
+    store.create_session(new("s")).await.unwrap();
+    let snapshot =
+        json!({"accepts": ["click"], "state": {"open": true}, "children": [{"accepts": []}]});
+    store.save_snapshot("s", snapshot.clone()).await.unwrap();
+    assert_eq!(
+        store.load_snapshot("s").await.unwrap(),
+        Some(snapshot.clone())
+    );
+    assert_eq!(
+        store.load_session_state("s", "snapshot").await.unwrap(),
+        Some(snapshot),
+        "stored under `snapshot`"
+    );
+    let repl = json!({"env": {"x": 1, "f": {"src": "() => 1"}}, "history": ["x = 1", "x"]});
+    store.save_repl_state("s", repl.clone()).await.unwrap();
+    assert_eq!(
+        store.load_repl_state("s").await.unwrap(),
+        Some(repl.clone())
+    );
+    assert_eq!(
+        store.load_session_state("s", "repl_state").await.unwrap(),
+        Some(repl),
+        "stored under `repl_state`"
+    );
+}
+
+pub async fn a_bad_repl_state_or_snapshot_keeps_the_stored_one(store: &impl SessionStore) {
+    store.create_session(new("s")).await.unwrap();
+    store
+        .save_repl_state("s", json!({"history": ["ok"]}))
+        .await
+        .unwrap();
+    assert_eq!(
+        code(store.save_repl_state("s", json!({"history": [1]})).await),
+        "INVALID_VALUE"
+    );
+    assert_eq!(
+        code(store.save_session_state("s", "repl_state", json!([])).await),
+        "INVALID_VALUE",
+        "the key is checked however it is saved"
+    );
+    assert_eq!(
+        store.load_repl_state("s").await.unwrap(),
+        Some(json!({"history": ["ok"]}))
+    );
+    assert_eq!(
+        code(store.save_snapshot("s", json!({"children": 1})).await),
+        "INVALID_VALUE"
+    );
+    assert_eq!(store.load_snapshot("s").await.unwrap(), None);
+}
+
+pub async fn frames_load_per_request_and_per_session_in_append_order(store: &impl SessionStore) {
+    store.create_session(new("s")).await.unwrap();
+    store
+        .append_activity_frames("s", "r1", frames("a", 2))
+        .await
+        .unwrap();
+    store
+        .append_activity_frames("s", "r2", frames("b", 2))
+        .await
+        .unwrap();
+    store
+        .append_activity_frames("s", "r1", frames("c", 1))
+        .await
+        .unwrap();
+    let r1 = store.load_activity_frames("s", Some("r1")).await.unwrap();
+    assert_eq!(
+        r1,
+        [frames("a", 2), frames("c", 1)].concat(),
+        "one request, in append order"
+    );
+    let all = store.load_activity_frames("s", None).await.unwrap();
+    assert_eq!(
+        all,
+        [frames("a", 2), frames("b", 2), frames("c", 1)].concat(),
+        "the session, in global append order"
+    );
+    store
+        .append_activity_frames("s", "r3", vec![])
+        .await
+        .unwrap();
+    assert!(
+        store
+            .load_activity_frames("s", Some("r3"))
+            .await
+            .unwrap()
+            .is_empty(),
+        "an empty batch stores nothing"
+    );
+}
+
+pub async fn a_rejected_frame_batch_writes_nothing(store: &impl SessionStore) {
+    store.create_session(new("s")).await.unwrap();
+    let mut batch = frames("x", 3);
+    batch.push(json!("not an object"));
+    assert_eq!(
+        code(store.append_activity_frames("s", "r", batch).await),
+        "INVALID_VALUE"
+    );
+    assert!(
+        store
+            .load_activity_frames("s", None)
+            .await
+            .unwrap()
+            .is_empty(),
+        "all or nothing"
+    );
+}
+
+pub async fn writes_to_a_missing_session_are_not_found_and_write_nothing(
+    store: &impl SessionStore,
+) {
+    assert_eq!(
+        code(store.save_session_state("ghost", "k", json!(1)).await),
+        "NOT_FOUND"
+    );
+    assert_eq!(
+        code(
+            store
+                .append_activity_frames("ghost", "r", frames("x", 2))
+                .await
+        ),
+        "NOT_FOUND"
+    );
+    assert_eq!(
+        code(store.append_messages("ghost", vec![json!({})]).await),
+        "NOT_FOUND"
+    );
+    store.create_session(new("ghost")).await.unwrap();
+    assert!(
+        store
+            .load_activity_frames("ghost", None)
+            .await
+            .unwrap()
+            .is_empty(),
+        "nothing was written before"
+    );
+    assert!(store.load_messages("ghost").await.unwrap().is_empty());
+    assert_eq!(store.load_session_state("ghost", "k").await.unwrap(), None);
+}
+
+pub async fn messages_append_and_load_in_order(store: &impl SessionStore) {
+    store.create_session(new("s")).await.unwrap();
+    let first = vec![json!({"role": "user", "content": [{"type": "text", "text": "hi"}]})];
+    let second = vec![
+        json!({"role": "assistant", "content": []}),
+        json!({"role": "user", "content": []}),
+    ];
+    store.append_messages("s", first.clone()).await.unwrap();
+    store.append_messages("s", second.clone()).await.unwrap();
+    assert_eq!(
+        store.load_messages("s").await.unwrap(),
+        [first, second].concat()
+    );
+}
+
+pub async fn empty_ids_are_invalid_arguments(store: &impl SessionStore) {
+    assert_eq!(
+        code(store.create_session(new("")).await),
+        "INVALID_ARGUMENT"
+    );
+    store.create_session(new("s")).await.unwrap();
+    assert_eq!(
+        code(store.save_session_state("s", "", json!(1)).await),
+        "INVALID_ARGUMENT"
+    );
+    assert_eq!(
+        code(store.append_activity_frames("s", "", frames("x", 1)).await),
+        "INVALID_ARGUMENT"
+    );
+}
+
+pub async fn sessions_and_requests_with_prefix_ids_stay_apart(store: &impl SessionStore) {
+    for id in ["s", "s2", "s\u{0}"] {
+        store.create_session(new(id)).await.unwrap();
+        store.save_session_state(id, "k", json!(id)).await.unwrap();
+    }
+    store
+        .append_activity_frames("s", "r", frames("r", 1))
+        .await
+        .unwrap();
+    store
+        .append_activity_frames("s", "r2", frames("r2", 1))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.list_session_state_keys("s").await.unwrap(),
+        ["k"],
+        "a prefix id has only its own keys"
+    );
+    assert_eq!(
+        store.load_session_state("s2", "k").await.unwrap(),
+        Some(json!("s2"))
+    );
+    assert_eq!(
+        store.load_activity_frames("s", Some("r")).await.unwrap(),
+        frames("r", 1)
+    );
+    assert!(store
+        .load_activity_frames("s2", None)
+        .await
+        .unwrap()
+        .is_empty());
+}
+
+pub async fn credentials_are_never_stored(store: &impl SessionStore) {
+    let with_key = NewSession {
+        meta: Some(json!({"apiKey": "k"}).as_object().unwrap().clone()),
+        ..new("c")
+    };
+    assert_eq!(code(store.create_session(with_key).await), "CREDENTIAL");
+    assert_eq!(
+        store.get_session("c").await.unwrap(),
+        None,
+        "the refused session was not created"
+    );
+    store.create_session(new("c")).await.unwrap();
+    assert_eq!(
+        code(
+            store
+                .save_session_state("c", "auth", json!({"Authorization": "Bearer x"}))
+                .await
+        ),
+        "CREDENTIAL"
+    );
+    let frame = json!({"request": {"headers": {"x-api-key": "secret"}}});
+    assert_eq!(
+        code(store.append_activity_frames("c", "r", vec![frame]).await),
+        "CREDENTIAL"
+    );
+    let message = json!({"role": "user", "content": [{"type": "text", "text": "sk-proj-abcdefghijklmnopqrstuvwxyz"}]});
+    assert_eq!(
+        code(store.append_messages("c", vec![message]).await),
+        "CREDENTIAL"
+    );
+    assert!(store.list_session_state_keys("c").await.unwrap().is_empty());
+    assert!(store
+        .load_activity_frames("c", None)
+        .await
+        .unwrap()
+        .is_empty());
+    assert!(store.load_messages("c").await.unwrap().is_empty());
+}
