@@ -11,9 +11,14 @@ step() { printf '\n== %s\n' "$*"; }
 step "native: cargo test"
 cargo test --quiet
 
-step "browser: wasm-pack test --headless --chrome"
-WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-60} \
-  wasm-pack test --headless --chrome --chromedriver "$CHROMEDRIVER" --mode no-install
+# Every browser suite runs in a window, a dedicated worker and a service
+# worker; ATTACHE_TEST_CONTEXT lets a test prove where it ran.
+export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-60}
+for context in BROWSER:Window DEDICATED_WORKER:DedicatedWorkerGlobalScope SERVICE_WORKER:ServiceWorkerGlobalScope; do
+  step "browser ($context): wasm-pack test --headless --chrome"
+  env "WASM_BINDGEN_USE_${context%%:*}=1" ATTACHE_TEST_CONTEXT="${context#*:}" \
+    wasm-pack test --headless --chrome --chromedriver "$CHROMEDRIVER" --mode no-install
+done
 
 step "package: build pkg/"
 scripts/build.sh

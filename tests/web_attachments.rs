@@ -1,6 +1,7 @@
 //! The attachment API as JS sees it, in a real browser: every reference
 //! vector replayed through the binding, and every bad spec rejected with a
-//! coded `Error` that leaves the store unchanged.
+//! coded `Error` that leaves the store unchanged. Run in a window and in
+//! workers by scripts/test.sh.
 #![cfg(target_arch = "wasm32")]
 
 use attache::js::{is_attache_error, AttachmentStore};
@@ -8,8 +9,6 @@ use js_sys::{Reflect, JSON};
 use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// A spec as a host writes it: a plain object parsed from JSON text.
 fn js(value: &Value) -> JsValue {

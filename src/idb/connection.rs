@@ -201,7 +201,15 @@ impl Connection {
         loop {
             let db = self.database().await?;
             let outcome = match self.begin(&db, stores, write) {
-                Ok(tx) => op(tx).await.map_err(|e| (e, idempotent)),
+                Ok(tx) => {
+                    let raw = tx.raw.clone();
+                    let result = op(tx).await;
+                    if result.is_err() && write {
+                        // Requests already issued must not auto-commit a half write.
+                        let _ = raw.abort();
+                    }
+                    result.map_err(|e| (e, idempotent))
+                }
                 Err(e) => Err((e, true)),
             };
             match outcome {

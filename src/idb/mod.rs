@@ -6,7 +6,7 @@ mod connection;
 mod environment;
 mod errors;
 mod records;
-mod schema;
+pub mod schema;
 mod store;
 
 pub use connection::{Durability, Listener, VersionChange};

@@ -17,6 +17,7 @@ pub const BY_REQUEST: &str = "by_request";
 pub const BY_SESSION: &str = "by_session";
 
 /// Runs every migration above `old_version`, inside the upgrade transaction.
+/// Public so tests can run it beside a host's own upgrade.
 pub fn migrate(db: &Database, old_version: u32) -> Result<(), idb::Error> {
     if old_version < 1 {
         v1(db)?;

@@ -70,7 +70,6 @@ impl IdbSessionStore {
                     .map_err(|e| from_idb(&e))?
                     .await;
                 let Some(stored) = found.map_err(|e| from_idb(&e))? else {
-                    let _ = tx.raw.abort();
                     return Err(Error::NotFound {
                         session_id: session_id.to_owned(),
                     });

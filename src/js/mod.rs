@@ -3,7 +3,11 @@
 
 mod attachment_store;
 mod error;
+mod session_ops;
+mod session_store;
 mod types;
+mod values;
 
 pub use attachment_store::AttachmentStore;
 pub use error::is_attache_error;
+pub use session_store::{IdbSessionStore, MemorySessionStore};

@@ -20,11 +20,68 @@ export interface TextPart { type: "text"; text: string }
 /** One all-text user message carrying every pinned attachment. */
 export interface ConsolidatedMessage { role: "user"; content: TextPart[] }
 
-export type AttacheErrorCode = "UNKNOWN_KIND" | "INVALID_SPEC" | "INVALID_ID";
+export type AttacheErrorCode =
+  | "UNKNOWN_KIND" | "INVALID_SPEC" | "INVALID_ID"
+  | "INVALID_ARGUMENT" | "INVALID_VALUE" | "CREDENTIAL"
+  | "NOT_FOUND" | "ALREADY_EXISTS"
+  | "VERSION" | "QUOTA" | "ABORTED" | "CONNECTION_LOST" | "UNAVAILABLE";
 export interface AttacheError extends Error {
   name: "AttacheError";
   code: AttacheErrorCode;
-  /** The spec field at fault, such as `items[2].text`. */
+  /** The field at fault, such as `items[2].text` or `frames[3].input`. */
   field?: string;
+  /** The DOMException name behind a storage error, such as `QuotaExceededError`. */
+  domName?: string;
+}
+
+/** JSON data: what the session stores keep. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+/** One activity frame: any JSON object, returned exactly as given. */
+export type ActivityFrame = JsonObject;
+/** A message as the host stores it: any JSON object, usually `{ role, content }`. */
+export type StoredMessage = JsonObject;
+/** The REPL's state under key `repl_state`. */
+export interface SerializedReplState { env?: { [name: string]: Json }; history?: string[] }
+/** The target's introspection tree under key `snapshot`. */
+export interface SnapshotNode { accepts?: Json; state?: Json; children?: SnapshotNode[]; [key: string]: Json | SnapshotNode[] | undefined }
+export interface NewSession { id?: string; title?: string; meta?: JsonObject }
+export interface SessionInfo {
+  id: string;
+  title: string;
+  /** Milliseconds since the Unix epoch. */
+  createdAt: number;
+  /** Bumped by every write to the session. */
+  updatedAt: number;
+  meta: JsonObject;
+}
+/** Sent when another connection upgrades (or, with `newVersion: null`, deletes) the database. */
+export interface VersionChangeEvent { oldVersion: number; newVersion: number | null }
+export interface IdbSessionStoreOptions {
+  /** Database name; default `"attache"`. */
+  name?: string;
+  /** Applied to write transactions; default `"default"`. */
+  durability?: "default" | "strict" | "relaxed";
+  /** Called after the store closed its connection for another's upgrade; the next call reopens. */
+  onVersionChange?: (event: VersionChangeEvent) => void;
+}
+/** What `MemorySessionStore` and `IdbSessionStore` share. */
+export interface SessionStore {
+  createSession(options?: NewSession): Promise<SessionInfo>;
+  getSession(id: string): Promise<SessionInfo | null>;
+  listSessions(): Promise<SessionInfo[]>;
+  deleteSession(id: string): Promise<boolean>;
+  saveSessionState(sessionId: string, key: string, value: Json): Promise<void>;
+  loadSessionState(sessionId: string, key: string): Promise<Json | null>;
+  listSessionStateKeys(sessionId: string): Promise<string[]>;
+  deleteSessionState(sessionId: string, key: string): Promise<boolean>;
+  saveSnapshot(sessionId: string, snapshot: SnapshotNode): Promise<void>;
+  loadSnapshot(sessionId: string): Promise<SnapshotNode | null>;
+  saveReplState(sessionId: string, state: SerializedReplState): Promise<void>;
+  loadReplState(sessionId: string): Promise<SerializedReplState | null>;
+  appendActivityFrames(sessionId: string, requestId: string, frames: ActivityFrame[]): Promise<void>;
+  loadActivityFrames(sessionId: string, requestId?: string): Promise<ActivityFrame[]>;
+  appendMessages(sessionId: string, messages: StoredMessage[]): Promise<void>;
+  loadMessages(sessionId: string): Promise<StoredMessage[]>;
 }
 "#;

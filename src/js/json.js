@@ -1,0 +1,41 @@
+// Checks that a value is JSON data before it is stored, and returns its JSON
+// text. Runs in JS because walking a value from wasm would cross the
+// boundary once per property. Throws {path, reason} for the first problem.
+export function toJson(value, path) {
+  const seen = new Set();
+  const check = (v, at) => {
+    switch (typeof v) {
+      case "string":
+      case "boolean":
+        return;
+      case "number":
+        if (!Number.isFinite(v)) throw { path: at, reason: `is ${v}, which JSON cannot hold` };
+        return;
+      case "object":
+        break;
+      default:
+        throw { path: at, reason: `is a ${typeof v}, which JSON cannot hold` };
+    }
+    if (v === null) return;
+    if (seen.has(v)) throw { path: at, reason: "refers back to itself (a cycle)" };
+    seen.add(v);
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => {
+        if (item === undefined) throw { path: `${at}[${i}]`, reason: "is undefined, which JSON cannot hold" };
+        check(item, `${at}[${i}]`);
+      });
+    } else {
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) {
+        throw { path: at, reason: `is a ${v.constructor?.name ?? "non-plain object"}, not a plain object` };
+      }
+      for (const key of Object.keys(v)) {
+        // Absent and undefined mean the same, as in JSON.stringify.
+        if (v[key] !== undefined) check(v[key], `${at}.${key}`);
+      }
+    }
+    seen.delete(v);
+  };
+  check(value, path);
+  return JSON.stringify(value);
+}

@@ -1,0 +1,256 @@
+use std::rc::Rc;
+
+use js_sys::{Function, Object, Promise, Reflect};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use super::session_ops::{by_key, by_session, create_session, promise, values, with_value};
+use super::values::string_arg;
+use crate::idb::{self, BrowserEnvironment, Durability, VersionChange};
+use crate::session::{self, SessionStore};
+use crate::Error;
+
+/// Sessions kept in memory: the same behaviour as `IdbSessionStore`, gone
+/// on reload. Holds wasm memory: call `free()` when done.
+#[wasm_bindgen]
+pub struct MemorySessionStore(Rc<session::MemorySessionStore>);
+
+#[wasm_bindgen]
+impl MemorySessionStore {
+    /// `const store = new MemorySessionStore()`
+    #[wasm_bindgen(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self(Rc::new(session::MemorySessionStore::new(Rc::new(
+            BrowserEnvironment,
+        ))))
+    }
+}
+
+/// Sessions kept in IndexedDB. Open with `await IdbSessionStore.open()`.
+/// Holds a database connection and wasm memory: call `close()` then
+/// `free()` when done.
+#[wasm_bindgen]
+pub struct IdbSessionStore(Rc<idb::IdbSessionStore>);
+
+#[wasm_bindgen]
+impl IdbSessionStore {
+    /// `const store = await IdbSessionStore.open({ name: "attache", durability: "relaxed", onVersionChange })`
+    #[wasm_bindgen(unchecked_return_type = "Promise<IdbSessionStore>")]
+    pub fn open(
+        #[wasm_bindgen(unchecked_param_type = "IdbSessionStoreOptions")] options: Option<Object>,
+    ) -> Promise {
+        promise(async move {
+            let options = options.map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
+            let get =
+                |name: &str| Reflect::get(&options, &name.into()).unwrap_or(JsValue::UNDEFINED);
+            let name = match get("name") {
+                v if v.is_undefined() => "attache".to_owned(),
+                v => string_arg(&v, "name")?,
+            };
+            let durability = match get("durability") {
+                v if v.is_undefined() => Durability::Default,
+                v => v
+                    .as_string()
+                    .as_deref()
+                    .and_then(Durability::parse)
+                    .ok_or_else(|| Error::InvalidArgument {
+                        field: "durability".to_owned(),
+                        reason: "must be \"default\", \"strict\" or \"relaxed\"".to_owned(),
+                    })?,
+            };
+            let listener = match get("onVersionChange") {
+                v if v.is_undefined() => None,
+                v => Some(
+                    v.dyn_into::<Function>()
+                        .map_err(|_| Error::InvalidArgument {
+                            field: "onVersionChange".to_owned(),
+                            reason: "must be a function".to_owned(),
+                        })?,
+                ),
+            };
+            let store =
+                idb::IdbSessionStore::open(&name, durability, Rc::new(BrowserEnvironment)).await?;
+            if let Some(listener) = listener {
+                store.on_version_change(Some(Rc::new(move |change: VersionChange| {
+                    let event = Object::new();
+                    let _ = Reflect::set(&event, &"oldVersion".into(), &change.old_version.into());
+                    let new_version = change.new_version.map_or(JsValue::NULL, JsValue::from);
+                    let _ = Reflect::set(&event, &"newVersion".into(), &new_version);
+                    let _ = listener.call1(&JsValue::UNDEFINED, &event);
+                })));
+            }
+            Ok(IdbSessionStore(Rc::new(store)).into())
+        })
+    }
+
+    /// `store.name // the database name`
+    #[wasm_bindgen(getter)]
+    pub fn name(&self) -> String {
+        self.0.name().to_owned()
+    }
+
+    /// `store.close()`: the next call reopens the connection.
+    pub fn close(&self) {
+        self.0.close();
+    }
+}
+
+macro_rules! session_store_methods {
+    ($class:ident) => {
+        #[wasm_bindgen]
+        impl $class {
+            /// `const session = await store.createSession({ title: "Fix the build" })`
+            #[wasm_bindgen(js_name = createSession, unchecked_return_type = "Promise<SessionInfo>")]
+            pub fn create_session(&self, #[wasm_bindgen(unchecked_param_type = "NewSession")] options: Option<Object>) -> Promise {
+                create_session(self.0.clone(), options)
+            }
+
+            /// `await store.getSession(id) // SessionInfo or null`
+            #[wasm_bindgen(js_name = getSession, unchecked_return_type = "Promise<SessionInfo | null>")]
+            pub fn get_session(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> Promise {
+                by_session(self.0.clone(), id, async |s, id| s.get_session(id).await)
+            }
+
+            /// `await store.listSessions() // most recently updated first`
+            #[wasm_bindgen(js_name = listSessions, unchecked_return_type = "Promise<SessionInfo[]>")]
+            pub fn list_sessions(&self) -> Promise {
+                let store = self.0.clone();
+                promise(async move { super::values::to_js(&store.list_sessions().await?) })
+            }
+
+            /// `await store.deleteSession(id) // true if it existed`
+            #[wasm_bindgen(js_name = deleteSession, unchecked_return_type = "Promise<boolean>")]
+            pub fn delete_session(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> Promise {
+                by_session(self.0.clone(), id, async |s, id| s.delete_session(id).await)
+            }
+
+            /// `await store.saveSessionState(sessionId, "plan", { step: 2 })`
+            #[wasm_bindgen(js_name = saveSessionState, unchecked_return_type = "Promise<void>")]
+            pub fn save_session_state(
+                &self,
+                #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "Json")] value: JsValue,
+            ) -> Promise {
+                let key_name = key.as_string();
+                let path = key_name.clone().unwrap_or_else(|| "value".to_owned());
+                with_value(self.0.clone(), session_id, &value, &path, async move |s, id, value: Value| {
+                    let key = string_arg(&key, "key")?;
+                    s.save_session_state(id, &key, value).await
+                })
+            }
+
+            /// `await store.loadSessionState(sessionId, "plan") // the value or null`
+            #[wasm_bindgen(js_name = loadSessionState, unchecked_return_type = "Promise<Json | null>")]
+            pub fn load_session_state(
+                &self,
+                #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
+            ) -> Promise {
+                by_key(self.0.clone(), session_id, key, async |s, id, key| s.load_session_state(id, key).await)
+            }
+
+            /// `await store.listSessionStateKeys(sessionId) // sorted`
+            #[wasm_bindgen(js_name = listSessionStateKeys, unchecked_return_type = "Promise<string[]>")]
+            pub fn list_session_state_keys(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Promise {
+                by_session(self.0.clone(), session_id, async |s, id| s.list_session_state_keys(id).await)
+            }
+
+            /// `await store.deleteSessionState(sessionId, "plan") // true if it existed`
+            #[wasm_bindgen(js_name = deleteSessionState, unchecked_return_type = "Promise<boolean>")]
+            pub fn delete_session_state(
+                &self,
+                #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
+            ) -> Promise {
+                by_key(self.0.clone(), session_id, key, async |s, id, key| s.delete_session_state(id, key).await)
+            }
+
+            /// `await store.saveSnapshot(sessionId, { accepts: [...], state: {...}, children: [...] })`
+            #[wasm_bindgen(js_name = saveSnapshot, unchecked_return_type = "Promise<void>")]
+            pub fn save_snapshot(
+                &self,
+                #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "SnapshotNode")] snapshot: JsValue,
+            ) -> Promise {
+                with_value(self.0.clone(), session_id, &snapshot, "snapshot", async |s, id, v: Value| s.save_snapshot(id, v).await)
+            }
+
+            /// `await store.loadSnapshot(sessionId) // SnapshotNode or null`
+            #[wasm_bindgen(js_name = loadSnapshot, unchecked_return_type = "Promise<SnapshotNode | null>")]
+            pub fn load_snapshot(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Promise {
+                by_session(self.0.clone(), session_id, async |s, id| s.load_snapshot(id).await)
+            }
+
+            /// `await store.saveReplState(sessionId, { env: { x: 1 }, history: ["x = 1"] })`
+            #[wasm_bindgen(js_name = saveReplState, unchecked_return_type = "Promise<void>")]
+            pub fn save_repl_state(
+                &self,
+                #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "SerializedReplState")] state: JsValue,
+            ) -> Promise {
+                with_value(self.0.clone(), session_id, &state, "repl_state", async |s, id, v: Value| s.save_repl_state(id, v).await)
+            }
+
+            /// `await store.loadReplState(sessionId) // SerializedReplState or null`
+            #[wasm_bindgen(js_name = loadReplState, unchecked_return_type = "Promise<SerializedReplState | null>")]
+            pub fn load_repl_state(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Promise {
+                by_session(self.0.clone(), session_id, async |s, id| s.load_repl_state(id).await)
+            }
+
+            /// `await store.appendActivityFrames(sessionId, requestId, frames) // all or none`
+            #[wasm_bindgen(js_name = appendActivityFrames, unchecked_return_type = "Promise<void>")]
+            pub fn append_activity_frames(
+                &self,
+                #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "string")] request_id: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "ActivityFrame[]")] frames: JsValue,
+            ) -> Promise {
+                let frames = values(&frames, "frames");
+                let store = self.0.clone();
+                promise(async move {
+                    let (id, request) = (string_arg(&session_id, "sessionId")?, string_arg(&request_id, "requestId")?);
+                    store.append_activity_frames(&id, &request, frames?).await?;
+                    Ok(JsValue::UNDEFINED)
+                })
+            }
+
+            /// `await store.loadActivityFrames(sessionId, requestId?) // in append order`
+            #[wasm_bindgen(js_name = loadActivityFrames, unchecked_return_type = "Promise<ActivityFrame[]>")]
+            pub fn load_activity_frames(
+                &self,
+                #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+                request_id: Option<String>,
+            ) -> Promise {
+                by_session(self.0.clone(), session_id, async move |s, id| {
+                    s.load_activity_frames(id, request_id.as_deref()).await
+                })
+            }
+
+            /// `await store.appendMessages(sessionId, [{ role: "user", content: [...] }])`
+            #[wasm_bindgen(js_name = appendMessages, unchecked_return_type = "Promise<void>")]
+            pub fn append_messages(
+                &self,
+                #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "StoredMessage[]")] messages: JsValue,
+            ) -> Promise {
+                let messages = values(&messages, "messages");
+                let store = self.0.clone();
+                promise(async move {
+                    store.append_messages(&string_arg(&session_id, "sessionId")?, messages?).await?;
+                    Ok(JsValue::UNDEFINED)
+                })
+            }
+
+            /// `await store.loadMessages(sessionId) // in order`
+            #[wasm_bindgen(js_name = loadMessages, unchecked_return_type = "Promise<StoredMessage[]>")]
+            pub fn load_messages(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Promise {
+                by_session(self.0.clone(), session_id, async |s, id| s.load_messages(id).await)
+            }
+        }
+    };
+}
+
+session_store_methods!(MemorySessionStore);
+session_store_methods!(IdbSessionStore);
