@@ -1,8 +1,10 @@
 use std::rc::Rc;
 
-use idb::{Query, TransactionResult};
+use idb::Query;
+use js_sys::{Promise, Reflect};
 use serde_json::Value;
 use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
 
 use super::connection::{Connection, Durability, Listener, Tx};
 use super::errors::{from_idb, from_js};
@@ -97,20 +99,37 @@ impl IdbSessionStore {
 }
 
 /// Resolves once the transaction has completed; an abort becomes an error
-/// carrying the DOM name of its cause.
+/// carrying the DOM name of its cause. Listens on the raw transaction: by
+/// the time `abort` fires, `error` names the request that caused it (the
+/// `idb` crate's future loses it when a request's error bubbles up).
 async fn commit(tx: Tx) -> Result<(), Error> {
-    let Tx { idb, raw } = tx;
-    let outcome = idb.commit().map_err(|e| from_idb(&e))?.await;
-    match outcome {
-        Ok(TransactionResult::Committed) => Ok(()),
-        Ok(TransactionResult::Aborted) | Err(_) => Err(match raw.error() {
-            Some(cause) => from_js(&cause.into()),
-            None => Error::Aborted {
-                dom_name: "AbortError".to_owned(),
-                message: "the transaction was aborted".to_owned(),
-            },
-        }),
+    let raw = tx.raw;
+    let finished = Promise::new(&mut |resolve, _| {
+        raw.set_oncomplete(Some(&resolve));
+        raw.set_onabort(Some(&resolve));
+    });
+    // Throws only when the transaction is already finishing; its event still
+    // comes. web-sys flags commit() deprecated, but it is standard IndexedDB 3.
+    #[allow(deprecated)]
+    let _ = raw.commit();
+    let event = JsFuture::from(finished).await.unwrap_or(JsValue::UNDEFINED);
+    raw.set_oncomplete(None);
+    raw.set_onabort(None);
+    if Reflect::get(&event, &"type".into())
+        .ok()
+        .and_then(|t| t.as_string())
+        .as_deref()
+        == Some("complete")
+    {
+        return Ok(());
     }
+    Err(match raw.error() {
+        Some(cause) => from_js(&cause.into()),
+        None => Error::Aborted {
+            dom_name: "AbortError".to_owned(),
+            message: "the transaction was aborted".to_owned(),
+        },
+    })
 }
 
 fn session_record(info: &SessionInfo) -> Result<JsValue, Error> {

@@ -1,0 +1,331 @@
+//! How the IndexedDB store behaves when IndexedDB does: aborts, upgrades
+//! from other connections, lost connections, durability, concurrent
+//! writers. Faults are injected by wrapping the real IndexedDB methods.
+#![cfg(target_arch = "wasm32")]
+
+mod browser;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use attache::idb::{schema, Durability, VersionChange, VERSION};
+use attache::session::{NewSession, SessionStore};
+use browser::{delete_database, fresh_name, open, run_js};
+use serde_json::{json, Value};
+use wasm_bindgen_test::*;
+
+fn new(id: &str) -> NewSession {
+    NewSession {
+        id: Some(id.to_owned()),
+        ..NewSession::default()
+    }
+}
+
+fn frames(tag: &str, n: usize) -> Vec<Value> {
+    (0..n).map(|i| json!({"tag": tag, "i": i})).collect()
+}
+
+/// Wraps `IDBObjectStore.prototype.add` for the span of `body`.
+fn with_add_wrapped(wrapper: &str) {
+    run_js(&format!(
+        "const original = IDBObjectStore.prototype.add;
+         globalThis.__attacheRestoreAdd = () => {{ IDBObjectStore.prototype.add = original; }};
+         let calls = 0;
+         IDBObjectStore.prototype.add = function (value, key) {{ calls += 1; {wrapper} }};"
+    ));
+}
+
+fn restore_add() {
+    run_js("globalThis.__attacheRestoreAdd()");
+}
+
+#[wasm_bindgen_test]
+async fn a_request_that_throws_mid_batch_aborts_it_and_nothing_is_stored() {
+    let name = fresh_name("throw");
+    let store = open(&name, Durability::Default).await;
+    let before = store.create_session(new("s")).await.unwrap();
+    with_add_wrapped(
+        "if (calls === 3) throw new DOMException('injected', 'DataError'); return original.call(this, value, key);",
+    );
+    let result = store.append_activity_frames("s", "r", frames("x", 5)).await;
+    restore_add();
+    let error = result.expect_err("the batch fails");
+    assert_eq!(
+        (error.code(), error.dom_name()),
+        ("ABORTED", Some("DataError"))
+    );
+    assert!(
+        store
+            .load_activity_frames("s", None)
+            .await
+            .unwrap()
+            .is_empty(),
+        "the two frames already added were rolled back"
+    );
+    assert_eq!(
+        store.get_session("s").await.unwrap(),
+        Some(before),
+        "updatedAt was not bumped either"
+    );
+    store.close();
+    delete_database(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_request_that_fails_later_aborts_the_transaction_with_its_dom_name() {
+    let name = fresh_name("constraint");
+    let store = open(&name, Durability::Default).await;
+    store.create_session(new("s")).await.unwrap();
+    // Two adds under one explicit key: the second fails asynchronously.
+    with_add_wrapped(
+        "return original.call(this, value, this.name === 'activity_frames' ? 1 : key);",
+    );
+    let result = store.append_activity_frames("s", "r", frames("x", 3)).await;
+    restore_add();
+    let error = result.expect_err("the batch fails");
+    assert_eq!(
+        (error.code(), error.dom_name()),
+        ("ABORTED", Some("ConstraintError"))
+    );
+    assert!(
+        store
+            .load_activity_frames("s", None)
+            .await
+            .unwrap()
+            .is_empty(),
+        "nothing of the batch is stored"
+    );
+    store
+        .append_activity_frames("s", "r", frames("y", 2))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.load_activity_frames("s", None).await.unwrap(),
+        frames("y", 2),
+        "the store stays usable"
+    );
+    store.close();
+    delete_database(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_database_from_a_newer_version_is_a_version_error() {
+    let name = fresh_name("newer");
+    let factory = idb::Factory::new().unwrap();
+    let db = factory
+        .open(&name, Some(VERSION + 1))
+        .unwrap()
+        .await
+        .unwrap();
+    db.close();
+    let error = attache::idb::IdbSessionStore::open(
+        &name,
+        Durability::Default,
+        std::rc::Rc::new(attache::idb::BrowserEnvironment),
+    )
+    .await
+    .err()
+    .expect("a newer database is refused");
+    assert_eq!(error.code(), "VERSION", "{error}");
+    delete_database(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn migrations_keep_stores_they_did_not_name() {
+    let name = fresh_name("foreign");
+    let factory = idb::Factory::new().unwrap();
+    let mut request = factory.open(&name, Some(VERSION)).unwrap();
+    request.on_upgrade_needed(|event| {
+        use idb::DatabaseEvent;
+        let db = event.database().unwrap();
+        db.create_object_store("host_data", idb::ObjectStoreParams::new())
+            .unwrap();
+        schema::migrate(&db, 0).unwrap();
+    });
+    request.await.unwrap().close();
+    let store = open(&name, Durability::Default).await;
+    store.create_session(new("s")).await.unwrap();
+    let db = store.current_connection().unwrap();
+    let names: Vec<String> = (0..db.object_store_names().length())
+        .filter_map(|i| db.object_store_names().item(i))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "activity_frames",
+            "host_data",
+            "messages",
+            "session_state",
+            "sessions"
+        ]
+    );
+    store.close();
+    delete_database(&name).await;
+}
+
+fn recorder() -> (Rc<RefCell<Vec<VersionChange>>>, attache::idb::Listener) {
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let sink = seen.clone();
+    (seen, Rc::new(move |change| sink.borrow_mut().push(change)))
+}
+
+#[wasm_bindgen_test]
+async fn an_upgrade_elsewhere_closes_our_connection_and_tells_the_host() {
+    let name = fresh_name("upgrade");
+    let store = open(&name, Durability::Default).await;
+    let (seen, listener) = recorder();
+    store.on_version_change(Some(listener));
+    // This open would wait forever if the store kept its connection.
+    let factory = idb::Factory::new().unwrap();
+    factory
+        .open(&name, Some(VERSION + 1))
+        .unwrap()
+        .await
+        .unwrap()
+        .close();
+    assert_eq!(
+        *seen.borrow(),
+        [VersionChange {
+            old_version: VERSION,
+            new_version: Some(VERSION + 1)
+        }]
+    );
+    assert!(
+        store.current_connection().is_none(),
+        "the store closed its connection"
+    );
+    let error = store
+        .list_sessions()
+        .await
+        .expect_err("the database is newer now");
+    assert_eq!(
+        error.code(),
+        "VERSION",
+        "the next call reopens and finds a newer schema: {error}"
+    );
+    delete_database(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_delete_elsewhere_closes_our_connection_and_the_next_call_reopens() {
+    let name = fresh_name("deleted");
+    let store = open(&name, Durability::Default).await;
+    store.create_session(new("old")).await.unwrap();
+    let (seen, listener) = recorder();
+    store.on_version_change(Some(listener));
+    delete_database(&name).await;
+    assert_eq!(
+        *seen.borrow(),
+        [VersionChange {
+            old_version: VERSION,
+            new_version: None
+        }]
+    );
+    store.create_session(new("new")).await.unwrap();
+    let ids: Vec<String> = store
+        .list_sessions()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(ids, ["new"], "a fresh database was opened");
+    store.close();
+    delete_database(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_connection_closed_behind_the_stores_back_is_reopened() {
+    let name = fresh_name("lost");
+    let store = open(&name, Durability::Default).await;
+    store.create_session(new("s")).await.unwrap();
+    store.current_connection().unwrap().close();
+    assert!(
+        store.get_session("s").await.unwrap().is_some(),
+        "a read reopens and retries"
+    );
+    store.current_connection().unwrap().close();
+    store
+        .append_activity_frames("s", "r", frames("x", 2))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.load_activity_frames("s", Some("r")).await.unwrap(),
+        frames("x", 2),
+        "an append reopens too"
+    );
+    store.close();
+    delete_database(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn the_durability_option_is_applied_to_write_transactions() {
+    for durability in [Durability::Relaxed, Durability::Strict] {
+        let name = fresh_name("durability");
+        let store = open(&name, durability).await;
+        run_js(
+            "const original = IDBDatabase.prototype.transaction;
+             globalThis.__attacheTx = [];
+             globalThis.__attacheRestoreTx = () => { IDBDatabase.prototype.transaction = original; };
+             IDBDatabase.prototype.transaction = function (...args) {
+               const tx = original.apply(this, args);
+               globalThis.__attacheTx.push(tx.mode + ':' + tx.durability);
+               return tx;
+             };",
+        );
+        store.create_session(new("s")).await.unwrap();
+        store.load_messages("s").await.unwrap();
+        let seen = run_js("const seen = globalThis.__attacheTx; globalThis.__attacheRestoreTx(); return seen.join(',');");
+        let expected = format!("readwrite:{},readonly:default", durability.as_str());
+        assert_eq!(
+            seen.as_string().unwrap(),
+            expected,
+            "writes carry the option, reads do not need it"
+        );
+        store.close();
+        delete_database(&name).await;
+    }
+}
+
+#[wasm_bindgen_test]
+async fn two_connections_appending_concurrently_keep_every_frame_in_each_writers_order() {
+    let name = fresh_name("concurrent");
+    let (a, b) = (
+        open(&name, Durability::Relaxed).await,
+        open(&name, Durability::Relaxed).await,
+    );
+    a.create_session(new("s")).await.unwrap();
+    let writer = |store: &attache::idb::IdbSessionStore, tag: &'static str| {
+        let store = store as *const attache::idb::IdbSessionStore;
+        async move {
+            // SAFETY: both stores outlive the join below.
+            let store = unsafe { &*store };
+            for i in 0..500 {
+                store
+                    .append_activity_frames("s", "r", vec![json!({"tag": tag, "i": i})])
+                    .await
+                    .unwrap();
+            }
+        }
+    };
+    futures::future::join(writer(&a, "a"), writer(&b, "b")).await;
+    let stored = a.load_activity_frames("s", Some("r")).await.unwrap();
+    assert_eq!(stored.len(), 1000, "no frame was lost");
+    for tag in ["a", "b"] {
+        let order: Vec<i64> = stored
+            .iter()
+            .filter(|f| f["tag"] == tag)
+            .map(|f| f["i"].as_i64().unwrap())
+            .collect();
+        assert_eq!(
+            order,
+            (0..500).collect::<Vec<_>>(),
+            "writer {tag}'s frames keep its order"
+        );
+    }
+    let interleaved = stored.windows(2).any(|w| w[0]["tag"] != w[1]["tag"]);
+    assert!(interleaved, "the writers really ran concurrently");
+    a.close();
+    b.close();
+    delete_database(&name).await;
+}

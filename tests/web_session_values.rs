@@ -1,0 +1,108 @@
+//! Values through the JS classes, as a host passes them: anything that is
+//! not JSON data is refused with a typed error before anything is written.
+#![cfg(target_arch = "wasm32")]
+
+mod browser;
+
+use attache::js::{is_attache_error, IdbSessionStore, MemorySessionStore};
+use js_sys::{Promise, Reflect, JSON};
+use wasm_bindgen::convert::TryFromJsValue;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+async fn settle(promise: Promise) -> Result<JsValue, JsValue> {
+    JsFuture::from(promise).await
+}
+
+fn js(source: &str) -> JsValue {
+    browser::run_js(&format!("return {source};"))
+}
+
+fn get(value: &JsValue, name: &str) -> Option<String> {
+    Reflect::get(value, &name.into())
+        .ok()
+        .and_then(|v| v.as_string())
+}
+
+/// Each of these frames is refused; the path names what is wrong.
+const BAD_FRAMES: &[(&str, &str)] = &[
+    ("{ f: () => 1 }", "frames[1].f"),
+    ("{ s: Symbol('x') }", "frames[1].s"),
+    ("{ n: 10n }", "frames[1].n"),
+    (
+        "(() => { const o = { a: {} }; o.a.back = o; return o; })()",
+        "frames[1].a.back",
+    ),
+    ("{ n: NaN }", "frames[1].n"),
+    ("{ n: -Infinity }", "frames[1].n"),
+    ("{ list: [1, undefined] }", "frames[1].list[1]"),
+    ("{ at: new Date(0) }", "frames[1].at"),
+    ("{ text: 'lone \\uD800 surrogate' }", "frames"),
+    ("[1, 2]", "frames[1]"),
+];
+
+macro_rules! value_suite {
+    ($store:expr) => {{
+        let store = $store;
+        let session = settle(store.create_session(None)).await.unwrap();
+        let id = Reflect::get(&session, &"id".into()).unwrap();
+        for (frame, path) in BAD_FRAMES {
+            let frames = js(&format!("[{{ ok: 1 }}, {frame}]"));
+            let error = settle(store.append_activity_frames(id.clone(), "r".into(), frames)).await.expect_err(frame);
+            assert!(is_attache_error(&error), "{frame}: a typed AttacheError");
+            assert_eq!(get(&error, "code").as_deref(), Some("INVALID_VALUE"), "{frame}");
+            assert_eq!(get(&error, "field").as_deref(), Some(*path), "{frame}");
+        }
+        let stored = settle(store.load_activity_frames(id.clone(), None)).await.unwrap();
+        assert_eq!(js_sys::Array::from(&stored).length(), 0, "no refused batch wrote anything");
+
+        let state = js("{ a: 1 }");
+        let error = settle(store.save_session_state(JsValue::from(7), "k".into(), state.clone())).await.unwrap_err();
+        assert_eq!(get(&error, "code").as_deref(), Some("INVALID_ARGUMENT"), "a number is not a session id");
+        let error = settle(store.save_session_state(id.clone(), "k".into(), js("{ f() {} }"))).await.unwrap_err();
+        assert_eq!(get(&error, "code").as_deref(), Some("INVALID_VALUE"));
+        assert!(settle(store.load_session_state(id.clone(), "k".into())).await.unwrap().is_null(), "nothing saved");
+
+        let frame = js("{ type: 'tool', input: { q: 'é😀', n: -0.5, deep: [null, true, {}] }, skip: undefined }");
+        settle(store.append_activity_frames(id.clone(), "r".into(), js_sys::Array::of1(&frame).into())).await.unwrap();
+        let loaded = settle(store.load_activity_frames(id.clone(), Some("r".into()))).await.unwrap();
+        assert_eq!(
+            JSON::stringify(&loaded).unwrap(),
+            JSON::stringify(&js_sys::Array::of1(&frame)).unwrap(),
+            "a frame comes back exactly as given"
+        );
+    }};
+}
+
+#[wasm_bindgen_test]
+async fn the_memory_store_refuses_values_that_are_not_json() {
+    value_suite!(MemorySessionStore::new());
+}
+
+#[wasm_bindgen_test]
+async fn the_idb_store_refuses_values_that_are_not_json() {
+    let name = browser::fresh_name("values");
+    let options = js(&format!("{{ name: '{name}', durability: 'relaxed' }}"));
+    let store: IdbSessionStore = {
+        let opened = settle(IdbSessionStore::open(Some(options.unchecked_into())))
+            .await
+            .unwrap();
+        // The promise resolves to the JS wrapper; take the Rust value back out.
+        IdbSessionStore::try_from_js_value(opened).expect("an IdbSessionStore")
+    };
+    value_suite!(&store);
+    store.close();
+    browser::delete_database(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn open_refuses_an_unknown_durability() {
+    let error = settle(IdbSessionStore::open(Some(
+        js("{ durability: 'fast' }").unchecked_into(),
+    )))
+    .await
+    .unwrap_err();
+    assert_eq!(get(&error, "code").as_deref(), Some("INVALID_ARGUMENT"));
+    assert_eq!(get(&error, "field").as_deref(), Some("durability"));
+}
