@@ -1,5 +1,5 @@
-// A dependency-free static server for the demo: serves www/ and pkg/ on
-// loopback only. Usage: node scripts/serve.mjs [port]   (default 8080)
+// A dependency-free static server for the demo: serves www/, pkg/ and the
+// test harness pages on loopback only. Usage: node scripts/serve.mjs [port]   (default 8080)
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
@@ -23,7 +23,7 @@ const server = createServer(async (req, res) => {
     res.writeHead(302, { location: "/www/" }).end();
     return;
   }
-  if (!/^\/(www|pkg)\//.test(path)) {
+  if (!/^\/(www|pkg|tests\/e2e\/pages)\//.test(path)) {
     res.writeHead(404).end("not found");
     return;
   }

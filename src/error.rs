@@ -129,17 +129,28 @@ impl fmt::Display for Error {
             Error::NotFound { session_id } => write!(f, "no session {session_id:?}"),
             Error::AlreadyExists { session_id } => write!(f, "session {session_id:?} exists already"),
             Error::Version { reason } => write!(f, "database version mismatch: {reason}"),
-            Error::Quota { dom_name, message } => write!(f, "storage quota exceeded ({dom_name}: {message})"),
+            Error::Quota { dom_name, message } => {
+                write!(f, "storage quota exceeded, nothing was stored ({})", cause(dom_name, message))
+            }
             Error::Aborted { dom_name, message } => {
-                write!(f, "transaction aborted, nothing was stored ({dom_name}: {message})")
+                write!(f, "transaction aborted, nothing was stored ({})", cause(dom_name, message))
             }
             Error::ConnectionLost { dom_name, message } => {
-                write!(f, "database connection lost ({dom_name}: {message})")
+                write!(f, "database connection lost ({})", cause(dom_name, message))
             }
             Error::Unavailable { dom_name, message } => {
-                write!(f, "IndexedDB is unavailable ({dom_name}: {message})")
+                write!(f, "IndexedDB is unavailable ({})", cause(dom_name, message))
             }
         }
+    }
+}
+
+/// Browsers often leave a DOMException's message empty.
+fn cause(dom_name: &str, message: &str) -> String {
+    if message.is_empty() {
+        dom_name.to_owned()
+    } else {
+        format!("{dom_name}: {message}")
     }
 }
 

@@ -3,35 +3,25 @@
 // build, and the embedded model must receive it ahead of the history.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdir } from "node:fs/promises";
-import { chromium } from "playwright-core";
+import { start } from "./browser.mjs";
 
 const root = new URL("../../", import.meta.url);
-let server, browser, page, origin;
+let env, page;
 
 before(async () => {
-  server = spawn(process.execPath, ["scripts/serve.mjs", "0"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
-  const [line] = await once(server.stdout, "data");
-  origin = String(line).match(/http:\/\/[\d.:]+/)[0];
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
-  page = await browser.newPage();
+  env = await start();
+  page = await env.context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e));
-  await page.goto(`${origin}/`);
+  await page.goto(`${env.origin}/`);
   await page.waitForSelector("body[data-ready=true]", { timeout: 15000 }).catch((e) => {
     throw new Error(`demo did not start: ${errors.join("; ") || e.message}`);
   });
 });
 
 after(async () => {
-  await browser?.close();
-  server?.kill();
+  await env?.stop();
 });
 
 const consolidated = async () => JSON.parse(await page.textContent("#consolidated"));
