@@ -40,16 +40,17 @@ fn restore_add() {
 }
 
 #[wasm_bindgen_test]
-async fn a_request_that_throws_mid_batch_aborts_it_and_nothing_is_stored() {
+async fn a_request_that_throws_mid_transaction_aborts_it_and_nothing_is_stored() {
     let name = fresh_name("throw");
     let store = open(&name, Durability::Default).await;
     let before = store.create_session(new("s")).await.unwrap();
+    // The session's updatedAt bump is already issued when the frames' add throws.
     with_add_wrapped(
-        "if (calls === 3) throw new DOMException('injected', 'DataError'); return original.call(this, value, key);",
+        "if (this.name === 'activity_frames') throw new DOMException('injected', 'DataError'); return original.call(this, value, key);",
     );
     let result = store.append_activity_frames("s", "r", frames("x", 5)).await;
     restore_add();
-    let error = result.expect_err("the batch fails");
+    let error = result.expect_err("the append fails");
     assert_eq!(
         (error.code(), error.dom_name()),
         ("ABORTED", Some("DataError"))
@@ -60,12 +61,12 @@ async fn a_request_that_throws_mid_batch_aborts_it_and_nothing_is_stored() {
             .await
             .unwrap()
             .is_empty(),
-        "the two frames already added were rolled back"
+        "no frame was stored"
     );
     assert_eq!(
         store.get_session("s").await.unwrap(),
         Some(before),
-        "updatedAt was not bumped either"
+        "the updatedAt bump was rolled back too"
     );
     store.close();
     delete_database(&name).await;
@@ -76,32 +77,38 @@ async fn a_request_that_fails_later_aborts_the_transaction_with_its_dom_name() {
     let name = fresh_name("constraint");
     let store = open(&name, Durability::Default).await;
     store.create_session(new("s")).await.unwrap();
-    // Two adds under one explicit key: the second fails asynchronously.
+    // Every frames record under one explicit key: the second append's add
+    // fails asynchronously, after the request was issued.
     with_add_wrapped(
         "return original.call(this, value, this.name === 'activity_frames' ? 1 : key);",
     );
-    let result = store.append_activity_frames("s", "r", frames("x", 3)).await;
+    let first = store.append_activity_frames("s", "r", frames("a", 2)).await;
+    let after_first = store.get_session("s").await.unwrap();
+    let second = store.append_activity_frames("s", "r", frames("b", 3)).await;
     restore_add();
-    let error = result.expect_err("the batch fails");
+    first.expect("the first record takes key 1");
+    let error = second.expect_err("the second record collides");
     assert_eq!(
         (error.code(), error.dom_name()),
         ("ABORTED", Some("ConstraintError"))
     );
-    assert!(
-        store
-            .load_activity_frames("s", None)
-            .await
-            .unwrap()
-            .is_empty(),
-        "nothing of the batch is stored"
+    assert_eq!(
+        store.load_activity_frames("s", None).await.unwrap(),
+        frames("a", 2),
+        "nothing of the failed append is stored"
+    );
+    assert_eq!(
+        store.get_session("s").await.unwrap(),
+        after_first,
+        "its updatedAt bump was rolled back"
     );
     store
-        .append_activity_frames("s", "r", frames("y", 2))
+        .append_activity_frames("s", "r", frames("c", 1))
         .await
         .unwrap();
     assert_eq!(
         store.load_activity_frames("s", None).await.unwrap(),
-        frames("y", 2),
+        [frames("a", 2), frames("c", 1)].concat(),
         "the store stays usable"
     );
     store.close();

@@ -35,6 +35,7 @@ fn v1(db: &Database) -> Result<(), idb::Error> {
     db.create_object_store(SESSION_STATE, state)?;
 
     // Auto-increment keys give one global append order across connections.
+    // An activity_frames record is one append call's batch of frames.
     let mut appended = ObjectStoreParams::new();
     appended.auto_increment(true);
     let frames = db.create_object_store(ACTIVITY_FRAMES, appended.clone())?;

@@ -330,16 +330,20 @@ impl SessionStore for IdbSessionStore {
     ) -> Result<(), Error> {
         checks::id_argument("requestId", request_id)?;
         checks::objects("frames", &frames)?;
-        let ids = [("sessionId", session_id), ("requestId", request_id)];
-        let records = frames
-            .iter()
-            .map(|f| Ok(record(&ids, to_json(f)?)))
-            .collect::<Result<Vec<_>, Error>>()?;
+        if frames.is_empty() {
+            return Ok(());
+        }
+        // One record per call: the batch is atomic anyway, and IndexedDB's
+        // cost is per record, so a 1,000-frame call is one add, not 1,000.
+        let batch = record(
+            &[("sessionId", session_id), ("requestId", request_id)],
+            to_json(&frames)?,
+        );
         self.write_session(session_id, &[SESSIONS, ACTIVITY_FRAMES], false, |tx| {
-            let frames = store(tx, ACTIVITY_FRAMES)?;
-            records
-                .iter()
-                .try_for_each(|r| frames.add(r, None).map(drop).map_err(|e| from_idb(&e)))
+            store(tx, ACTIVITY_FRAMES)?
+                .add(&batch, None)
+                .map(drop)
+                .map_err(|e| from_idb(&e))
         })
         .await
     }
@@ -365,7 +369,11 @@ impl SessionStore for IdbSessionStore {
                 all.map_err(|e| from_idb(&e))
             })
             .await?;
-        payloads(records)
+        let batches = records
+            .iter()
+            .map(payload::<Vec<Value>>)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(batches.into_iter().flatten().collect())
     }
 
     async fn append_messages(&self, session_id: &str, messages: Vec<Value>) -> Result<(), Error> {

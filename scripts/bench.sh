@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Builds the package and prints benchmark figures (never part of the tests).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+scripts/build.sh
+node tests/bench/frames.bench.mjs "$@"
