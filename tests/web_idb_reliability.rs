@@ -336,3 +336,79 @@ async fn two_connections_appending_concurrently_keep_every_frame_in_each_writers
     b.close();
     delete_database(&name).await;
 }
+
+#[wasm_bindgen_test]
+async fn each_call_is_one_transaction_with_every_request_issued_inside_it() {
+    let name = fresh_name("scope");
+    let store = open(&name, Durability::Default).await;
+    store.create_session(new("s")).await.unwrap();
+    // Counts transactions per call and checks every request belongs to the
+    // call's one transaction while it is still active (IndexedDB throws
+    // TransactionInactiveError otherwise, which would fail the call).
+    run_js(
+        "const open = IDBDatabase.prototype.transaction;
+         const methods = ['add', 'put', 'get', 'delete', 'getAll', 'getAllKeys', 'getKey'];
+         const originals = methods.map((m) => IDBObjectStore.prototype[m]);
+         const log = globalThis.__attacheScope = { transactions: [], strays: 0 };
+         IDBDatabase.prototype.transaction = function (...args) {
+           const tx = open.apply(this, args);
+           log.transactions.push(tx);
+           return tx;
+         };
+         methods.forEach((m, i) => {
+           IDBObjectStore.prototype[m] = function (...args) {
+             if (this.transaction !== log.transactions.at(-1)) log.strays += 1;
+             return originals[i].apply(this, args);
+           };
+         });
+         globalThis.__attacheRestoreScope = () => {
+           IDBDatabase.prototype.transaction = open;
+           methods.forEach((m, i) => { IDBObjectStore.prototype[m] = originals[i]; });
+         };",
+    );
+    let count = || {
+        run_js("return globalThis.__attacheScope.transactions.length")
+            .as_f64()
+            .unwrap()
+    };
+    let mut per_call = Vec::new();
+    let before = count();
+    store
+        .append_activity_frames("s", "r", frames("x", 200))
+        .await
+        .unwrap();
+    per_call.push(count() - before);
+    let before = count();
+    store
+        .save_session_state("s", "k", json!({"v": 1}))
+        .await
+        .unwrap();
+    per_call.push(count() - before);
+    let before = count();
+    store
+        .append_messages(
+            "s",
+            vec![json!({"role": "user"}), json!({"role": "assistant"})],
+        )
+        .await
+        .unwrap();
+    per_call.push(count() - before);
+    let before = count();
+    assert!(store.delete_session("s").await.unwrap());
+    per_call.push(count() - before);
+    let strays = run_js(
+        "const s = globalThis.__attacheScope.strays; globalThis.__attacheRestoreScope(); return s;",
+    );
+    assert_eq!(
+        per_call,
+        [1.0, 1.0, 1.0, 1.0],
+        "a batch, a save, messages and a cascade delete are one transaction each"
+    );
+    assert_eq!(
+        strays.as_f64(),
+        Some(0.0),
+        "every request went to its call's own transaction"
+    );
+    store.close();
+    delete_database(&name).await;
+}
