@@ -6,11 +6,12 @@ use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
 use idb::{DatabaseEvent, Event as _, Factory, Request as _};
-use js_sys::{Array, Function, Object, Reflect};
+use js_sys::{Array, Function, Object, Promise, Reflect};
 use wasm_bindgen::{closure::Closure, JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{Event, IdbDatabase, IdbTransaction, IdbVersionChangeEvent};
 
-use super::errors::{from_idb, from_js};
+use super::errors::{from_idb, from_js, Dom};
 use super::schema;
 use crate::Error;
 
@@ -231,14 +232,46 @@ impl Drop for Connection {
     }
 }
 
+/// Resolves once the transaction has completed; an abort becomes an error
+/// carrying the DOM name of its cause. Listens on the raw transaction: by
+/// the time `abort` fires, `error` names the request that caused it (the
+/// `idb` crate's future loses it when a request's error bubbles up).
+pub async fn commit(tx: Tx) -> Result<(), Error> {
+    let raw = tx.raw;
+    let finished = Promise::new(&mut |resolve, _| {
+        raw.set_oncomplete(Some(&resolve));
+        raw.set_onabort(Some(&resolve));
+    });
+    // Throws only when the transaction is already finishing; its event still
+    // comes. web-sys flags commit() deprecated, but it is standard IndexedDB 3.
+    #[allow(deprecated)]
+    let _ = raw.commit();
+    let event = JsFuture::from(finished).await.unwrap_or(JsValue::UNDEFINED);
+    raw.set_oncomplete(None);
+    raw.set_onabort(None);
+    if Reflect::get(&event, &"type".into())
+        .ok()
+        .and_then(|t| t.as_string())
+        .as_deref()
+        == Some("complete")
+    {
+        return Ok(());
+    }
+    Err(match raw.error() {
+        Some(cause) => from_js(&cause.into()),
+        None => Error::Aborted {
+            dom_name: "AbortError".to_owned(),
+            message: "the transaction was aborted".to_owned(),
+        },
+    })
+}
+
 async fn open_database(name: &str) -> Result<IdbDatabase, Error> {
     let factory = Factory::new().map_err(|e| Error::Unavailable {
         dom_name: "NotSupportedError".to_owned(),
         message: e.to_string(),
     })?;
-    let mut request = factory
-        .open(name, Some(schema::VERSION))
-        .map_err(|e| from_idb(&e))?;
+    let mut request = factory.open(name, Some(schema::VERSION)).dom()?;
     request.on_upgrade_needed(|event| {
         let migrated = event
             .database()

@@ -43,3 +43,14 @@ pub fn from_idb(error: &idb::Error) -> Error {
         other => from_dom("UnknownError", &other.to_string()),
     }
 }
+
+/// `.dom()` turns an `idb` result into ours, mapping the DOMException.
+pub trait Dom<T> {
+    fn dom(self) -> Result<T, Error>;
+}
+
+impl<T> Dom<T> for Result<T, idb::Error> {
+    fn dom(self) -> Result<T, Error> {
+        self.map_err(|e| from_idb(&e))
+    }
+}

@@ -5,6 +5,7 @@ use js_sys::{Array, Object, Reflect};
 use serde::de::DeserializeOwned;
 use wasm_bindgen::{JsCast, JsValue};
 
+use super::errors::Dom;
 use crate::Error;
 
 pub fn record(fields: &[(&str, &str)], json: String) -> JsValue {
@@ -38,8 +39,7 @@ pub fn key(parts: &[&str]) -> JsValue {
 pub fn session_range(session_id: &str) -> Result<idb::KeyRange, Error> {
     let lower = key(&[session_id]);
     let upper: JsValue = Array::of2(&session_id.into(), &Array::new()).into();
-    idb::KeyRange::bound(&lower, &upper, Some(false), Some(false))
-        .map_err(|e| super::errors::from_idb(&e))
+    idb::KeyRange::bound(&lower, &upper, Some(false), Some(false)).dom()
 }
 
 pub fn state_key_of(primary: &JsValue) -> Option<String> {

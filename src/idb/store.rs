@@ -1,13 +1,11 @@
 use std::rc::Rc;
 
 use idb::Query;
-use js_sys::{Promise, Reflect};
 use serde_json::Value;
 use wasm_bindgen::JsValue;
-use wasm_bindgen_futures::JsFuture;
 
-use super::connection::{Connection, Durability, Listener, Tx};
-use super::errors::{from_idb, from_js};
+use super::connection::{commit, Connection, Durability, Listener, Tx};
+use super::errors::{from_idb, Dom};
 use super::records::{key, payload, record, session_range, state_key_of};
 use super::schema::{ACTIVITY_FRAMES, BY_REQUEST, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
 use crate::session::{checks, sort_sessions, Environment, NewSession, SessionInfo, SessionStore};
@@ -66,21 +64,16 @@ impl IdbSessionStore {
         let now = self.env.now();
         self.connection
             .run(stores, true, idempotent, async |tx: Tx| {
-                let sessions = tx.idb.object_store(SESSIONS).map_err(|e| from_idb(&e))?;
-                let found = sessions
-                    .get(JsValue::from_str(session_id))
-                    .map_err(|e| from_idb(&e))?
-                    .await;
-                let Some(stored) = found.map_err(|e| from_idb(&e))? else {
+                let sessions = tx.idb.object_store(SESSIONS).dom()?;
+                let found = sessions.get(JsValue::from_str(session_id)).dom()?.await;
+                let Some(stored) = found.dom()? else {
                     return Err(Error::NotFound {
                         session_id: session_id.to_owned(),
                     });
                 };
                 let mut info: SessionInfo = payload(&stored)?;
                 info.updated_at = info.updated_at.max(now);
-                sessions
-                    .put(&session_record(&info)?, None)
-                    .map_err(|e| from_idb(&e))?;
+                sessions.put(&session_record(&info)?, None).dom()?;
                 writes(&tx.idb)?;
                 commit(tx).await
             })
@@ -96,40 +89,6 @@ impl IdbSessionStore {
             .run(stores, false, true, async |tx: Tx| op(&tx.idb).await)
             .await
     }
-}
-
-/// Resolves once the transaction has completed; an abort becomes an error
-/// carrying the DOM name of its cause. Listens on the raw transaction: by
-/// the time `abort` fires, `error` names the request that caused it (the
-/// `idb` crate's future loses it when a request's error bubbles up).
-async fn commit(tx: Tx) -> Result<(), Error> {
-    let raw = tx.raw;
-    let finished = Promise::new(&mut |resolve, _| {
-        raw.set_oncomplete(Some(&resolve));
-        raw.set_onabort(Some(&resolve));
-    });
-    // Throws only when the transaction is already finishing; its event still
-    // comes. web-sys flags commit() deprecated, but it is standard IndexedDB 3.
-    #[allow(deprecated)]
-    let _ = raw.commit();
-    let event = JsFuture::from(finished).await.unwrap_or(JsValue::UNDEFINED);
-    raw.set_oncomplete(None);
-    raw.set_onabort(None);
-    if Reflect::get(&event, &"type".into())
-        .ok()
-        .and_then(|t| t.as_string())
-        .as_deref()
-        == Some("complete")
-    {
-        return Ok(());
-    }
-    Err(match raw.error() {
-        Some(cause) => from_js(&cause.into()),
-        None => Error::Aborted {
-            dom_name: "AbortError".to_owned(),
-            message: "the transaction was aborted".to_owned(),
-        },
-    })
 }
 
 fn session_record(info: &SessionInfo) -> Result<JsValue, Error> {
@@ -148,7 +107,7 @@ fn payloads(records: Vec<JsValue>) -> Result<Vec<Value>, Error> {
 }
 
 fn store(tx: &idb::Transaction, name: &str) -> Result<idb::ObjectStore, Error> {
-    tx.object_store(name).map_err(|e| from_idb(&e))
+    tx.object_store(name).dom()
 }
 
 impl SessionStore for IdbSessionStore {
@@ -157,10 +116,7 @@ impl SessionStore for IdbSessionStore {
         let stored = session_record(&info)?;
         self.connection
             .run(&[SESSIONS], true, false, async |tx: Tx| {
-                let added = store(&tx.idb, SESSIONS)?
-                    .add(&stored, None)
-                    .map_err(|e| from_idb(&e))?
-                    .await;
+                let added = store(&tx.idb, SESSIONS)?.add(&stored, None).dom()?.await;
                 if let Err(e) = added {
                     return Err(match from_idb(&e) {
                         Error::Aborted { dom_name, .. } if dom_name == "ConstraintError" => {
@@ -179,15 +135,8 @@ impl SessionStore for IdbSessionStore {
 
     async fn get_session(&self, id: &str) -> Result<Option<SessionInfo>, Error> {
         self.read(&[SESSIONS], async |tx| {
-            let found = store(tx, SESSIONS)?
-                .get(JsValue::from_str(id))
-                .map_err(|e| from_idb(&e))?
-                .await;
-            found
-                .map_err(|e| from_idb(&e))?
-                .as_ref()
-                .map(payload)
-                .transpose()
+            let found = store(tx, SESSIONS)?.get(JsValue::from_str(id)).dom()?.await;
+            found.dom()?.as_ref().map(payload).transpose()
         })
         .await
     }
@@ -195,11 +144,8 @@ impl SessionStore for IdbSessionStore {
     async fn list_sessions(&self) -> Result<Vec<SessionInfo>, Error> {
         let records = self
             .read(&[SESSIONS], async |tx| {
-                let all = store(tx, SESSIONS)?
-                    .get_all(None, None)
-                    .map_err(|e| from_idb(&e))?
-                    .await;
-                all.map_err(|e| from_idb(&e))
+                let all = store(tx, SESSIONS)?.get_all(None, None).dom()?.await;
+                all.dom()
             })
             .await?;
         let mut sessions = records
@@ -215,28 +161,21 @@ impl SessionStore for IdbSessionStore {
         self.connection
             .run(&ALL, true, true, async |tx: Tx| {
                 let sessions = store(&tx.idb, SESSIONS)?;
-                let found = sessions
-                    .get(JsValue::from_str(id))
-                    .map_err(|e| from_idb(&e))?
-                    .await;
-                if found.map_err(|e| from_idb(&e))?.is_none() {
+                let found = sessions.get(JsValue::from_str(id)).dom()?.await;
+                if found.dom()?.is_none() {
                     return Ok(false);
                 }
-                sessions
-                    .delete(JsValue::from_str(id))
-                    .map_err(|e| from_idb(&e))?;
-                store(&tx.idb, SESSION_STATE)?
-                    .delete(range.clone())
-                    .map_err(|e| from_idb(&e))?;
+                sessions.delete(JsValue::from_str(id)).dom()?;
+                store(&tx.idb, SESSION_STATE)?.delete(range.clone()).dom()?;
                 for name in [ACTIVITY_FRAMES, MESSAGES] {
                     let appended = store(&tx.idb, name)?;
-                    let index = appended.index(BY_SESSION).map_err(|e| from_idb(&e))?;
+                    let index = appended.index(BY_SESSION).dom()?;
                     let keys = index
                         .get_all_keys(Some(Query::Key(id.into())), None)
-                        .map_err(|e| from_idb(&e))?
+                        .dom()?
                         .await;
-                    for primary in keys.map_err(|e| from_idb(&e))? {
-                        appended.delete(primary).map_err(|e| from_idb(&e))?;
+                    for primary in keys.dom()? {
+                        appended.delete(primary).dom()?;
                     }
                 }
                 commit(tx).await.map(|()| true)
@@ -257,10 +196,7 @@ impl SessionStore for IdbSessionStore {
             to_json(&value)?,
         );
         self.write_session(session_id, &[SESSIONS, SESSION_STATE], true, |tx| {
-            store(tx, SESSION_STATE)?
-                .put(&stored, None)
-                .map_err(|e| from_idb(&e))
-                .map(drop)
+            store(tx, SESSION_STATE)?.put(&stored, None).dom().map(drop)
         })
         .await
     }
@@ -273,13 +209,9 @@ impl SessionStore for IdbSessionStore {
         self.read(&[SESSION_STATE], async |tx| {
             let found = store(tx, SESSION_STATE)?
                 .get(key(&[session_id, key_name]))
-                .map_err(|e| from_idb(&e))?
+                .dom()?
                 .await;
-            found
-                .map_err(|e| from_idb(&e))?
-                .as_ref()
-                .map(payload)
-                .transpose()
+            found.dom()?.as_ref().map(payload).transpose()
         })
         .await
     }
@@ -290,9 +222,7 @@ impl SessionStore for IdbSessionStore {
             .read(&[SESSION_STATE], async |tx| {
                 let keys = store(tx, SESSION_STATE)?
                     .get_all_keys(Some(Query::KeyRange(range.clone())), None);
-                keys.map_err(|e| from_idb(&e))?
-                    .await
-                    .map_err(|e| from_idb(&e))
+                keys.dom()?.await.dom()
             })
             .await?;
         Ok(keys.iter().filter_map(state_key_of).collect())
@@ -304,9 +234,9 @@ impl SessionStore for IdbSessionStore {
             .read(&[SESSION_STATE], async |tx| {
                 let found = store(tx, SESSION_STATE)?
                     .get_key(primary.clone())
-                    .map_err(|e| from_idb(&e))?
+                    .dom()?
                     .await;
-                found.map(|k| k.is_some()).map_err(|e| from_idb(&e))
+                found.map(|k| k.is_some()).dom()
             })
             .await?;
         if !exists {
@@ -315,7 +245,7 @@ impl SessionStore for IdbSessionStore {
         self.write_session(session_id, &[SESSIONS, SESSION_STATE], true, |tx| {
             store(tx, SESSION_STATE)?
                 .delete(primary.clone())
-                .map_err(|e| from_idb(&e))
+                .dom()
                 .map(drop)
         })
         .await
@@ -343,7 +273,7 @@ impl SessionStore for IdbSessionStore {
             store(tx, ACTIVITY_FRAMES)?
                 .add(&batch, None)
                 .map(drop)
-                .map_err(|e| from_idb(&e))
+                .dom()
         })
         .await
     }
@@ -359,14 +289,12 @@ impl SessionStore for IdbSessionStore {
         };
         let records = self
             .read(&[ACTIVITY_FRAMES], async |tx| {
-                let index = store(tx, ACTIVITY_FRAMES)?
-                    .index(index)
-                    .map_err(|e| from_idb(&e))?;
+                let index = store(tx, ACTIVITY_FRAMES)?.index(index).dom()?;
                 let all = index
                     .get_all(Some(Query::Key(query.clone())), None)
-                    .map_err(|e| from_idb(&e))?
+                    .dom()?
                     .await;
-                all.map_err(|e| from_idb(&e))
+                all.dom()
             })
             .await?;
         let batches = records
@@ -387,7 +315,7 @@ impl SessionStore for IdbSessionStore {
             let messages = store(tx, MESSAGES)?;
             records
                 .iter()
-                .try_for_each(|r| messages.add(r, None).map(drop).map_err(|e| from_idb(&e)))
+                .try_for_each(|r| messages.add(r, None).map(drop).dom())
         })
         .await
     }
@@ -395,14 +323,12 @@ impl SessionStore for IdbSessionStore {
     async fn load_messages(&self, session_id: &str) -> Result<Vec<Value>, Error> {
         let records = self
             .read(&[MESSAGES], async |tx| {
-                let index = store(tx, MESSAGES)?
-                    .index(BY_SESSION)
-                    .map_err(|e| from_idb(&e))?;
+                let index = store(tx, MESSAGES)?.index(BY_SESSION).dom()?;
                 let all = index
                     .get_all(Some(Query::Key(session_id.into())), None)
-                    .map_err(|e| from_idb(&e))?
+                    .dom()?
                     .await;
-                all.map_err(|e| from_idb(&e))
+                all.dom()
             })
             .await?;
         payloads(records)
