@@ -21,7 +21,7 @@ pub(crate) fn to_js(error: &crate::Error) -> JsValue {
 /// try { store.setAttachment(spec) } catch (e) { if (isAttacheError(e)) console.log(e.code) }
 /// ```
 #[wasm_bindgen(js_name = isAttacheError, unchecked_return_type = "value is AttacheError")]
-pub fn is_attache_error(value: &JsValue) -> bool {
+pub fn is_attache_error(#[wasm_bindgen(unchecked_param_type = "unknown")] value: &JsValue) -> bool {
     value.is_instance_of::<JsError>()
         && Reflect::get(value, &"name".into())
             .ok()

@@ -38,7 +38,9 @@ impl IdbSessionStore {
     /// `const store = await IdbSessionStore.open({ name: "attache", durability: "relaxed", onVersionChange })`
     #[wasm_bindgen(unchecked_return_type = "Promise<IdbSessionStore>")]
     pub fn open(
-        #[wasm_bindgen(unchecked_param_type = "IdbSessionStoreOptions")] options: Option<Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "IdbSessionStoreOptions")] options: Option<
+            Object,
+        >,
     ) -> Promise {
         promise(async move {
             let options = options.map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
@@ -102,7 +104,7 @@ macro_rules! session_store_methods {
         impl $class {
             /// `const session = await store.createSession({ title: "Fix the build" })`
             #[wasm_bindgen(js_name = createSession, unchecked_return_type = "Promise<SessionInfo>")]
-            pub fn create_session(&self, #[wasm_bindgen(unchecked_param_type = "NewSession")] options: Option<Object>) -> Promise {
+            pub fn create_session(&self, #[wasm_bindgen(unchecked_optional_param_type = "NewSession")] options: Option<Object>) -> Promise {
                 create_session(self.0.clone(), options)
             }
 
@@ -129,7 +131,7 @@ macro_rules! session_store_methods {
             #[wasm_bindgen(js_name = saveSessionState, unchecked_return_type = "Promise<void>")]
             pub fn save_session_state(
                 &self,
-                #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "Json")] value: JsValue,
             ) -> Promise {
@@ -145,7 +147,7 @@ macro_rules! session_store_methods {
             #[wasm_bindgen(js_name = loadSessionState, unchecked_return_type = "Promise<Json | null>")]
             pub fn load_session_state(
                 &self,
-                #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
             ) -> Promise {
                 by_key(self.0.clone(), session_id, key, async |s, id, key| s.load_session_state(id, key).await)
@@ -153,7 +155,7 @@ macro_rules! session_store_methods {
 
             /// `await store.listSessionStateKeys(sessionId) // sorted`
             #[wasm_bindgen(js_name = listSessionStateKeys, unchecked_return_type = "Promise<string[]>")]
-            pub fn list_session_state_keys(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Promise {
+            pub fn list_session_state_keys(&self, #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue) -> Promise {
                 by_session(self.0.clone(), session_id, async |s, id| s.list_session_state_keys(id).await)
             }
 
@@ -161,7 +163,7 @@ macro_rules! session_store_methods {
             #[wasm_bindgen(js_name = deleteSessionState, unchecked_return_type = "Promise<boolean>")]
             pub fn delete_session_state(
                 &self,
-                #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
             ) -> Promise {
                 by_key(self.0.clone(), session_id, key, async |s, id, key| s.delete_session_state(id, key).await)
@@ -171,7 +173,7 @@ macro_rules! session_store_methods {
             #[wasm_bindgen(js_name = saveSnapshot, unchecked_return_type = "Promise<void>")]
             pub fn save_snapshot(
                 &self,
-                #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "SnapshotNode")] snapshot: JsValue,
             ) -> Promise {
                 with_value(self.0.clone(), session_id, &snapshot, "snapshot", async |s, id, v: Value| s.save_snapshot(id, v).await)
@@ -179,7 +181,7 @@ macro_rules! session_store_methods {
 
             /// `await store.loadSnapshot(sessionId) // SnapshotNode or null`
             #[wasm_bindgen(js_name = loadSnapshot, unchecked_return_type = "Promise<SnapshotNode | null>")]
-            pub fn load_snapshot(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Promise {
+            pub fn load_snapshot(&self, #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue) -> Promise {
                 by_session(self.0.clone(), session_id, async |s, id| s.load_snapshot(id).await)
             }
 
@@ -187,7 +189,7 @@ macro_rules! session_store_methods {
             #[wasm_bindgen(js_name = saveReplState, unchecked_return_type = "Promise<void>")]
             pub fn save_repl_state(
                 &self,
-                #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "SerializedReplState")] state: JsValue,
             ) -> Promise {
                 with_value(self.0.clone(), session_id, &state, "repl_state", async |s, id, v: Value| s.save_repl_state(id, v).await)
@@ -195,7 +197,7 @@ macro_rules! session_store_methods {
 
             /// `await store.loadReplState(sessionId) // SerializedReplState or null`
             #[wasm_bindgen(js_name = loadReplState, unchecked_return_type = "Promise<SerializedReplState | null>")]
-            pub fn load_repl_state(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Promise {
+            pub fn load_repl_state(&self, #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue) -> Promise {
                 by_session(self.0.clone(), session_id, async |s, id| s.load_repl_state(id).await)
             }
 
@@ -203,8 +205,8 @@ macro_rules! session_store_methods {
             #[wasm_bindgen(js_name = appendActivityFrames, unchecked_return_type = "Promise<void>")]
             pub fn append_activity_frames(
                 &self,
-                #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
-                #[wasm_bindgen(unchecked_param_type = "string")] request_id: JsValue,
+                #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(js_name = requestId, unchecked_param_type = "string")] request_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "ActivityFrame[]")] frames: JsValue,
             ) -> Promise {
                 let frames = values(&frames, "frames");
@@ -220,8 +222,8 @@ macro_rules! session_store_methods {
             #[wasm_bindgen(js_name = loadActivityFrames, unchecked_return_type = "Promise<ActivityFrame[]>")]
             pub fn load_activity_frames(
                 &self,
-                #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
-                request_id: Option<String>,
+                #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(js_name = requestId, unchecked_optional_param_type = "string")] request_id: Option<String>,
             ) -> Promise {
                 by_session(self.0.clone(), session_id, async move |s, id| {
                     s.load_activity_frames(id, request_id.as_deref()).await
@@ -232,7 +234,7 @@ macro_rules! session_store_methods {
             #[wasm_bindgen(js_name = appendMessages, unchecked_return_type = "Promise<void>")]
             pub fn append_messages(
                 &self,
-                #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "StoredMessage[]")] messages: JsValue,
             ) -> Promise {
                 let messages = values(&messages, "messages");
@@ -245,7 +247,7 @@ macro_rules! session_store_methods {
 
             /// `await store.loadMessages(sessionId) // in order`
             #[wasm_bindgen(js_name = loadMessages, unchecked_return_type = "Promise<StoredMessage[]>")]
-            pub fn load_messages(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Promise {
+            pub fn load_messages(&self, #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue) -> Promise {
                 by_session(self.0.clone(), session_id, async |s, id| s.load_messages(id).await)
             }
         }
