@@ -4,3 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 wasm-pack --quiet build --release --target web --mode no-install --out-dir pkg --out-name attache
+node scripts/package.mjs

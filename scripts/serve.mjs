@@ -1,12 +1,17 @@
-// A dependency-free static server for the demo: serves www/, pkg/ and the
-// test harness pages on loopback only. Usage: node scripts/serve.mjs [port]   (default 8080)
+// A dependency-free static server on loopback only.
+//   node scripts/serve.mjs [port]        the demo: www/, pkg/ and the test
+//                                        harness pages (default port 8080)
+//   node scripts/serve.mjs port DIR      everything under DIR (consumer tests)
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
-import { extname, join, normalize } from "node:path";
+import { extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const repo = fileURLToPath(new URL("..", import.meta.url));
 const port = Number(process.argv[2] ?? process.env.PORT ?? 8080);
+const root = process.argv[3] ? resolve(process.argv[3]) : repo;
+const allowed = process.argv[3] ? /^\// : /^\/(www|pkg|tests\/e2e\/pages)\//;
+const home = process.argv[3] ? "/index.html" : "/www/";
 const types = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
@@ -20,10 +25,10 @@ const types = {
 const server = createServer(async (req, res) => {
   const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
   if (path === "/") {
-    res.writeHead(302, { location: "/www/" }).end();
+    res.writeHead(302, { location: home }).end();
     return;
   }
-  if (!/^\/(www|pkg|tests\/e2e\/pages)\//.test(path)) {
+  if (!allowed.test(path) || path.includes("..")) {
     res.writeHead(404).end("not found");
     return;
   }

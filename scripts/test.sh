@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up what is missing, then runs every test: native Rust, wasm in
-# headless Chromium, the built package in Node, and the demo end to end.
+# headless Chromium, the built package in Node, the demo end to end, and
+# the packed package in consumer projects.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -23,5 +24,7 @@ done
 step "package: build pkg/"
 scripts/build.sh
 
-step "node + demo end to end: node --test"
-node --test tests/node/ tests/e2e/
+# Consumers install the npm-packed tarball into their own projects (Vite,
+# webpack, plain pages, a worker, Node, tsc) from the npm registry.
+step "node, end to end and consumers: node --test"
+node --test tests/node/ tests/e2e/ tests/consumers/

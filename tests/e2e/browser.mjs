@@ -1,5 +1,5 @@
-// Starts the static server and headless Chromium for the e2e tests and
-// benchmarks. Chromium comes from Debian; no browser is downloaded. The
+// Headless Chromium and static servers for the e2e and consumer tests and
+// the benchmarks. Chromium comes from Debian; no browser is downloaded. The
 // profile is persistent (in a temp dir) because Chromium ignores quota
 // overrides for the in-memory storage of an incognito context.
 import { spawn } from "node:child_process";
@@ -9,12 +9,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 
-const root = new URL("../../", import.meta.url);
+const repo = new URL("../../", import.meta.url);
 
-export async function start() {
-  const server = spawn(process.execPath, ["scripts/serve.mjs", "0"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+/** Serves the repo (www/, pkg/, harness pages), or everything under `root`. */
+export async function serve(root) {
+  const args = ["scripts/serve.mjs", "0", ...(root ? [root] : [])];
+  const server = spawn(process.execPath, args, { cwd: repo, stdio: ["ignore", "pipe", "inherit"] });
   const [line] = await once(server.stdout, "data");
-  const origin = String(line).match(/http:\/\/[\d.:]+/)[0];
+  return { origin: String(line).match(/http:\/\/[\d.:]+/)[0], stop: () => server.kill() };
+}
+
+export async function launch() {
   const profile = await mkdtemp(join(tmpdir(), "attache-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
@@ -22,12 +27,23 @@ export async function start() {
       "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   return {
-    origin,
     context,
-    async stop() {
+    async close() {
       await context.close();
-      server.kill();
       await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The repo server and a browser, for the demo and harness pages. */
+export async function start() {
+  const [server, browser] = await Promise.all([serve(), launch()]);
+  return {
+    origin: server.origin,
+    context: browser.context,
+    async stop() {
+      await browser.close();
+      server.stop();
     },
   };
 }

@@ -1,0 +1,141 @@
+// The package as users get it: `npm pack` of pkg/, installed from the
+// tarball into small projects that are not part of this workspace, then
+// used from Node, a plain module page, a Web Worker, Vite (dev and build),
+// webpack 5, and type-checked by tsc --strict.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { copyFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { launch, serve } from "../e2e/browser.mjs";
+import { expectedText } from "./scenario.js";
+
+const run = promisify(execFile);
+const dir = (name) => fileURLToPath(new URL(`./${name}/`, import.meta.url));
+const shared = (name) => fileURLToPath(new URL(`./${name}`, import.meta.url));
+const npm = (cwd, ...args) => run("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd });
+const npx = (cwd, ...args) => run("npx", ["--no-install", ...args], { cwd, maxBuffer: 1 << 24 });
+
+// consumer -> the folder its entry lives in, where the shared files go
+const consumers = {
+  "node-script": ".",
+  "plain-esm": ".",
+  "vite-app": ".",
+  "webpack-app": "src",
+  typed: null,
+};
+
+let packDir, browser;
+
+before(async () => {
+  packDir = await mkdtemp(join(tmpdir(), "attache-pack-"));
+  const { stdout } = await npm(fileURLToPath(new URL("../../pkg/", import.meta.url)), "pack", "--json", "--pack-destination", packDir);
+  const tarball = join(packDir, JSON.parse(stdout)[0].filename);
+  for (const [name, into] of Object.entries(consumers)) {
+    if (into) {
+      for (const file of ["scenario.js", "page.js"]) await copyFile(shared(file), join(dir(name), into, file));
+    }
+    await npm(dir(name), "ci");
+    await npm(dir(name), "install", "--no-save", tarball);
+  }
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  if (packDir) await rm(packDir, { recursive: true, force: true });
+});
+
+function check(result, { context, store }) {
+  assert.equal(result.text, expectedText, "the consolidated message: memories, files, todos");
+  assert.equal(result.errorCode, "UNKNOWN_KIND", "a bad spec throws a typed AttacheError");
+  assert.equal(result.store, store);
+  assert.equal(result.roundTrip, true, "the consolidated message round-trips through session state");
+  assert.deepEqual(result.frames, [{ type: "start" }, { type: "end", ms: 3 }], "frames come back in order");
+  assert.deepEqual(result.listed, ["consumer"]);
+  assert.equal(result.context, context);
+}
+
+async function pageResult(url) {
+  const page = await browser.context.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(String(e)));
+  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  try {
+    await page.goto(url);
+    await page.waitForSelector("body[data-result], body[data-error]", { state: "attached", timeout: 30000 })
+      .catch((e) => { throw new Error(`${url}: ${problems.join("; ") || e.message}`); });
+    const error = await page.getAttribute("body", "data-error");
+    if (error) throw new Error(`${url}: ${error}`);
+    return JSON.parse(await page.getAttribute("body", "data-result"));
+  } finally {
+    await page.close();
+  }
+}
+
+async function served(root, path, expect) {
+  const server = await serve(root);
+  try {
+    check(await pageResult(`${server.origin}${path}`), expect);
+  } finally {
+    server.stop();
+  }
+}
+
+const inWindow = { context: "Window", store: "IdbSessionStore" };
+
+test("a Node script uses the node entry with MemorySessionStore", async () => {
+  const { stdout } = await run(process.execPath, ["main.js"], { cwd: dir("node-script") });
+  check(JSON.parse(stdout), { context: "Object", store: "MemorySessionStore" });
+});
+
+test("a plain <script type=module> page imports it through an import map", async () => {
+  await served(dir("plain-esm"), "/index.html", inWindow);
+});
+
+test("a module Web Worker imports it", async () => {
+  await served(dir("plain-esm"), "/worker.html", { context: "DedicatedWorkerGlobalScope", store: "IdbSessionStore" });
+});
+
+test("a Vite build bundles it with no attache-specific config", async () => {
+  await npx(dir("vite-app"), "vite", "build", "--logLevel", "error");
+  await served(join(dir("vite-app"), "dist"), "/index.html", inWindow);
+});
+
+test("the Vite dev server serves it with no attache-specific config", async () => {
+  // Vite's own script, not npx: killing npx would leave Vite running.
+  const bin = join(dir("vite-app"), "node_modules", "vite", "bin", "vite.js");
+  const vite = spawn(process.execPath, [bin, "--host", "127.0.0.1", "--port", "0", "--clearScreen", "false"],
+    { cwd: dir("vite-app"), stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    // The listener stays attached so Vite's stdout never backs up or breaks.
+    const url = await new Promise((resolve, reject) => {
+      let printed = "";
+      vite.stdout.on("data", (chunk) => {
+        printed += chunk;
+        const found = printed.replace(/\x1b\[[0-9;]*m/g, "").match(/http:\/\/127\.0\.0\.1:\d+\//);
+        if (found) resolve(found[0]);
+      });
+      vite.on("exit", (code) => reject(new Error(`vite exited (${code}) before serving:\n${printed}`)));
+    });
+    check(await pageResult(url), inWindow);
+  } finally {
+    if (vite.exitCode === null && vite.signalCode === null) {
+      vite.kill();
+      await once(vite, "exit");
+    }
+  }
+});
+
+test("a webpack 5 build bundles it with no attache-specific config", async () => {
+  await npx(dir("webpack-app"), "webpack", "--mode", "production", "--no-stats");
+  await served(dir("webpack-app"), "/index.html", inWindow);
+});
+
+test("tsc --strict accepts a typed consumer and its @ts-expect-error lines fail to compile", async () => {
+  await npx(dir("typed"), "tsc", "-p", ".").catch((e) => assert.fail(`tsc reported:\n${e.stdout}${e.stderr}`));
+});

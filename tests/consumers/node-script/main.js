@@ -1,0 +1,6 @@
+// A server-side test as a Node user writes one: the package's node entry,
+// MemorySessionStore (Node has no IndexedDB).
+import * as attache from "attache";
+import { scenario } from "./scenario.js";
+
+console.log(JSON.stringify(await scenario(attache, { persistent: false })));

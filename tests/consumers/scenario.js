@@ -1,0 +1,41 @@
+// What every consumer does with the installed package, as a user would:
+// pin attachments, read the consolidated message, round-trip a session
+// through a store. Copied into each consumer by consumers.test.mjs.
+export const expectedText = "[Pinned memory: style]\n\nbe brief\n---\n[Attached file: notes.md]\n\n# notes\n---\n[Todo list]\n- [x] install\n- [ ] ship";
+
+export async function scenario(attache, { persistent }) {
+  const { AttachmentStore, IdbSessionStore, MemorySessionStore, isAttacheError } = attache;
+  const pinned = new AttachmentStore();
+  pinned.setAttachment({ kind: "todo", items: [{ text: "install", completed: true }, { text: "ship", completed: false }] });
+  pinned.setAttachment({ kind: "file", path: "notes.md", contents: "# notes" });
+  pinned.setAttachment({ kind: "memory", slug: "style", memory: "be brief" });
+  const message = pinned.consolidatedMessage();
+
+  let errorCode = "none";
+  try {
+    pinned.setAttachment({ kind: "image", url: "x" });
+  } catch (e) {
+    errorCode = isAttacheError(e) ? e.code : `untyped ${e}`;
+  }
+
+  const sessions = persistent
+    ? await IdbSessionStore.open({ name: `consumer-${crypto.randomUUID()}` })
+    : new MemorySessionStore();
+  const session = await sessions.createSession({ title: "consumer" });
+  await sessions.saveSessionState(session.id, "attachments", message);
+  await sessions.appendActivityFrames(session.id, "r1", [{ type: "start" }, { type: "end", ms: 3 }]);
+  const restored = await sessions.loadSessionState(session.id, "attachments");
+  const frames = await sessions.loadActivityFrames(session.id, "r1");
+  const listed = (await sessions.listSessions()).map((s) => s.title);
+  pinned.free();
+
+  return {
+    context: globalThis.constructor.name,
+    store: persistent ? "IdbSessionStore" : "MemorySessionStore",
+    text: message.content.map((part) => part.text).join("\n---\n"),
+    roundTrip: JSON.stringify(restored) === JSON.stringify(message),
+    frames,
+    listed,
+    errorCode,
+  };
+}

@@ -1,0 +1,101 @@
+// Compiled with `tsc --strict --noEmit`: the package's types must accept
+// what a web agent writes and reject what it gets wrong. Every line marked
+// to expect an error must fail to compile, or tsc reports the mark unused.
+import {
+  AttachmentStore,
+  IdbSessionStore,
+  MemorySessionStore,
+  isAttacheError,
+  type ActivityFrame,
+  type AttacheErrorCode,
+  type AttachmentSpec,
+  type ConsolidatedMessage,
+  type Json,
+  type SerializedReplState,
+  type SessionInfo,
+  type SessionStore,
+  type SnapshotNode,
+} from "attache";
+import initSlim, { AttachmentStore as SlimAttachmentStore } from "attache/slim";
+
+const specs: AttachmentSpec[] = [
+  { kind: "memory", slug: "auth", memory: "Use Argon2id." },
+  { kind: "file", path: "src/main.rs" },
+  { kind: "file", path: "NOTES.md", contents: "# notes", truncate: false },
+  { kind: "todo", items: [{ text: "ship", completed: false }] },
+  { kind: "custom", id: "skill:review", rank: "memory", text: "Review like a maintainer." },
+];
+
+const pinned = new AttachmentStore();
+const ids: string[] = specs.map((spec) => pinned.setAttachment(spec));
+const size: number = pinned.size;
+const message: ConsolidatedMessage | undefined = pinned.consolidatedMessage();
+if (message) {
+  const role: "user" = message.role;
+  const first: string = message.content[0].text;
+  console.log(role, first, ids, size);
+}
+const removed: boolean = pinned.detachAttachment("file:src/main.rs");
+const rendered: string | undefined = pinned.renderAttachment("todo:session");
+console.log(removed, rendered);
+
+// @ts-expect-error a memory spec needs its memory text
+pinned.setAttachment({ kind: "memory", slug: "x" });
+// @ts-expect-error the kinds are a closed union
+pinned.setAttachment({ kind: "image", url: "x.png" });
+// @ts-expect-error todo items need a completed flag
+pinned.setAttachment({ kind: "todo", items: [{ text: "x" }] });
+// @ts-expect-error a custom attachment ranks as memory, file or todo
+pinned.setAttachment({ kind: "custom", id: "a:b", rank: "custom", text: "t" });
+
+async function persist(sessions: SessionStore): Promise<SessionInfo> {
+  const session = await sessions.createSession({ title: "typed", meta: { model: "local" } });
+  const frames: ActivityFrame[] = [{ type: "tool", input: { q: "x" } }];
+  await sessions.appendActivityFrames(session.id, "r1", frames);
+  const back: ActivityFrame[] = await sessions.loadActivityFrames(session.id);
+  const repl: SerializedReplState = { env: { x: 1 }, history: ["x = 1"] };
+  await sessions.saveReplState(session.id, repl);
+  const snapshot: SnapshotNode = { accepts: ["click"], state: { open: true }, children: [{ accepts: [] }] };
+  await sessions.saveSnapshot(session.id, snapshot);
+  const state: Json | null = await sessions.loadSessionState(session.id, "snapshot");
+  // @ts-expect-error stored values are JSON, not functions
+  await sessions.saveSessionState(session.id, "k", () => 1);
+  // @ts-expect-error history is a list of strings
+  await sessions.saveReplState(session.id, { history: [1] });
+  console.log(back, state);
+  return session;
+}
+
+async function main(): Promise<void> {
+  const stores: SessionStore[] = [
+    new MemorySessionStore(),
+    await IdbSessionStore.open({ name: "typed", durability: "relaxed", onVersionChange: (e) => console.log(e.newVersion) }),
+  ];
+  // @ts-expect-error durability is a closed union
+  await IdbSessionStore.open({ durability: "fast" });
+  for (const store of stores) await persist(store);
+  try {
+    pinned.setAttachment({ kind: "file", path: "" });
+  } catch (e) {
+    if (isAttacheError(e)) {
+      const code: AttacheErrorCode = e.code;
+      const field: string | undefined = e.field;
+      console.log(code, field, e.domName);
+    }
+  }
+  // @ts-expect-error error codes are a closed union
+  const wrong: AttacheErrorCode = "OOPS";
+  console.log(wrong);
+
+  // Objects holding wasm memory are disposable.
+  {
+    using scoped = new AttachmentStore();
+    scoped.setAttachment({ kind: "todo", items: [] });
+  }
+
+  // The slim entry leaves loading the wasm to the host.
+  await initSlim({ module_or_path: new URL("attache/attache_bg.wasm", import.meta.url) });
+  new SlimAttachmentStore().free();
+}
+
+void main();

@@ -1,0 +1,4 @@
+import * as attache from "attache";
+import { report } from "./page.js";
+
+await report(attache);
