@@ -40,7 +40,8 @@ before(async () => {
       for (const file of ["scenario.js", "page.js"]) await copyFile(shared(file), join(dir(name), into, file));
     }
     await npm(dir(name), "ci");
-    await npm(dir(name), "install", "--no-save", tarball);
+    // --no-package-lock: the tarball changes every build, so it stays out of the lock.
+    await npm(dir(name), "install", "--no-save", "--no-package-lock", tarball);
   }
   browser = await launch();
 });
