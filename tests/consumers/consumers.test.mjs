@@ -98,6 +98,10 @@ test("a plain <script type=module> page imports it through an import map", async
   await served(dir("plain-esm"), "/index.html", inWindow);
 });
 
+test("attache/slim leaves loading the .wasm to the host", async () => {
+  await served(dir("plain-esm"), "/slim.html", inWindow);
+});
+
 test("a module Web Worker imports it", async () => {
   await served(dir("plain-esm"), "/worker.html", { context: "DedicatedWorkerGlobalScope", store: "IdbSessionStore" });
 });
