@@ -239,3 +239,27 @@ fn detach_of_an_unknown_id_returns_false_and_keeps_the_store() {
     assert!(store.detach_attachment("memory:m"));
     assert!(!store.has_attachment("memory:m"));
 }
+
+#[wasm_bindgen_test]
+fn a_cyclic_spec_is_rejected_and_the_store_keeps_working() {
+    let spec = js(&json!({"kind": "memory", "slug": "m", "memory": "M"}));
+    Reflect::set(&spec, &"self".into(), &spec).unwrap();
+    assert_rejected(spec, "INVALID_SPEC", Some("self"));
+    let mut store = seeded_store();
+    store
+        .set_attachment(js(
+            &json!({"kind": "memory", "slug": "after", "memory": "ok"}),
+        ))
+        .unwrap();
+    assert_eq!(store.size(), 3, "the wasm instance is intact");
+}
+
+#[wasm_bindgen_test]
+fn a_lone_surrogate_is_rejected_rather_than_replaced() {
+    // JSON text cannot carry a lone surrogate, so the spec is built in JS.
+    let spec =
+        js_sys::Function::new_no_args("return { kind: 'memory', slug: 'x\\uD800', memory: 'm' }")
+            .call0(&JsValue::UNDEFINED)
+            .unwrap();
+    assert_rejected(spec, "INVALID_SPEC", None);
+}

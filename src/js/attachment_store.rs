@@ -2,6 +2,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::error::to_js;
+use super::values::from_js;
 use crate::attachment::{self, Attachment};
 
 /// The attachments pinned to every request. Holds wasm memory: call
@@ -27,10 +28,15 @@ impl AttachmentStore {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "AttachmentSpec")] spec: JsValue,
     ) -> Result<String, JsValue> {
-        let spec: serde_json::Value = serde_wasm_bindgen::from_value(spec).map_err(|e| {
-            to_js(&crate::Error::InvalidSpec {
-                field: String::new(),
-                reason: format!("is not plain JSON data: {e}"),
+        // The JSON check refuses cycles, functions and lone surrogates
+        // before anything reaches Rust.
+        let spec: serde_json::Value = from_js(&spec, "").map_err(|e| {
+            to_js(&match e {
+                crate::Error::InvalidValue { path, reason } => crate::Error::InvalidSpec {
+                    field: path,
+                    reason,
+                },
+                other => other,
             })
         })?;
         let attachment = Attachment::from_spec(&spec).map_err(|e| to_js(&e))?;

@@ -3,6 +3,7 @@
 // boundary once per property. Throws {path, reason} for the first problem.
 export function toJson(value, path) {
   const seen = new Set();
+  const field = (at, key) => (at ? `${at}.${key}` : key);
   const check = (v, at) => {
     switch (typeof v) {
       case "string":
@@ -31,7 +32,7 @@ export function toJson(value, path) {
       }
       for (const key of Object.keys(v)) {
         // Absent and undefined mean the same, as in JSON.stringify.
-        if (v[key] !== undefined) check(v[key], `${at}.${key}`);
+        if (v[key] !== undefined) check(v[key], field(at, key));
       }
     }
     seen.delete(v);

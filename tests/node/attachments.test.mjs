@@ -51,6 +51,8 @@ test("a bad spec throws a coded AttacheError and changes nothing", () => {
     [{ kind: "custom", id: "nope", rank: "memory", text: "t" }, "INVALID_ID"],
     [{ kind: "memory", slug: "s", memory: () => "x" }, "INVALID_SPEC"],
     [Symbol("spec"), "INVALID_SPEC"],
+    [(() => { const s = { kind: "memory", slug: "c", memory: "m" }; s.self = s; return s; })(), "INVALID_SPEC"],
+    [{ kind: "memory", slug: "lone \uD800", memory: "m" }, "INVALID_SPEC"],
   ];
   for (const [spec, code] of cases) {
     assert.throws(
