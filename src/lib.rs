@@ -1,9 +1,10 @@
 //! attache: pinned context and durable sessions for browser agent loops.
 //!
-//! `attachment`, `session` and `error` are pure Rust and run natively under
+//! `attachment`, `budget`, `session` and `error` are pure Rust and run natively under
 //! `cargo test`; `js` is the thin wasm-bindgen layer over them.
 
 pub mod attachment;
+pub mod budget;
 pub mod error;
 pub mod session;
 

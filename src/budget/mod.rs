@@ -1,0 +1,11 @@
+//! Token budgets, as loopctl 0.4.1 `compact.rs` counts them: what a turn's
+//! payload costs, and whether it goes out, compacts first, or cannot fit.
+
+mod counter;
+mod plan;
+
+pub use counter::{rendered_chars, Counter, TokenCounter};
+pub use plan::{plan_turn, Action, Plan, TurnBudget};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,78 @@
+use crate::Error;
+
+/// What one turn costs, in tokens, and the window it must fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TurnBudget {
+    pub context_window: u64,
+    /// The compaction trigger, as a percentage of the window (1 to 100).
+    pub threshold_percent: u8,
+    pub history_tokens: u64,
+    /// Per-request overhead such as tool schemas.
+    pub overhead_tokens: u64,
+    /// The consolidated attachment message, contributor messages and
+    /// memory transients, counted together.
+    pub transient_tokens: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Send,
+    /// Compact the history under `history_budget` first.
+    Compact {
+        emergency: bool,
+    },
+    /// Transients and overhead alone exceed the window: no compaction of
+    /// the history can help.
+    ContextExceeded,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plan {
+    pub action: Action,
+    /// History plus overhead plus transients.
+    pub payload_tokens: u64,
+    pub transient_tokens: u64,
+    pub threshold_tokens: u64,
+    pub emergency_tokens: u64,
+    /// Transients plus overhead: what every request carries besides history.
+    pub reserve_tokens: u64,
+    /// The window minus the reserve: what the compactor must land under.
+    /// Zero when the context is exceeded.
+    pub history_budget: u64,
+}
+
+/// Decides a turn as the reference loop does: compact at or over the
+/// threshold, or at or over 95% of the window (the emergency line).
+pub fn plan_turn(budget: TurnBudget) -> Result<Plan, Error> {
+    if !(1..=100).contains(&budget.threshold_percent) {
+        return Err(Error::InvalidArgument {
+            field: "thresholdPercent".to_owned(),
+            reason: format!("must be from 1 to 100, got {}", budget.threshold_percent),
+        });
+    }
+    let window = budget.context_window;
+    let threshold_tokens = window.saturating_mul(u64::from(budget.threshold_percent)) / 100;
+    let emergency_tokens = window.saturating_mul(19) / 20;
+    let reserve_tokens = budget
+        .transient_tokens
+        .saturating_add(budget.overhead_tokens);
+    let payload_tokens = budget.history_tokens.saturating_add(reserve_tokens);
+    let action = if reserve_tokens > window {
+        Action::ContextExceeded
+    } else if payload_tokens >= emergency_tokens {
+        Action::Compact { emergency: true }
+    } else if payload_tokens >= threshold_tokens {
+        Action::Compact { emergency: false }
+    } else {
+        Action::Send
+    };
+    Ok(Plan {
+        action,
+        payload_tokens,
+        transient_tokens: budget.transient_tokens,
+        threshold_tokens,
+        emergency_tokens,
+        reserve_tokens,
+        history_budget: window.saturating_sub(reserve_tokens),
+    })
+}

@@ -1,0 +1,265 @@
+use serde_json::{json, Value};
+
+use super::*;
+
+fn text(t: &str) -> Value {
+    json!({"role": "user", "content": [{"type": "text", "text": t}]})
+}
+
+fn count(counter: Counter, messages: &[Value]) -> u64 {
+    counter.count(messages).expect("countable")
+}
+
+#[test]
+fn the_heuristic_adds_twenty_chars_per_message_then_divides_by_four() {
+    assert_eq!(
+        count(Counter::Heuristic, &[text("hello")]),
+        6,
+        "(5 + 20) / 4 = 6.25"
+    );
+    assert_eq!(
+        count(Counter::Heuristic, &[text("hello"), text("")]),
+        11,
+        "(25 + 20) / 4 = 11.25"
+    );
+}
+
+#[test]
+fn an_empty_message_still_costs_its_overhead() {
+    let empty = json!({"role": "user", "content": []});
+    assert_eq!(count(Counter::Heuristic, &[empty.clone()]), 5, "20 / 4");
+    assert_eq!(
+        count(Counter::named("anthropic").unwrap(), &[empty]),
+        5,
+        "the per-message overhead alone"
+    );
+    assert_eq!(count(Counter::Heuristic, &[]), 0, "no messages, no tokens");
+}
+
+#[test]
+fn characters_are_unicode_scalar_values_not_bytes_or_graphemes() {
+    assert_eq!(
+        count(Counter::Heuristic, &[text("中文字")]),
+        5,
+        "3 chars (9 bytes): 23 / 4"
+    );
+    assert_eq!(
+        count(Counter::Heuristic, &[text("👩‍💻👩‍💻👩‍💻👩‍💻")]),
+        8,
+        "4 graphemes of 3 scalars: 32 / 4"
+    );
+    assert_eq!(
+        count(Counter::Heuristic, &[text("e\u{301}e\u{301}")]),
+        6,
+        "combining marks count: 24 / 4"
+    );
+}
+
+#[test]
+fn ratio_presets_divide_exactly_and_add_their_overhead_per_message() {
+    let forty_three = text(&"a".repeat(43));
+    assert_eq!(
+        count(Counter::named("openai").unwrap(), &[forty_three]),
+        14,
+        "43 / 4.3 + 4"
+    );
+    assert_eq!(
+        count(Counter::named("anthropic").unwrap(), &[text("0123456789")]),
+        7,
+        "10 / 3.6 + 5 = 7.78"
+    );
+    assert_eq!(
+        count(Counter::named("gemini").unwrap(), &[text(&"é".repeat(81))]),
+        24,
+        "81 / 4.05 + 4"
+    );
+    assert_eq!(
+        count(Counter::named("local").unwrap(), &[text("中"), text("文")]),
+        8,
+        "2 / 3.8 + 8 = 8.5"
+    );
+}
+
+#[test]
+fn a_custom_ratio_is_read_as_the_decimal_it_prints_as() {
+    assert_eq!(
+        Counter::ratio(3.7, 2).unwrap(),
+        Counter::Ratio {
+            num: 37,
+            den: 10,
+            per_message: 2
+        }
+    );
+    assert_eq!(
+        Counter::ratio(4.0, 0).unwrap(),
+        Counter::Ratio {
+            num: 4,
+            den: 1,
+            per_message: 0
+        }
+    );
+    assert_eq!(
+        Counter::ratio(0.1 + 0.2, 4).unwrap(),
+        Counter::Ratio {
+            num: 3,
+            den: 10,
+            per_message: 4
+        },
+        "f32 precision, as the reference: 0.30000000000000004 is 0.3"
+    );
+    for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert_eq!(
+            Counter::ratio(bad, 4).unwrap_err().code(),
+            "INVALID_ARGUMENT",
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn images_tool_calls_and_tool_results_count_as_the_reference_renders_them() {
+    let image = json!({"role": "user", "content": [{"type": "image", "source": {}}]});
+    assert_eq!(count(Counter::Heuristic, &[image]), 69, "(256 + 20) / 4");
+    let call = json!({"role": "assistant", "content": [{"type": "tool_call", "name": "search", "input": {"q": "x"}}]});
+    assert_eq!(
+        count(Counter::Heuristic, &[call]),
+        8,
+        "search plus its input JSON is 15 chars: 35 / 4"
+    );
+    let result = json!({"role": "user", "content": [{"type": "tool_result", "content": [{"type": "text", "text": "ok"}, {"type": "image"}]}]});
+    assert_eq!(
+        count(Counter::Heuristic, &[result]),
+        69,
+        "2 + 256 + 20 = 278 / 4"
+    );
+    assert_eq!(
+        count(
+            Counter::Heuristic,
+            &[json!({"role": "user", "content": "plain"})]
+        ),
+        6,
+        "string content"
+    );
+}
+
+#[test]
+fn an_uncountable_part_is_an_invalid_value_naming_it() {
+    let odd =
+        json!({"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "audio"}]});
+    let error = Counter::Heuristic.count(&[odd]).unwrap_err();
+    assert_eq!(
+        (error.code(), error.field()),
+        ("INVALID_VALUE", Some("messages[0].content[1]"))
+    );
+    let error = Counter::Heuristic
+        .count(&[json!({"role": "user"})])
+        .unwrap_err();
+    assert_eq!(error.field(), Some("messages[0].content"));
+}
+
+fn plan(history: u64, transients: u64, overhead: u64) -> Plan {
+    plan_turn(TurnBudget {
+        context_window: 1000,
+        threshold_percent: 80,
+        history_tokens: history,
+        overhead_tokens: overhead,
+        transient_tokens: transients,
+    })
+    .unwrap()
+}
+
+#[test]
+fn a_payload_one_token_under_the_threshold_is_sent() {
+    let p = plan(699, 50, 50);
+    assert_eq!(
+        (p.action, p.payload_tokens, p.threshold_tokens),
+        (Action::Send, 799, 800)
+    );
+}
+
+#[test]
+fn a_payload_at_the_threshold_compacts() {
+    let p = plan(700, 50, 50);
+    assert_eq!(
+        p.action,
+        Action::Compact { emergency: false },
+        "at the line, not only over it"
+    );
+    assert_eq!(
+        (p.reserve_tokens, p.history_budget),
+        (100, 900),
+        "the compactor must land under window - reserve"
+    );
+    assert_eq!(
+        plan(701, 50, 50).action,
+        Action::Compact { emergency: false }
+    );
+}
+
+#[test]
+fn the_emergency_line_is_95_percent_of_the_window() {
+    assert_eq!(
+        plan(849, 50, 50).action,
+        Action::Compact { emergency: false },
+        "949: one under the line"
+    );
+    assert_eq!(
+        plan(850, 50, 50).action,
+        Action::Compact { emergency: true },
+        "950: at the line"
+    );
+    assert_eq!(plan(851, 50, 50).emergency_tokens, 950);
+}
+
+#[test]
+fn the_emergency_line_compacts_even_above_a_high_threshold() {
+    let high = |history| {
+        plan_turn(TurnBudget {
+            context_window: 1000,
+            threshold_percent: 100,
+            history_tokens: history,
+            overhead_tokens: 0,
+            transient_tokens: 0,
+        })
+        .unwrap()
+        .action
+    };
+    assert_eq!(high(949), Action::Send);
+    assert_eq!(high(950), Action::Compact { emergency: true });
+}
+
+#[test]
+fn transients_and_overhead_past_the_window_are_context_exceeded() {
+    assert_eq!(
+        plan(0, 1000, 0).action,
+        Action::Compact { emergency: true },
+        "exactly the window still fits, with no room for history"
+    );
+    assert_eq!(plan(0, 1000, 0).history_budget, 0);
+    assert_eq!(
+        plan(0, 1000, 1).action,
+        Action::ContextExceeded,
+        "one token over: no compaction can help"
+    );
+    assert_eq!(plan(0, 1001, 0).action, Action::ContextExceeded);
+    assert_eq!(
+        plan(5000, 999, 0).action,
+        Action::Compact { emergency: true },
+        "a huge history alone is the compactor's job"
+    );
+}
+
+#[test]
+fn a_threshold_outside_one_to_a_hundred_is_refused() {
+    for pct in [0, 101] {
+        let error = plan_turn(TurnBudget {
+            context_window: 10,
+            threshold_percent: pct,
+            history_tokens: 0,
+            overhead_tokens: 0,
+            transient_tokens: 0,
+        })
+        .unwrap_err();
+        assert_eq!(error.code(), "INVALID_ARGUMENT");
+    }
+}
