@@ -27,7 +27,11 @@ fn the_heuristic_adds_twenty_chars_per_message_then_divides_by_four() {
 #[test]
 fn an_empty_message_still_costs_its_overhead() {
     let empty = json!({"role": "user", "content": []});
-    assert_eq!(count(Counter::Heuristic, &[empty.clone()]), 5, "20 / 4");
+    assert_eq!(
+        count(Counter::Heuristic, std::slice::from_ref(&empty)),
+        5,
+        "20 / 4"
+    );
     assert_eq!(
         count(Counter::named("anthropic").unwrap(), &[empty]),
         5,

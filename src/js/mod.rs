@@ -2,6 +2,7 @@
 //! lives in the pure core.
 
 mod attachment_store;
+mod budget;
 mod error;
 mod session_ops;
 mod session_store;
@@ -9,5 +10,6 @@ mod types;
 mod values;
 
 pub use attachment_store::AttachmentStore;
+pub use budget::{estimate_tokens, plan_turn_js};
 pub use error::is_attache_error;
 pub use session_store::{IdbSessionStore, MemorySessionStore};

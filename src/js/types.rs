@@ -34,6 +34,54 @@ export interface AttacheError extends Error {
   domName?: string;
 }
 
+/** A message part the token counters understand. */
+export type CountablePart =
+  | TextPart
+  | { type: "thinking"; thinking?: string; text?: string }
+  | { type: "image" | "image_url"; [key: string]: Json }
+  | { type: "tool_call" | "tool_use"; name: string; input?: Json; arguments?: Json; id?: string }
+  | { type: "tool_result"; content?: string | Array<TextPart | { type: "image" | "image_url" }>; output?: string; tool_use_id?: string };
+/** A message as counted: `content` is a string or a list of parts. */
+export interface CountableMessage { role: string; content: string | CountablePart[] }
+/** A built-in counter, `{ ratio, perMessage }`, or the host's own function. */
+export type TokenCounterSpec =
+  | "heuristic" | "openai" | "anthropic" | "gemini" | "local"
+  | { ratio: number; perMessage?: number }
+  | ((messages: CountableMessage[]) => number);
+export interface PlanTurnOptions {
+  contextWindow: number;
+  /** The compaction trigger as a percentage of the window; default 80. */
+  thresholdPercent?: number;
+  /** The history's messages, or its token count. */
+  history: CountableMessage[] | number;
+  /** Per-request overhead such as tool schemas. */
+  overheadTokens?: number;
+  /** The consolidated attachment message, if any. */
+  attachments?: ConsolidatedMessage | null;
+  /** Messages host code computes for this turn. */
+  contributors?: CountableMessage[];
+  /** Memory transients retrieved for this turn. */
+  memories?: CountableMessage[];
+  counter?: TokenCounterSpec;
+}
+export interface TurnPlan {
+  /** `compact`: at or over the threshold or the 95% emergency line;
+   * `context_exceeded`: transients plus overhead alone pass the window. */
+  action: "send" | "compact" | "context_exceeded";
+  emergency: boolean;
+  /** History plus overhead plus transients. */
+  payloadTokens: number;
+  historyTokens: number;
+  transientTokens: number;
+  overheadTokens: number;
+  thresholdTokens: number;
+  emergencyTokens: number;
+  /** Transients plus overhead. */
+  reserveTokens: number;
+  /** The window minus the reserve: what compaction must land the history under. */
+  historyBudget: number;
+}
+
 /** JSON data: what the session stores keep. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };

@@ -1,0 +1,187 @@
+use js_sys::{Array, Function, Reflect};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use super::error::to_js;
+use super::values::{from_js, to_js as value_to_js};
+use crate::budget::{plan_turn, Action, Counter, TokenCounter, TurnBudget};
+use crate::Error;
+
+/// A built-in counter, or the host's own function (wrapping js-tiktoken,
+/// say), called with the messages and returning their token count.
+enum JsCounter {
+    Builtin(Counter),
+    Host(Function),
+}
+
+impl JsCounter {
+    fn from_js(counter: &JsValue) -> Result<Self, Error> {
+        let invalid = |reason: &str| Error::InvalidArgument {
+            field: "counter".to_owned(),
+            reason: reason.to_owned(),
+        };
+        if counter.is_undefined() || counter.is_null() {
+            return Ok(JsCounter::Builtin(Counter::Heuristic));
+        }
+        if let Some(name) = counter.as_string() {
+            return Counter::named(&name).map(JsCounter::Builtin).ok_or_else(|| {
+                invalid("must be \"heuristic\", \"openai\", \"anthropic\", \"gemini\", \"local\", {ratio, perMessage} or a function")
+            });
+        }
+        if let Some(function) = counter.dyn_ref::<Function>() {
+            return Ok(JsCounter::Host(function.clone()));
+        }
+        let ratio = Reflect::get(counter, &"ratio".into())
+            .ok()
+            .and_then(|r| r.as_f64());
+        let ratio = ratio.ok_or_else(|| invalid("an object counter needs a numeric `ratio`"))?;
+        let per_message = tokens(
+            &Reflect::get(counter, &"perMessage".into()).unwrap_or(JsValue::UNDEFINED),
+            "counter.perMessage",
+        )?;
+        Ok(JsCounter::Builtin(Counter::ratio(
+            ratio,
+            per_message.unwrap_or(0),
+        )?))
+    }
+
+    fn count(&self, messages: &JsValue, path: &str) -> Result<u64, Error> {
+        match self {
+            JsCounter::Builtin(counter) => counter.count(&from_js::<Vec<Value>>(messages, path)?),
+            JsCounter::Host(function) => {
+                let counted = function.call1(&JsValue::UNDEFINED, messages).map_err(|e| {
+                    Error::InvalidArgument {
+                        field: "counter".to_owned(),
+                        reason: format!(
+                            "threw: {}",
+                            js_sys::JSON::stringify(&e)
+                                .ok()
+                                .and_then(|s| s.as_string())
+                                .unwrap_or_default()
+                        ),
+                    }
+                })?;
+                tokens(&counted, "counter's result")?.ok_or_else(|| Error::InvalidArgument {
+                    field: "counter".to_owned(),
+                    reason: "must return a token count".to_owned(),
+                })
+            }
+        }
+    }
+}
+
+/// A count argument: absent, or a non-negative safe integer.
+fn tokens(value: &JsValue, field: &str) -> Result<Option<u64>, Error> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    match value.as_f64() {
+        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => {
+            Ok(Some(n as u64))
+        }
+        _ => Err(Error::InvalidArgument {
+            field: field.to_owned(),
+            reason: "must be a non-negative whole number".to_owned(),
+        }),
+    }
+}
+
+/// ```js
+/// estimateTokens(messages)                       // the heuristic
+/// estimateTokens(messages, "anthropic")          // a preset
+/// estimateTokens(messages, { ratio: 3.7, perMessage: 4 })
+/// estimateTokens(messages, (ms) => myTokenizer(ms))
+/// ```
+#[wasm_bindgen(js_name = estimateTokens)]
+pub fn estimate_tokens(
+    #[wasm_bindgen(unchecked_param_type = "CountableMessage[]")] messages: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "TokenCounterSpec")] counter: JsValue,
+) -> Result<f64, JsValue> {
+    let counter = JsCounter::from_js(&counter).map_err(|e| to_js(&e))?;
+    counter
+        .count(&messages, "messages")
+        .map(|n| n as f64)
+        .map_err(|e| to_js(&e))
+}
+
+/// ```js
+/// const plan = planTurn({ contextWindow: 200_000, history, overheadTokens: 1200,
+///                         attachments: store.consolidatedMessage(), counter: "anthropic" });
+/// if (plan.action === "compact") await compact(history, plan.historyBudget);
+/// ```
+#[wasm_bindgen(js_name = planTurn, unchecked_return_type = "TurnPlan")]
+pub fn plan_turn_js(
+    #[wasm_bindgen(unchecked_param_type = "PlanTurnOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    plan(&options).map_err(|e| to_js(&e))
+}
+
+fn plan(options: &JsValue) -> Result<JsValue, Error> {
+    let get = |name: &str| Reflect::get(options, &name.into()).unwrap_or(JsValue::UNDEFINED);
+    let counter = JsCounter::from_js(&get("counter"))?;
+    let context_window =
+        tokens(&get("contextWindow"), "contextWindow")?.ok_or_else(|| Error::InvalidArgument {
+            field: "contextWindow".to_owned(),
+            reason: "is required".to_owned(),
+        })?;
+    let threshold = tokens(&get("thresholdPercent"), "thresholdPercent")?.unwrap_or(80);
+    let history = get("history");
+    let history_tokens = match tokens(&history, "history") {
+        Ok(Some(n)) => n,
+        _ if Array::is_array(&history) => counter.count(&history, "history")?,
+        _ => {
+            return Err(Error::InvalidArgument {
+                field: "history".to_owned(),
+                reason: "must be the history's messages or its token count".to_owned(),
+            })
+        }
+    };
+    // The turn's transients ride together: attachments, contributors, memories.
+    let transients = Array::new();
+    let attachments = get("attachments");
+    if !attachments.is_undefined() && !attachments.is_null() {
+        transients.push(&attachments);
+    }
+    for name in ["contributors", "memories"] {
+        let list = get(name);
+        if Array::is_array(&list) {
+            for message in Array::from(&list).iter() {
+                transients.push(&message);
+            }
+        } else if !list.is_undefined() && !list.is_null() {
+            return Err(Error::InvalidArgument {
+                field: name.to_owned(),
+                reason: "must be an array of messages".to_owned(),
+            });
+        }
+    }
+    let transient_tokens = if transients.length() == 0 {
+        0
+    } else {
+        counter.count(&transients, "transients")?
+    };
+    let plan = plan_turn(TurnBudget {
+        context_window,
+        threshold_percent: u8::try_from(threshold).unwrap_or(0),
+        history_tokens,
+        overhead_tokens: tokens(&get("overheadTokens"), "overheadTokens")?.unwrap_or(0),
+        transient_tokens,
+    })?;
+    let (action, emergency) = match plan.action {
+        Action::Send => ("send", false),
+        Action::Compact { emergency } => ("compact", emergency),
+        Action::ContextExceeded => ("context_exceeded", false),
+    };
+    value_to_js(&serde_json::json!({
+        "action": action,
+        "emergency": emergency,
+        "payloadTokens": plan.payload_tokens,
+        "historyTokens": history_tokens,
+        "transientTokens": plan.transient_tokens,
+        "overheadTokens": plan.reserve_tokens - plan.transient_tokens,
+        "thresholdTokens": plan.threshold_tokens,
+        "emergencyTokens": plan.emergency_tokens,
+        "reserveTokens": plan.reserve_tokens,
+        "historyBudget": plan.history_budget,
+    }))
+}

@@ -1,0 +1,61 @@
+// estimateTokens and planTurn through the built package, as a host calls them.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+
+const root = new URL("../../", import.meta.url);
+const attache = await import(new URL("pkg/attache.js", root));
+const { estimateTokens, planTurn, AttachmentStore, isAttacheError } = attache;
+const vectors = JSON.parse(await readFile(new URL("tests/fixtures/token-vectors.json", root), "utf8"));
+
+before(async () => {
+  await attache.default({ module_or_path: await readFile(new URL("pkg/attache_bg.wasm", root)) });
+});
+
+test("every token vector is reproduced through the JS API", () => {
+  for (const [n, c] of vectors.cases.entries()) {
+    assert.equal(estimateTokens(c.messages), c.heuristic, `case ${n}: the default is the heuristic`);
+    for (const preset of ["heuristic", "openai", "anthropic", "gemini", "local"]) {
+      assert.equal(estimateTokens(c.messages, preset), c[preset], `case ${n}: ${preset}`);
+    }
+  }
+});
+
+test("a custom ratio and a host function count as given", () => {
+  const messages = [{ role: "user", content: [{ type: "text", text: "a".repeat(37) }] }];
+  assert.equal(estimateTokens(messages, { ratio: 3.7, perMessage: 2 }), 12, "37 / 3.7 + 2");
+  assert.equal(estimateTokens(messages, (ms) => ms.length * 1000), 1000, "the host's count is used as is");
+  for (const bad of ["gpt", { ratio: 0 }, { ratio: 4, perMessage: -1 }, () => -1, () => 1.5, () => { throw new Error("x"); }]) {
+    assert.throws(() => estimateTokens(messages, bad), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT", String(bad));
+  }
+  assert.throws(() => estimateTokens([{ role: "user", content: [{ type: "audio" }] }]), (e) => e.code === "INVALID_VALUE");
+});
+
+test("planTurn counts the consolidated message, contributors and memories as the turn's transients", () => {
+  const store = new AttachmentStore();
+  store.setAttachment({ kind: "memory", slug: "m", memory: "x".repeat(380) });
+  const attachments = store.consolidatedMessage();
+  const contributors = [{ role: "user", content: "y".repeat(80) }];
+  const transients = estimateTokens([attachments, ...contributors]);
+  const plan = planTurn({ contextWindow: 1000, history: 600, overheadTokens: 50, attachments, contributors });
+  assert.equal(plan.transientTokens, transients);
+  assert.equal(plan.payloadTokens, 600 + 50 + transients);
+  assert.equal(plan.reserveTokens, 50 + transients);
+  assert.equal(plan.historyBudget, 1000 - 50 - transients);
+  assert.equal(plan.action, plan.payloadTokens >= 800 ? "compact" : "send");
+});
+
+test("planTurn's lines, one token either side, from JS", () => {
+  const at = (history, extra = {}) => planTurn({ contextWindow: 1000, history, ...extra });
+  assert.equal(at(799).action, "send");
+  assert.deepEqual([at(800).action, at(800).emergency], ["compact", false]);
+  assert.deepEqual([at(949).action, at(949).emergency], ["compact", false]);
+  assert.deepEqual([at(950).action, at(950).emergency], ["compact", true]);
+  assert.equal(at(0, { overheadTokens: 1000 }).action, "compact");
+  assert.equal(at(0, { overheadTokens: 1001 }).action, "context_exceeded");
+  assert.equal(planTurn({ contextWindow: 1000, history: 499, thresholdPercent: 50 }).action, "send");
+  assert.equal(planTurn({ contextWindow: 1000, history: 500, thresholdPercent: 50 }).action, "compact");
+  for (const bad of [{ history: 1 }, { contextWindow: -1, history: 1 }, { contextWindow: 10, history: "x" }, { contextWindow: 10, history: 1, thresholdPercent: 0 }]) {
+    assert.throws(() => planTurn(bad), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT", JSON.stringify(bad));
+  }
+});
