@@ -5,3 +5,4 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/build.sh
 node tests/bench/frames.bench.mjs "$@"
+node tests/bench/consolidated.bench.mjs

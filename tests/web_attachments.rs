@@ -263,3 +263,50 @@ fn a_lone_surrogate_is_rejected_rather_than_replaced() {
             .unwrap();
     assert_rejected(spec, "INVALID_SPEC", None);
 }
+
+#[wasm_bindgen_test]
+fn an_unchanged_store_hands_back_the_same_frozen_message() {
+    let mut store = seeded_store();
+    let first = store.consolidated_message();
+    assert!(
+        js_sys::Object::is(&first, &store.consolidated_message()),
+        "nothing is rebuilt on an unchanged turn"
+    );
+    let frozen = |v: &JsValue| js_sys::Object::is_frozen(v.unchecked_ref::<js_sys::Object>());
+    let content = Reflect::get(&first, &"content".into()).unwrap();
+    assert!(
+        frozen(&first) && frozen(&content) && frozen(&js_sys::Array::from(&content).get(0)),
+        "shared, so frozen all the way down"
+    );
+
+    store
+        .set_attachment(js(
+            &json!({"kind": "todo", "items": [{"text": "t", "completed": false}]}),
+        ))
+        .unwrap();
+    assert!(
+        js_sys::Object::is(&first, &store.consolidated_message()),
+        "an identical re-pin changes nothing"
+    );
+
+    store
+        .set_attachment(js(
+            &json!({"kind": "todo", "items": [{"text": "t", "completed": true}]}),
+        ))
+        .unwrap();
+    let ticked = store.consolidated_message();
+    assert!(
+        !js_sys::Object::is(&first, &ticked),
+        "a changed todo builds a new message"
+    );
+    assert!(to_json(ticked.clone())["content"][1]["text"]
+        .as_str()
+        .unwrap()
+        .ends_with("- [x] t"));
+
+    store.detach_attachment("memory:m");
+    assert!(
+        !js_sys::Object::is(&ticked, &store.consolidated_message()),
+        "a detach builds a new message"
+    );
+}

@@ -7,6 +7,9 @@ use super::{Attachment, ConsolidatedMessage};
 #[derive(Debug, Clone, Default)]
 pub struct AttachmentStore {
     pinned: Vec<Pinned>,
+    /// Moves whenever the consolidated message would change, so callers
+    /// can cache what they build from it.
+    revision: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -30,12 +33,17 @@ impl AttachmentStore {
     }
 
     /// Pin an attachment and return its id. An id already stored is
-    /// replaced in place, so updating the todo list never moves it.
+    /// replaced in place, so updating the todo list never moves it. Only
+    /// the new attachment is rendered.
     pub fn pin(&mut self, attachment: Attachment) -> &str {
         let id = attachment.id();
         let text = attachment.render();
         let slot = match self.position(&id) {
             Some(index) => {
+                let same = &self.pinned[index];
+                if same.text != text || same.attachment.kind() != attachment.kind() {
+                    self.revision += 1;
+                }
                 self.pinned[index] = Pinned {
                     id,
                     attachment,
@@ -44,6 +52,7 @@ impl AttachmentStore {
                 index
             }
             None => {
+                self.revision += 1;
                 self.pinned.push(Pinned {
                     id,
                     attachment,
@@ -55,11 +64,18 @@ impl AttachmentStore {
         &self.pinned[slot].id
     }
 
+    /// Changes exactly when the consolidated message does; a re-pin that
+    /// renders the same text in the same place leaves it.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
     /// Unpin by id; returns whether anything was removed.
     pub fn detach(&mut self, id: &str) -> bool {
         match self.position(id) {
             Some(index) => {
                 self.pinned.remove(index);
+                self.revision += 1;
                 true
             }
             None => false,

@@ -278,3 +278,32 @@ fn rendering_is_deterministic_across_stores() {
         "same pins, same bytes: the prompt-cache invariant"
     );
 }
+
+#[test]
+fn the_revision_moves_only_when_the_consolidated_message_changes() {
+    let mut store = AttachmentStore::new();
+    let todo = |done: bool| json!({"kind": "todo", "items": [{"text": "t", "completed": done}]});
+    pin(&mut store, todo(false));
+    let pinned = store.revision();
+    pin(&mut store, todo(false));
+    assert_eq!(
+        store.revision(),
+        pinned,
+        "an identical re-pin changes nothing"
+    );
+    pin(&mut store, todo(true));
+    assert_ne!(
+        store.revision(),
+        pinned,
+        "a ticked item changes the message"
+    );
+    let ticked = store.revision();
+    assert!(!store.detach("memory:none"));
+    assert_eq!(
+        store.revision(),
+        ticked,
+        "detaching nothing changes nothing"
+    );
+    assert!(store.detach("todo:session"));
+    assert_ne!(store.revision(), ticked);
+}

@@ -1,3 +1,6 @@
+use std::cell::RefCell;
+
+use js_sys::{Array, Object, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -9,7 +12,11 @@ use crate::attachment::{self, Attachment};
 /// `free()` when done with it.
 #[wasm_bindgen]
 #[derive(Default)]
-pub struct AttachmentStore(attachment::AttachmentStore);
+pub struct AttachmentStore {
+    core: attachment::AttachmentStore,
+    /// The last consolidated message built, with the revision it shows.
+    message: RefCell<Option<(u64, JsValue)>>,
+}
 
 #[wasm_bindgen]
 impl AttachmentStore {
@@ -40,56 +47,87 @@ impl AttachmentStore {
             })
         })?;
         let attachment = Attachment::from_spec(&spec).map_err(|e| to_js(&e))?;
-        Ok(self.0.pin(attachment).to_owned())
+        Ok(self.core.pin(attachment).to_owned())
     }
 
     /// `store.detachAttachment("file:src/main.rs") // true if it was pinned`
     #[wasm_bindgen(js_name = detachAttachment)]
     pub fn detach_attachment(&mut self, id: &str) -> bool {
-        self.0.detach(id)
+        self.core.detach(id)
     }
 
     /// `store.hasAttachment("todo:session")`
     #[wasm_bindgen(js_name = hasAttachment)]
     pub fn has_attachment(&self, id: &str) -> bool {
-        self.0.contains(id)
+        self.core.contains(id)
     }
 
     /// `store.attachmentIds() // in pin order`
     #[wasm_bindgen(js_name = attachmentIds)]
     pub fn attachment_ids(&self) -> Vec<String> {
-        self.0.ids().map(str::to_owned).collect()
+        self.core.ids().map(str::to_owned).collect()
     }
 
     /// `store.size`
     #[wasm_bindgen(getter)]
     pub fn size(&self) -> usize {
-        self.0.len()
+        self.core.len()
     }
 
     /// `store.renderAttachment("memory:auth") // string, or undefined if not pinned`
     #[wasm_bindgen(js_name = renderAttachment)]
     pub fn render_attachment(&self, id: &str) -> Option<String> {
-        self.0.rendered(id).map(str::to_owned)
+        self.core.rendered(id).map(str::to_owned)
     }
 
     /// `store.renderAll() // memories, then files, then todos`
     #[wasm_bindgen(js_name = renderAll)]
     pub fn render_all(&self) -> Vec<String> {
-        self.0.render_all().into_iter().map(str::to_owned).collect()
+        self.core
+            .render_all()
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
     }
 
     /// `const message = store.consolidatedMessage(); if (message) request.messages.unshift(message)`
+    ///
+    /// The same frozen object comes back every call until the store
+    /// changes: nothing is rebuilt or copied across the boundary on an
+    /// unchanged turn. Copy it before adding fields such as `cache_control`.
     #[wasm_bindgen(
         js_name = consolidatedMessage,
-        unchecked_return_type = "ConsolidatedMessage | undefined"
+        unchecked_return_type = "Readonly<ConsolidatedMessage> | undefined"
     )]
     pub fn consolidated_message(&self) -> JsValue {
-        match self.0.consolidated_message() {
-            Some(message) => message
-                .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-                .expect("strings and arrays always convert"),
-            None => JsValue::UNDEFINED,
+        let revision = self.core.revision();
+        if let Some((built, message)) = self.message.borrow().as_ref() {
+            if *built == revision {
+                return message.clone();
+            }
         }
+        let message = match self.core.consolidated_message() {
+            Some(message) => freeze(
+                message
+                    .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+                    .expect("strings and arrays always convert"),
+            ),
+            None => JsValue::UNDEFINED,
+        };
+        *self.message.borrow_mut() = Some((revision, message.clone()));
+        message
     }
+}
+
+/// Freezes the message, its content array and each part, since every
+/// caller shares the one object.
+fn freeze(message: JsValue) -> JsValue {
+    if let Ok(content) = Reflect::get(&message, &"content".into()) {
+        for part in Array::from(&content).iter() {
+            Object::freeze(part.unchecked_ref::<Object>());
+        }
+        Object::freeze(content.unchecked_ref::<Object>());
+    }
+    Object::freeze(message.unchecked_ref::<Object>());
+    message
 }
