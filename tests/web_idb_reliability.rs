@@ -476,3 +476,37 @@ async fn a_connection_lost_midway_is_retried_once_for_idempotent_calls_only() {
     store.close();
     delete_database(&name).await;
 }
+
+#[wasm_bindgen_test]
+async fn pinned_attachments_survive_a_new_connection_byte_identical() {
+    let name = fresh_name("reload");
+    let before = {
+        let store = open(&name, Durability::Default).await;
+        store.create_session(new("s")).await.unwrap();
+        let mut pinned = attache::attachment::AttachmentStore::new();
+        for spec in [
+            json!({"kind": "todo", "items": [{"text": "ship", "completed": false}]}),
+            json!({"kind": "file", "path": "big.log", "contents": "é".repeat(5000)}),
+            json!({"kind": "memory", "slug": "style", "memory": "be brief"}),
+        ] {
+            pinned.pin(attache::attachment::Attachment::from_spec(&spec).unwrap());
+        }
+        store.save_attachments("s", &pinned).await.unwrap();
+        store.close();
+        pinned
+    };
+    // A reload: a fresh store on the same database.
+    let store = open(&name, Durability::Default).await;
+    let after = store
+        .load_attachments("s")
+        .await
+        .unwrap()
+        .expect("saved before the reload");
+    assert_eq!(
+        after.ids().collect::<Vec<_>>(),
+        before.ids().collect::<Vec<_>>()
+    );
+    assert_eq!(after.consolidated_message(), before.consolidated_message());
+    store.close();
+    delete_database(&name).await;
+}

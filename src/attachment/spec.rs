@@ -2,7 +2,7 @@
 //! checked field by field so a typo such as `content` for `contents` is an
 //! error instead of a silent path-only pin.
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use super::{Attachment, AttachmentKind, TodoItem};
 use crate::Error;
@@ -129,5 +129,27 @@ fn type_name(value: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
+    }
+}
+
+impl Attachment {
+    /// The spec this attachment was built from, normalised: `from_spec` of
+    /// it gives the same attachment back.
+    pub fn to_spec(&self) -> Value {
+        match self {
+            Attachment::Memory { slug, memory } => {
+                json!({"kind": "memory", "slug": slug, "memory": memory})
+            }
+            Attachment::File(file) => json!({
+                "kind": "file", "path": file.path, "contents": file.contents, "truncate": file.truncate,
+            }),
+            Attachment::Todo { items } => json!({
+                "kind": "todo",
+                "items": items.iter().map(|i| json!({"text": i.text, "completed": i.completed})).collect::<Vec<_>>(),
+            }),
+            Attachment::Custom { id, rank, text } => {
+                json!({"kind": "custom", "id": id, "rank": rank.as_str(), "text": text})
+            }
+        }
     }
 }

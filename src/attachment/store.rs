@@ -125,6 +125,41 @@ impl AttachmentStore {
         })
     }
 
+    /// Every attachment's spec, in pin order: what persists a store.
+    pub fn to_specs(&self) -> serde_json::Value {
+        self.pinned
+            .iter()
+            .map(|pinned| pinned.attachment.to_spec())
+            .collect()
+    }
+
+    /// A store pinned from `specs` in order; one bad spec refuses them all,
+    /// its error naming the spec's index.
+    pub fn from_specs(specs: &serde_json::Value) -> Result<Self, crate::Error> {
+        let specs = specs
+            .as_array()
+            .ok_or_else(|| crate::Error::invalid("", "attachments must be an array of specs"))?;
+        let mut store = Self::new();
+        for (index, spec) in specs.iter().enumerate() {
+            let attachment = Attachment::from_spec(spec).map_err(|e| match e {
+                crate::Error::InvalidSpec { field, reason } => {
+                    crate::Error::invalid(format!("[{index}].{field}"), reason)
+                }
+                crate::Error::UnknownKind { kind } => crate::Error::invalid(
+                    format!("[{index}].kind"),
+                    format!("{kind:?} is not a kind"),
+                ),
+                crate::Error::InvalidId { id } => crate::Error::invalid(
+                    format!("[{index}].id"),
+                    format!("{id:?} is not {{kind}}:{{slug}}"),
+                ),
+                other => other,
+            })?;
+            store.pin(attachment);
+        }
+        Ok(store)
+    }
+
     fn position(&self, id: &str) -> Option<usize> {
         self.pinned.iter().position(|pinned| pinned.id == id)
     }

@@ -119,6 +119,19 @@ impl AttachmentStore {
     }
 }
 
+impl AttachmentStore {
+    pub(crate) fn core(&self) -> &attachment::AttachmentStore {
+        &self.core
+    }
+
+    pub(crate) fn from_core(core: attachment::AttachmentStore) -> Self {
+        Self {
+            core,
+            message: RefCell::default(),
+        }
+    }
+}
+
 /// Freezes the message, its content array and each part, since every
 /// caller shares the one object.
 fn freeze(message: JsValue) -> JsValue {

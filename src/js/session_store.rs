@@ -6,8 +6,9 @@ use wasm_bindgen::prelude::*;
 
 use super::session_ops::{by_key, by_session, create_session, promise, values, with_value};
 use super::values::string_arg;
+use super::AttachmentStore;
 use crate::idb::{self, BrowserEnvironment, Durability, VersionChange};
-use crate::session::{self, SessionStore};
+use crate::session::{self, SessionStore, ATTACHMENTS_KEY};
 use crate::Error;
 
 /// Sessions kept in memory: the same behaviour as `IdbSessionStore`, gone
@@ -242,6 +243,38 @@ macro_rules! session_store_methods {
                 promise(async move {
                     store.append_messages(&string_arg(&session_id, "sessionId")?, messages?).await?;
                     Ok(JsValue::UNDEFINED)
+                })
+            }
+
+            /// `await store.saveAttachments(sessionId, pinned) // under key "attachments"`
+            #[wasm_bindgen(js_name = saveAttachments, unchecked_return_type = "Promise<void>")]
+            pub fn save_attachments(
+                &self,
+                #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
+                pinned: &AttachmentStore,
+            ) -> Promise {
+                // Taken now: the store may change before the promise runs.
+                let specs = pinned.core().to_specs();
+                let store = self.0.clone();
+                promise(async move {
+                    store.save_session_state(&string_arg(&session_id, "sessionId")?, ATTACHMENTS_KEY, specs).await?;
+                    Ok(JsValue::UNDEFINED)
+                })
+            }
+
+            /// `const pinned = (await store.loadAttachments(sessionId)) ?? new AttachmentStore()`
+            #[wasm_bindgen(js_name = loadAttachments, unchecked_return_type = "Promise<AttachmentStore | null>")]
+            pub fn load_attachments(
+                &self,
+                #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
+            ) -> Promise {
+                let store = self.0.clone();
+                promise(async move {
+                    let id = string_arg(&session_id, "sessionId")?;
+                    Ok(match store.load_attachments(&id).await? {
+                        Some(pinned) => AttachmentStore::from_core(pinned).into(),
+                        None => JsValue::NULL,
+                    })
                 })
             }
 

@@ -131,5 +131,7 @@ export interface SessionStore {
   loadActivityFrames(sessionId: string, requestId?: string): Promise<ActivityFrame[]>;
   appendMessages(sessionId: string, messages: StoredMessage[]): Promise<void>;
   loadMessages(sessionId: string): Promise<StoredMessage[]>;
+  saveAttachments(sessionId: string, pinned: AttachmentStore): Promise<void>;
+  loadAttachments(sessionId: string): Promise<AttachmentStore | null>;
 }
 "#;

@@ -42,6 +42,15 @@ pub fn state_value(key: &str, value: &Value) -> Result<(), Error> {
     match key {
         super::SNAPSHOT_KEY => snapshot(value)?,
         super::REPL_STATE_KEY => repl_state(value)?,
+        super::ATTACHMENTS_KEY => {
+            crate::attachment::AttachmentStore::from_specs(value).map_err(|e| {
+                Error::InvalidValue {
+                    // from_specs names fields as `[2].slug`.
+                    path: format!("attachments{}", e.field().unwrap_or_default()),
+                    reason: e.to_string(),
+                }
+            })?;
+        }
         _ => {}
     }
     no_credentials(key, value)

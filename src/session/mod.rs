@@ -10,12 +10,15 @@ pub use memory::MemorySessionStore;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::attachment::AttachmentStore;
 use crate::Error;
 
 /// Session-state key of the target's introspection tree.
 pub const SNAPSHOT_KEY: &str = "snapshot";
 /// Session-state key of the REPL's `{env?, history?}`.
 pub const REPL_STATE_KEY: &str = "repl_state";
+/// Session-state key of the pinned attachments' specs, in pin order.
+pub const ATTACHMENTS_KEY: &str = "attachments";
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -100,6 +103,23 @@ pub trait SessionStore {
     }
     async fn load_repl_state(&self, session_id: &str) -> Result<Option<Value>, Error> {
         self.load_session_state(session_id, REPL_STATE_KEY).await
+    }
+    /// The pinned attachments, under key `attachments`.
+    async fn save_attachments(
+        &self,
+        session_id: &str,
+        pinned: &AttachmentStore,
+    ) -> Result<(), Error> {
+        self.save_session_state(session_id, ATTACHMENTS_KEY, pinned.to_specs())
+            .await
+    }
+    /// The store saved for this session, pinned again in the same order,
+    /// so its consolidated message is byte-identical; `None` if none.
+    async fn load_attachments(&self, session_id: &str) -> Result<Option<AttachmentStore>, Error> {
+        let specs = self.load_session_state(session_id, ATTACHMENTS_KEY).await?;
+        specs
+            .map(|specs| AttachmentStore::from_specs(&specs))
+            .transpose()
     }
 }
 

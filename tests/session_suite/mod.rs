@@ -3,6 +3,7 @@
 //! both the memory store and IndexedDB.
 #![allow(dead_code)]
 
+use attache::attachment::{Attachment, AttachmentStore};
 use attache::session::{NewSession, SessionStore};
 use serde_json::{json, Value};
 
@@ -28,7 +29,8 @@ macro_rules! for_each_case {
             messages_append_and_load_in_order,
             empty_ids_are_invalid_arguments,
             sessions_and_requests_with_prefix_ids_stay_apart,
-            credentials_are_never_stored
+            credentials_are_never_stored,
+            pinned_attachments_come_back_byte_identical_in_pin_order
         }
     };
 }
@@ -493,4 +495,62 @@ pub async fn credentials_are_never_stored(store: &impl SessionStore) {
         .unwrap()
         .is_empty());
     assert!(store.load_messages("c").await.unwrap().is_empty());
+}
+
+/// A mix of every kind, pinned out of consolidated order, with a file past
+/// the 8 KiB cut and one that opts out of it.
+pub fn pinned_mix() -> AttachmentStore {
+    let mut pinned = AttachmentStore::new();
+    for spec in [
+        json!({"kind": "todo", "items": [{"text": "ship", "completed": false}, {"text": "test", "completed": true}]}),
+        json!({"kind": "file", "path": "big.log", "contents": "é".repeat(5000)}),
+        json!({"kind": "memory", "slug": "style", "memory": "be brief\r\n"}),
+        json!({"kind": "file", "path": "raw.txt", "contents": "x".repeat(9000), "truncate": false}),
+        json!({"kind": "custom", "id": "skill:review", "rank": "memory", "text": "Review."}),
+        json!({"kind": "file", "path": "src/lib.rs"}),
+    ] {
+        pinned.pin(Attachment::from_spec(&spec).unwrap());
+    }
+    pinned
+}
+
+pub async fn pinned_attachments_come_back_byte_identical_in_pin_order(store: &impl SessionStore) {
+    store.create_session(new("s")).await.unwrap();
+    assert!(
+        store.load_attachments("s").await.unwrap().is_none(),
+        "nothing saved yet"
+    );
+    let before = pinned_mix();
+    store.save_attachments("s", &before).await.unwrap();
+    let after = store.load_attachments("s").await.unwrap().expect("saved");
+    assert_eq!(
+        after.ids().collect::<Vec<_>>(),
+        before.ids().collect::<Vec<_>>(),
+        "pin order survives"
+    );
+    assert_eq!(
+        after.consolidated_message(),
+        before.consolidated_message(),
+        "the consolidated message is byte-identical"
+    );
+    let bad = json!([{"kind": "memory", "slug": "ok", "memory": "m"}, {"kind": "memory", "slug": "", "memory": "m"}]);
+    let error = store
+        .save_session_state("s", "attachments", bad)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (error.code(), error.field()),
+        ("INVALID_VALUE", Some("attachments[1].slug"))
+    );
+    assert_eq!(
+        store
+            .load_attachments("s")
+            .await
+            .unwrap()
+            .unwrap()
+            .ids()
+            .count(),
+        6,
+        "the saved pins are untouched"
+    );
 }
