@@ -3,12 +3,14 @@
 
 mod kind;
 mod message;
+mod prefix;
 mod render;
 mod spec;
 mod store;
 
 pub use kind::AttachmentKind;
 pub use message::ConsolidatedMessage;
+pub use prefix::{first_change, PrefixChange, PrefixParts};
 pub use render::{truncate_contents, FILE_CONTENTS_LIMIT_BYTES};
 pub use store::AttachmentStore;
 

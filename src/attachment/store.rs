@@ -1,4 +1,4 @@
-use super::{Attachment, ConsolidatedMessage};
+use super::{Attachment, ConsolidatedMessage, PrefixParts};
 
 /// The pinned attachments of one agent, in pin order, deduplicated by id.
 ///
@@ -123,6 +123,17 @@ impl AttachmentStore {
         Some(ConsolidatedMessage {
             parts: self.render_all(),
         })
+    }
+
+    /// The pinned prefix: each rendered text with its id, in consolidated
+    /// order.
+    pub fn prefix_parts(&self) -> PrefixParts {
+        let mut ordered: Vec<&Pinned> = self.pinned.iter().collect();
+        ordered.sort_by_key(|pinned| pinned.attachment.kind());
+        ordered
+            .into_iter()
+            .map(|p| (p.id.clone(), p.text.clone()))
+            .collect()
     }
 
     /// Every attachment's spec, in pin order: what persists a store.

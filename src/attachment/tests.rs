@@ -307,3 +307,87 @@ fn the_revision_moves_only_when_the_consolidated_message_changes() {
     assert!(store.detach("todo:session"));
     assert_ne!(store.revision(), ticked);
 }
+
+fn parts(list: &[(&str, &str)]) -> PrefixParts {
+    list.iter()
+        .map(|(id, text)| (id.to_string(), text.to_string()))
+        .collect()
+}
+
+#[test]
+fn identical_prefixes_have_no_change() {
+    let a = parts(&[("memory:m", "abc"), ("todo:session", "[Todo list]")]);
+    assert_eq!(first_change(&a, &a.clone()), None);
+}
+
+#[test]
+fn a_change_names_the_first_differing_byte_and_its_attachment() {
+    let before = parts(&[
+        ("memory:m", "abc"),
+        ("todo:session", "[Todo list]\n- [ ] x"),
+    ]);
+    let after = parts(&[
+        ("memory:m", "abc"),
+        ("todo:session", "[Todo list]\n- [x] x"),
+    ]);
+    assert_eq!(
+        first_change(&before, &after),
+        Some(PrefixChange {
+            offset: 3 + 15,
+            attachment_id: "todo:session".into()
+        }),
+        "3 bytes of memory, then \"[Todo list]\\n- [\" is 15 bytes into the todo list"
+    );
+}
+
+#[test]
+fn offsets_count_utf8_bytes() {
+    let before = parts(&[("memory:m", "é中x")]);
+    let after = parts(&[("memory:m", "é中y")]);
+    assert_eq!(
+        first_change(&before, &after).unwrap().offset,
+        5,
+        "é is 2 bytes, 中 is 3"
+    );
+}
+
+#[test]
+fn a_detached_tail_is_blamed_on_what_was_there() {
+    let before = parts(&[("memory:m", "abc"), ("file:f", "F")]);
+    let after = parts(&[("memory:m", "abc")]);
+    assert_eq!(
+        first_change(&before, &after),
+        Some(PrefixChange {
+            offset: 3,
+            attachment_id: "file:f".into()
+        })
+    );
+    assert_eq!(
+        first_change(&after, &before),
+        Some(PrefixChange {
+            offset: 3,
+            attachment_id: "file:f".into()
+        }),
+        "and an appended one on itself"
+    );
+}
+
+#[test]
+fn a_new_memory_ahead_of_the_files_is_blamed_at_its_own_start() {
+    let mut store = AttachmentStore::new();
+    pin(
+        &mut store,
+        json!({"kind": "file", "path": "f", "contents": "F"}),
+    );
+    let before = store.prefix_parts();
+    pin(
+        &mut store,
+        json!({"kind": "memory", "slug": "m", "memory": "M"}),
+    );
+    let change = first_change(&before, &store.prefix_parts()).unwrap();
+    assert_eq!(
+        (change.offset, change.attachment_id.as_str()),
+        (1, "memory:m"),
+        "\"[\" is shared, then the memory header differs"
+    );
+}

@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::error::to_js;
 use super::values::from_js;
-use crate::attachment::{self, Attachment};
+use crate::attachment::{self, Attachment, PrefixParts};
 
 /// The attachments pinned to every request. Holds wasm memory: call
 /// `free()` when done with it.
@@ -16,6 +16,8 @@ pub struct AttachmentStore {
     core: attachment::AttachmentStore,
     /// The last consolidated message built, with the revision it shows.
     message: RefCell<Option<(u64, JsValue)>>,
+    /// The prefix at the last `checkPrefix`, with its revision.
+    pub(crate) checked: RefCell<Option<(u64, PrefixParts)>>,
 }
 
 #[wasm_bindgen]
@@ -127,7 +129,7 @@ impl AttachmentStore {
     pub(crate) fn from_core(core: attachment::AttachmentStore) -> Self {
         Self {
             core,
-            message: RefCell::default(),
+            ..Self::default()
         }
     }
 }

@@ -9,13 +9,13 @@ use crate::Error;
 
 /// A built-in counter, or the host's own function (wrapping js-tiktoken,
 /// say), called with the messages and returning their token count.
-enum JsCounter {
+pub(crate) enum JsCounter {
     Builtin(Counter),
     Host(Function),
 }
 
 impl JsCounter {
-    fn from_js(counter: &JsValue) -> Result<Self, Error> {
+    pub(crate) fn from_js(counter: &JsValue) -> Result<Self, Error> {
         let invalid = |reason: &str| Error::InvalidArgument {
             field: "counter".to_owned(),
             reason: reason.to_owned(),
@@ -45,7 +45,7 @@ impl JsCounter {
         )?))
     }
 
-    fn count(&self, messages: &JsValue, path: &str) -> Result<u64, Error> {
+    pub(crate) fn count(&self, messages: &JsValue, path: &str) -> Result<u64, Error> {
         match self {
             JsCounter::Builtin(counter) => counter.count(&from_js::<Vec<Value>>(messages, path)?),
             JsCounter::Host(function) => {
@@ -71,7 +71,7 @@ impl JsCounter {
 }
 
 /// A count argument: absent, or a non-negative safe integer.
-fn tokens(value: &JsValue, field: &str) -> Result<Option<u64>, Error> {
+pub(crate) fn tokens(value: &JsValue, field: &str) -> Result<Option<u64>, Error> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }

@@ -4,6 +4,7 @@
 mod attachment_store;
 mod budget;
 mod error;
+mod prefix;
 mod session_ops;
 mod session_store;
 mod types;

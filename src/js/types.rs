@@ -82,6 +82,31 @@ export interface TurnPlan {
   historyBudget: number;
 }
 
+export interface CheckPrefixOptions {
+  /** Picks the minimum cacheable length and the default counter. */
+  provider?: "openai" | "anthropic";
+  /** Anthropic Haiku models cache from 2048 tokens, others from 1024. */
+  model?: string;
+  /** Overrides the provider's minimum cacheable length. */
+  minTokens?: number;
+  counter?: TokenCounterSpec;
+}
+export interface PrefixCheck {
+  /** No earlier check to compare with. */
+  first: boolean;
+  /** Byte-identical to the prefix at the previous check. */
+  stable: boolean;
+  /** Where it first differs: a UTF-8 byte offset into the concatenated rendered
+   * parts, and the attachment holding that byte. */
+  change: { offset: number; attachmentId: string } | null;
+  prefixBytes: number;
+  prefixTokens: number;
+  minCacheableTokens: number;
+  belowMinimum: boolean;
+  /** Set when the prefix is too short for the provider to cache. */
+  warning: string | null;
+}
+
 /** JSON data: what the session stores keep. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };

@@ -1,0 +1,101 @@
+use js_sys::{Array, Reflect};
+use wasm_bindgen::prelude::*;
+
+use super::budget::{tokens, JsCounter};
+use super::error::to_js;
+use super::values::to_js as value_to_js;
+use super::AttachmentStore;
+use crate::attachment::first_change;
+use crate::Error;
+
+/// Providers' minimum cacheable prefix, in tokens: OpenAI caches from
+/// 1024; Anthropic from 1024, or 2048 on Haiku models. `minTokens`
+/// overrides either.
+fn minimum(provider: Option<&str>, model: Option<&str>) -> u64 {
+    match (provider, model) {
+        (Some("anthropic"), Some(model)) if model.contains("haiku") => 2048,
+        _ => 1024,
+    }
+}
+
+#[wasm_bindgen]
+impl AttachmentStore {
+    /// ```js
+    /// const check = store.checkPrefix({ provider: "anthropic", model });
+    /// if (!check.stable && !check.first) log(`cache miss from ${check.change.attachmentId}`);
+    /// if (check.warning) log(check.warning);
+    /// ```
+    ///
+    /// Call it after building each request: it compares the pinned prefix
+    /// with the one at the previous call.
+    #[wasm_bindgen(js_name = checkPrefix, unchecked_return_type = "PrefixCheck")]
+    pub fn check_prefix(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "CheckPrefixOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        self.check(&options).map_err(|e| to_js(&e))
+    }
+}
+
+impl AttachmentStore {
+    fn check(&self, options: &JsValue) -> Result<JsValue, Error> {
+        let get = |name: &str| {
+            if options.is_object() {
+                Reflect::get(options, &name.into()).unwrap_or(JsValue::UNDEFINED)
+            } else {
+                JsValue::UNDEFINED
+            }
+        };
+        let provider = get("provider").as_string();
+        let counter = match (get("counter"), provider.as_deref()) {
+            (counter, _) if !counter.is_undefined() => counter,
+            (_, Some(provider @ ("openai" | "anthropic"))) => JsValue::from_str(provider),
+            _ => JsValue::UNDEFINED,
+        };
+        let counter = JsCounter::from_js(&counter)?;
+        let min_tokens = match tokens(&get("minTokens"), "minTokens")? {
+            Some(n) => n,
+            None => minimum(provider.as_deref(), get("model").as_string().as_deref()),
+        };
+
+        let revision = self.core().revision();
+        let mut checked = self.checked.borrow_mut();
+        let first = checked.is_none();
+        let change = match checked.as_ref() {
+            // Same revision, same bytes: nothing to compare.
+            Some((seen, _)) if *seen == revision => None,
+            previous => {
+                let current = self.core().prefix_parts();
+                let change = previous.and_then(|(_, parts)| first_change(parts, &current));
+                *checked = Some((revision, current));
+                change
+            }
+        };
+        drop(checked);
+
+        let message = self.consolidated_message();
+        let prefix_tokens = if message.is_undefined() {
+            0
+        } else {
+            counter.count(&Array::of1(&message), "prefix")?
+        };
+        let prefix_bytes: usize = self.core().render_all().iter().map(|text| text.len()).sum();
+        let below = prefix_tokens < min_tokens;
+        let warning = below.then(|| {
+            format!(
+                "the pinned prefix is {prefix_tokens} tokens, under the {min_tokens}-token minimum {} caches: it will not be cached",
+                provider.as_deref().unwrap_or("a provider")
+            )
+        });
+        value_to_js(&serde_json::json!({
+            "first": first,
+            "stable": !first && change.is_none(),
+            "change": change.map(|c| serde_json::json!({"offset": c.offset, "attachmentId": c.attachment_id})),
+            "prefixBytes": prefix_bytes,
+            "prefixTokens": prefix_tokens,
+            "minCacheableTokens": min_tokens,
+            "belowMinimum": below,
+            "warning": warning,
+        }))
+    }
+}

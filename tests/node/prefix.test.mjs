@@ -1,0 +1,60 @@
+// checkPrefix through the built package, as an agent loop calls it after
+// building each request.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+
+const root = new URL("../../", import.meta.url);
+const attache = await import(new URL("pkg/attache.js", root));
+const { AttachmentStore, estimateTokens, isAttacheError } = attache;
+const utf8 = (s) => Buffer.byteLength(s, "utf8");
+
+before(async () => {
+  await attache.default({ module_or_path: await readFile(new URL("pkg/attache_bg.wasm", root)) });
+});
+
+function pinned() {
+  const store = new AttachmentStore();
+  store.setAttachment({ kind: "todo", items: [{ text: "é ship", completed: false }] });
+  store.setAttachment({ kind: "file", path: "notes.md", contents: "中文 notes" });
+  store.setAttachment({ kind: "memory", slug: "style", memory: "be brief" });
+  return store;
+}
+
+test("the first check has nothing to compare; an unchanged turn is stable", () => {
+  const store = pinned();
+  const first = store.checkPrefix();
+  assert.deepEqual([first.first, first.stable, first.change], [true, false, null]);
+  assert.equal(first.prefixBytes, store.renderAll().reduce((n, t) => n + utf8(t), 0));
+  const second = store.checkPrefix();
+  assert.deepEqual([second.first, second.stable, second.change], [false, true, null]);
+  store.setAttachment({ kind: "memory", slug: "style", memory: "be brief" });
+  assert.equal(store.checkPrefix().stable, true, "an identical re-pin keeps the prefix");
+});
+
+test("a change reports the first differing byte and the attachment it belongs to", () => {
+  const store = pinned();
+  store.checkPrefix();
+  const [memory, file] = store.renderAll();
+  store.setAttachment({ kind: "todo", items: [{ text: "é ship", completed: true }] });
+  const check = store.checkPrefix();
+  const within = utf8("[Todo list]\n- [");
+  assert.equal(check.stable, false);
+  assert.deepEqual(check.change, { offset: utf8(memory) + utf8(file) + within, attachmentId: "todo:session" });
+  assert.equal(store.checkPrefix().stable, true, "and the next unchanged turn is stable again");
+  store.detachAttachment("file:notes.md");
+  const moved = store.checkPrefix().change;
+  assert.deepEqual(moved, { offset: utf8(memory) + 1, attachmentId: "todo:session" }, "the todo list moved into the file's place; both begin with \"[\"");
+});
+
+test("a prefix under the provider's minimum is flagged", () => {
+  const store = pinned();
+  const anthropic = store.checkPrefix({ provider: "anthropic" });
+  assert.equal(anthropic.prefixTokens, estimateTokens([store.consolidatedMessage()], "anthropic"));
+  assert.deepEqual([anthropic.minCacheableTokens, anthropic.belowMinimum], [1024, true]);
+  assert.match(anthropic.warning, /under the 1024-token minimum anthropic caches/);
+  assert.equal(store.checkPrefix({ provider: "anthropic", model: "claude-haiku-x" }).minCacheableTokens, 2048);
+  const low = store.checkPrefix({ minTokens: 10 });
+  assert.deepEqual([low.belowMinimum, low.warning], [false, null]);
+  assert.throws(() => store.checkPrefix({ minTokens: -1 }), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT");
+});
