@@ -1,11 +1,12 @@
 //! attache: pinned context and durable sessions for browser agent loops.
 //!
-//! `attachment`, `budget`, `session` and `error` are pure Rust and run natively under
+//! `attachment`, `budget`, `request`, `session` and `error` are pure Rust and run natively under
 //! `cargo test`; `js` is the thin wasm-bindgen layer over them.
 
 pub mod attachment;
 pub mod budget;
 pub mod error;
+pub mod request;
 pub mod session;
 
 #[cfg(target_arch = "wasm32")]

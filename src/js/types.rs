@@ -57,7 +57,7 @@ export interface PlanTurnOptions {
   /** Per-request overhead such as tool schemas. */
   overheadTokens?: number;
   /** The consolidated attachment message, if any. */
-  attachments?: ConsolidatedMessage | null;
+  attachments?: Readonly<ConsolidatedMessage> | null;
   /** Messages host code computes for this turn. */
   contributors?: CountableMessage[];
   /** Memory transients retrieved for this turn. */
@@ -82,6 +82,21 @@ export interface TurnPlan {
   historyBudget: number;
 }
 
+export interface BuildRequestOptions {
+  /** `generic` (attache's message shape, the default), OpenAI Chat Completions or Anthropic Messages. */
+  format?: "generic" | "openai" | "anthropic";
+  /** A system prompt: a leading message, or Anthropic's top-level `system`. */
+  system?: string;
+  /** The consolidated attachment message: it leads the request. */
+  attachments?: Readonly<ConsolidatedMessage> | null;
+  contributors?: StoredMessage[];
+  memories?: StoredMessage[];
+  history: StoredMessage[];
+  /** Anthropic only: a cache breakpoint on the last block of the pinned prefix. */
+  cacheControl?: boolean | { type: "ephemeral"; ttl?: "5m" | "1h" };
+}
+/** Spread into the provider's request body beside `model` and the rest. */
+export interface BuiltRequest { system?: string; messages: JsonObject[] }
 export interface CheckPrefixOptions {
   /** Picks the minimum cacheable length and the default counter. */
   provider?: "openai" | "anthropic";

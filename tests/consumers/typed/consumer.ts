@@ -6,7 +6,13 @@ import {
   IdbSessionStore,
   MemorySessionStore,
   isAttacheError,
+  buildRequest,
+  estimateTokens,
+  planTurn,
   type ActivityFrame,
+  type BuiltRequest,
+  type PrefixCheck,
+  type TurnPlan,
   type AttacheErrorCode,
   type AttachmentSpec,
   type ConsolidatedMessage,
@@ -48,6 +54,22 @@ pinned.setAttachment({ kind: "todo", items: [{ text: "x" }] });
 // @ts-expect-error a custom attachment ranks as memory, file or todo
 pinned.setAttachment({ kind: "custom", id: "a:b", rank: "custom", text: "t" });
 
+// Each turn: count, plan, build, check the cached prefix.
+const history = [{ role: "user", content: [{ type: "text" as const, text: "hi" }] }];
+const tokens: number = estimateTokens(history, { ratio: 3.7, perMessage: 4 });
+const plan: TurnPlan = planTurn({ contextWindow: 200_000, history, attachments: pinned.consolidatedMessage(), counter: "anthropic" });
+if (plan.action === "compact") console.log(plan.historyBudget, tokens);
+const request: BuiltRequest = buildRequest({ format: "anthropic", history, attachments: pinned.consolidatedMessage(), cacheControl: true });
+const check: PrefixCheck = pinned.checkPrefix({ provider: "anthropic" });
+console.log(request.messages.length, check.change?.attachmentId);
+// @ts-expect-error planTurn's action is a closed union
+const wrongAction: TurnPlan["action"] = "defer";
+// @ts-expect-error the shared consolidated message is read-only
+pinned.consolidatedMessage()!.role = "assistant";
+// @ts-expect-error an unknown request format
+buildRequest({ format: "gemini", history });
+console.log(wrongAction);
+
 async function persist(sessions: SessionStore): Promise<SessionInfo> {
   const session = await sessions.createSession({ title: "typed", meta: { model: "local" } });
   const frames: ActivityFrame[] = [{ type: "tool", input: { q: "x" } }];
@@ -62,7 +84,9 @@ async function persist(sessions: SessionStore): Promise<SessionInfo> {
   await sessions.saveSessionState(session.id, "k", () => 1);
   // @ts-expect-error history is a list of strings
   await sessions.saveReplState(session.id, { history: [1] });
-  console.log(back, state);
+  await sessions.saveAttachments(session.id, pinned);
+  const restored: AttachmentStore | null = await sessions.loadAttachments(session.id);
+  console.log(back, state, restored?.size);
   return session;
 }
 

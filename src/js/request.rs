@@ -1,0 +1,79 @@
+use js_sys::Reflect;
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+
+use super::error::to_js;
+use super::values::{from_js, to_js as value_to_js};
+use crate::request::{build_request, Format, Turn};
+use crate::Error;
+
+/// ```js
+/// const request = buildRequest({ format: "anthropic", system, history,
+///   attachments: store.consolidatedMessage(), cacheControl: true });
+/// await anthropic.messages.create({ model, max_tokens, ...request });
+/// ```
+#[wasm_bindgen(js_name = buildRequest, unchecked_return_type = "BuiltRequest")]
+pub fn build_request_js(
+    #[wasm_bindgen(unchecked_param_type = "BuildRequestOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    build(&options).map_err(|e| to_js(&e))
+}
+
+fn build(options: &JsValue) -> Result<JsValue, Error> {
+    let get = |name: &str| Reflect::get(options, &name.into()).unwrap_or(JsValue::UNDEFINED);
+    let absent = |v: &JsValue| v.is_undefined() || v.is_null();
+    let argument = |field: &str, reason: &str| Error::InvalidArgument {
+        field: field.to_owned(),
+        reason: reason.to_owned(),
+    };
+    let format = match get("format").as_string() {
+        None if absent(&get("format")) => Format::Generic,
+        Some(name) => Format::parse(&name).ok_or_else(|| {
+            argument("format", "must be \"generic\", \"openai\" or \"anthropic\"")
+        })?,
+        None => return Err(argument("format", "must be a string")),
+    };
+    let list = |name: &str| -> Result<Vec<Value>, Error> {
+        let value = get(name);
+        if absent(&value) {
+            return Ok(Vec::new());
+        }
+        if !js_sys::Array::is_array(&value) {
+            return Err(argument(name, "must be an array of messages"));
+        }
+        from_js(&value, name)
+    };
+    let optional = |name: &str| -> Result<Option<Value>, Error> {
+        let value = get(name);
+        if absent(&value) {
+            Ok(None)
+        } else {
+            from_js(&value, name).map(Some)
+        }
+    };
+    let cache_control = match get("cacheControl") {
+        v if v.as_bool() == Some(true) => Some(json!({"type": "ephemeral"})),
+        v if absent(&v) || v.as_bool() == Some(false) => None,
+        v => Some(from_js(&v, "cacheControl")?),
+    };
+    let system = match get("system") {
+        v if absent(&v) => None,
+        v => Some(
+            v.as_string()
+                .ok_or_else(|| argument("system", "must be a string"))?,
+        ),
+    };
+    let history = get("history");
+    if !js_sys::Array::is_array(&history) {
+        return Err(argument("history", "is required: an array of messages"));
+    }
+    let turn = Turn {
+        system,
+        attachments: optional("attachments")?,
+        contributors: list("contributors")?,
+        memories: list("memories")?,
+        history: list("history")?,
+        cache_control,
+    };
+    value_to_js(&build_request(format, turn)?)
+}

@@ -1,0 +1,235 @@
+use serde_json::{json, Value};
+
+use super::*;
+
+fn user(text: &str) -> Value {
+    json!({"role": "user", "content": [{"type": "text", "text": text}]})
+}
+
+fn assistant(text: &str) -> Value {
+    json!({"role": "assistant", "content": [{"type": "text", "text": text}]})
+}
+
+fn pinned() -> Value {
+    json!({"role": "user", "content": [{"type": "text", "text": "[Pinned memory: m]\n\nM"}, {"type": "text", "text": "[Todo list]"}]})
+}
+
+fn turn() -> Turn {
+    Turn {
+        attachments: Some(pinned()),
+        contributors: vec![user("contributor")],
+        memories: vec![user("memory")],
+        history: vec![user("hi"), assistant("hello"), user("next")],
+        ..Turn::default()
+    }
+}
+
+fn texts(request: &Value) -> Vec<String> {
+    request["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["content"].to_string())
+        .collect()
+}
+
+#[test]
+fn attachments_lead_then_contributors_then_memories_then_history() {
+    let request = build_request(Format::Generic, turn()).unwrap();
+    let messages = request["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 6);
+    assert_eq!(messages[0], pinned());
+    assert_eq!(
+        &messages[1..],
+        &[
+            user("contributor"),
+            user("memory"),
+            user("hi"),
+            assistant("hello"),
+            user("next")
+        ]
+    );
+}
+
+#[test]
+fn a_leading_system_message_in_the_history_stays_first() {
+    let mut t = turn();
+    t.history
+        .insert(0, json!({"role": "system", "content": "be good"}));
+    let request = build_request(Format::Generic, t).unwrap();
+    assert_eq!(request["messages"][0]["role"], "system");
+    assert_eq!(
+        request["messages"][1],
+        pinned(),
+        "pinned context follows the system prompt"
+    );
+}
+
+#[test]
+fn with_nothing_pinned_the_request_is_byte_identical_to_the_plain_history_request() {
+    for format in [
+        Format::Generic,
+        Format::OpenAiChat,
+        Format::AnthropicMessages,
+    ] {
+        let history = vec![user("hi"), assistant("hello"), user("next")];
+        let plain = build_request(
+            format,
+            Turn {
+                history: history.clone(),
+                system: Some("sys".into()),
+                ..Turn::default()
+            },
+        )
+        .unwrap();
+        let empty = Turn {
+            history,
+            system: Some("sys".into()),
+            attachments: None,
+            contributors: vec![],
+            memories: vec![],
+            cache_control: Some(json!({"type": "ephemeral"})),
+        };
+        assert_eq!(
+            build_request(format, empty).unwrap().to_string(),
+            plain.to_string(),
+            "{format:?}"
+        );
+    }
+}
+
+#[test]
+fn openai_gets_system_text_as_a_string_and_tool_calls_in_their_own_fields() {
+    let t = Turn {
+        system: Some("sys".into()),
+        history: vec![
+            user("find it"),
+            json!({"role": "assistant", "content": [{"type": "tool_call", "id": "c1", "name": "search", "input": {"q": "x"}}]}),
+            json!({"role": "user", "content": [{"type": "tool_result", "id": "c1", "content": [{"type": "text", "text": "found"}]}]}),
+        ],
+        ..Turn::default()
+    };
+    let request = build_request(Format::OpenAiChat, t).unwrap();
+    assert_eq!(
+        request["messages"],
+        json!([
+            {"role": "system", "content": "sys"},
+            {"role": "user", "content": [{"type": "text", "text": "find it"}]},
+            {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "search", "arguments": "{\"q\":\"x\"}"}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": "found"},
+        ])
+    );
+}
+
+#[test]
+fn openai_keeps_the_consolidated_message_as_one_user_message_of_text_parts() {
+    let request = build_request(Format::OpenAiChat, turn()).unwrap();
+    assert_eq!(
+        request["messages"][0],
+        pinned(),
+        "already the Chat Completions shape"
+    );
+}
+
+#[test]
+fn anthropic_puts_the_system_prompt_at_the_top_level() {
+    let mut t = turn();
+    t.system = Some("sys".into());
+    let request = build_request(Format::AnthropicMessages, t).unwrap();
+    assert_eq!(request["system"], "sys");
+    assert!(request["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["role"] != "system"));
+}
+
+#[test]
+fn anthropic_coalesces_adjacent_user_text_so_roles_alternate() {
+    let request = build_request(Format::AnthropicMessages, turn()).unwrap();
+    let roles: Vec<&str> = request["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        roles,
+        ["user", "assistant", "user"],
+        "pinned, contributor, memory and the first user turn fold into one"
+    );
+    let first: Vec<&str> = request["messages"][0]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        first,
+        [
+            "[Pinned memory: m]\n\nM",
+            "[Todo list]",
+            "contributor",
+            "memory",
+            "hi"
+        ],
+        "in order, block by block"
+    );
+}
+
+#[test]
+fn anthropic_puts_the_cache_breakpoint_on_the_last_pinned_block() {
+    let mut t = turn();
+    t.cache_control = Some(json!({"type": "ephemeral"}));
+    let request = build_request(Format::AnthropicMessages, t).unwrap();
+    let blocks = request["messages"][0]["content"].as_array().unwrap();
+    let marked: Vec<usize> = (0..blocks.len())
+        .filter(|&i| blocks[i].get("cache_control").is_some())
+        .collect();
+    assert_eq!(
+        marked,
+        [1],
+        "the todo block closes the pinned prefix; nothing after it is marked"
+    );
+    assert_eq!(blocks[1]["cache_control"], json!({"type": "ephemeral"}));
+}
+
+#[test]
+fn anthropic_tool_calls_become_tool_use_and_tool_result_blocks() {
+    let t = Turn {
+        history: vec![
+            json!({"role": "assistant", "content": [{"type": "tool_call", "id": "c1", "name": "search", "input": {"q": "x"}}]}),
+            json!({"role": "user", "content": [{"type": "tool_result", "id": "c1", "content": "found"}]}),
+        ],
+        ..Turn::default()
+    };
+    let request = build_request(Format::AnthropicMessages, t).unwrap();
+    assert_eq!(
+        request["messages"][0]["content"][0],
+        json!({"type": "tool_use", "id": "c1", "name": "search", "input": {"q": "x"}})
+    );
+    assert_eq!(
+        request["messages"][1]["content"][0],
+        json!({"type": "tool_result", "tool_use_id": "c1", "content": "found"})
+    );
+}
+
+#[test]
+fn attachments_never_enter_the_history() {
+    let t = turn();
+    let history = t.history.clone();
+    let request = build_request(Format::Generic, t).unwrap();
+    assert_eq!(
+        &request["messages"].as_array().unwrap()[3..],
+        history.as_slice(),
+        "the history is carried as given"
+    );
+    assert_eq!(
+        texts(&request)
+            .iter()
+            .filter(|t| t.contains("Pinned memory"))
+            .count(),
+        1,
+        "the pins ride once, ahead of it"
+    );
+}
