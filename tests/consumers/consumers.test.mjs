@@ -55,7 +55,7 @@ function check(result, { context, store }) {
   assert.equal(result.text, expectedText, "the consolidated message: memories, files, todos");
   assert.equal(result.errorCode, "UNKNOWN_KIND", "a bad spec throws a typed AttacheError");
   assert.equal(result.store, store);
-  assert.equal(result.roundTrip, true, "the consolidated message round-trips through session state");
+  assert.equal(result.roundTrip, true, "the pins round-trip through the store byte-identical");
   assert.deepEqual(result.frames, [{ type: "start" }, { type: "end", ms: 3 }], "frames come back in order");
   assert.deepEqual(result.listed, ["consumer"]);
   assert.equal(result.context, context);

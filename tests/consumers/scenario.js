@@ -22,20 +22,22 @@ export async function scenario(attache, { persistent }) {
     ? await IdbSessionStore.open({ name: `consumer-${crypto.randomUUID()}` })
     : new MemorySessionStore();
   const session = await sessions.createSession({ title: "consumer" });
-  await sessions.saveSessionState(session.id, "attachments", message);
+  await sessions.saveAttachments(session.id, pinned);
   await sessions.appendActivityFrames(session.id, "r1", [{ type: "start" }, { type: "end", ms: 3 }]);
-  const restored = await sessions.loadSessionState(session.id, "attachments");
+  const restored = await sessions.loadAttachments(session.id);
   const frames = await sessions.loadActivityFrames(session.id, "r1");
   const listed = (await sessions.listSessions()).map((s) => s.title);
-  pinned.free();
 
-  return {
+  const result = {
     context: globalThis.constructor.name,
     store: persistent ? "IdbSessionStore" : "MemorySessionStore",
     text: message.content.map((part) => part.text).join("\n---\n"),
-    roundTrip: JSON.stringify(restored) === JSON.stringify(message),
+    roundTrip: JSON.stringify(restored.consolidatedMessage()) === JSON.stringify(message),
     frames,
     listed,
     errorCode,
   };
+  pinned.free();
+  restored.free();
+  return result;
 }
