@@ -88,16 +88,13 @@ fn decimal(text: &str) -> Option<(u64, u64)> {
     ))
 }
 
-impl TokenCounter for Counter {
-    fn count(&self, messages: &[Value]) -> Result<u64, Error> {
-        let chars = messages
-            .iter()
-            .enumerate()
-            .map(|(i, m)| rendered_chars(m, &format!("messages[{i}]")))
-            .collect::<Result<Vec<u64>, Error>>()?;
-        Ok(match *self {
+impl Counter {
+    /// The count for messages of these rendered character counts: the
+    /// arithmetic alone, for callers that already know the characters.
+    pub fn count_chars(&self, per_message: &[u64]) -> u64 {
+        match *self {
             Counter::Heuristic => {
-                let total = chars.iter().fold(0_u64, |sum, c| {
+                let total = per_message.iter().fold(0_u64, |sum, c| {
                     sum.saturating_add(c.saturating_add(MESSAGE_OVERHEAD_CHARS))
                 });
                 total / CHARS_PER_TOKEN
@@ -105,17 +102,28 @@ impl TokenCounter for Counter {
             Counter::Ratio {
                 num,
                 den,
-                per_message,
+                per_message: overhead,
             } => {
-                let scaled = chars
+                let scaled = per_message
                     .iter()
                     .fold(0_u64, |sum, c| sum.saturating_add(c.saturating_mul(den)));
-                let overhead = per_message
+                let overhead = overhead
                     .saturating_mul(num)
-                    .saturating_mul(messages.len() as u64);
+                    .saturating_mul(per_message.len() as u64);
                 scaled.saturating_add(overhead) / num
             }
-        })
+        }
+    }
+}
+
+impl TokenCounter for Counter {
+    fn count(&self, messages: &[Value]) -> Result<u64, Error> {
+        let chars = messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| rendered_chars(m, &format!("messages[{i}]")))
+            .collect::<Result<Vec<u64>, Error>>()?;
+        Ok(self.count_chars(&chars))
     }
 }
 

@@ -18,6 +18,8 @@ pub struct AttachmentStore {
     message: RefCell<Option<(u64, JsValue)>>,
     /// The prefix at the last `checkPrefix`, with its revision.
     pub(crate) checked: RefCell<Option<(u64, PrefixParts)>>,
+    /// The prefix's characters and bytes, with the revision they measure.
+    pub(crate) prefix_size: RefCell<Option<(u64, u64, usize)>>,
 }
 
 #[wasm_bindgen]

@@ -45,6 +45,19 @@ impl JsCounter {
         )?))
     }
 
+    /// One message of `chars` rendered characters; the host's function, if
+    /// that is the counter, gets the message itself.
+    pub(crate) fn count_one(
+        &self,
+        message: &JsValue,
+        chars: impl FnOnce() -> u64,
+    ) -> Result<u64, Error> {
+        match self {
+            JsCounter::Builtin(counter) => Ok(counter.count_chars(&[chars()])),
+            JsCounter::Host(_) => self.count(&Array::of1(message), "prefix"),
+        }
+    }
+
     pub(crate) fn count(&self, messages: &JsValue, path: &str) -> Result<u64, Error> {
         match self {
             JsCounter::Builtin(counter) => counter.count(&from_js::<Vec<Value>>(messages, path)?),

@@ -1,4 +1,4 @@
-use js_sys::{Array, Reflect};
+use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
 use super::budget::{tokens, JsCounter};
@@ -38,6 +38,22 @@ impl AttachmentStore {
 }
 
 impl AttachmentStore {
+    /// Characters and UTF-8 bytes of the pinned prefix, counted once per
+    /// revision: checkPrefix runs every turn.
+    fn prefix_size(&self, revision: u64) -> (u64, usize) {
+        let mut cached = self.prefix_size.borrow_mut();
+        match *cached {
+            Some((seen, chars, bytes)) if seen == revision => (chars, bytes),
+            _ => {
+                let texts = self.core().render_all();
+                let chars = texts.iter().map(|t| t.chars().count() as u64).sum();
+                let bytes = texts.iter().map(|t| t.len()).sum();
+                *cached = Some((revision, chars, bytes));
+                (chars, bytes)
+            }
+        }
+    }
+
     fn check(&self, options: &JsValue) -> Result<JsValue, Error> {
         let get = |name: &str| {
             if options.is_object() {
@@ -74,12 +90,12 @@ impl AttachmentStore {
         drop(checked);
 
         let message = self.consolidated_message();
+        let (prefix_chars, prefix_bytes) = self.prefix_size(revision);
         let prefix_tokens = if message.is_undefined() {
             0
         } else {
-            counter.count(&Array::of1(&message), "prefix")?
+            counter.count_one(&message, || prefix_chars)?
         };
-        let prefix_bytes: usize = self.core().render_all().iter().map(|text| text.len()).sum();
         let below = prefix_tokens < min_tokens;
         let warning = below.then(|| {
             format!(

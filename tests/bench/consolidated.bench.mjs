@@ -29,11 +29,14 @@ try {
       return store.consolidatedMessage();
     });
     const json = perTurn(2000, () => JSON.parse(JSON.stringify(first)));
-    return { parts: first.content.length, bytes, unchanged, changed, json };
+    store.checkPrefix({ provider: "anthropic" });
+    const check = perTurn(2000, () => store.checkPrefix({ provider: "anthropic" }));
+    return { parts: first.content.length, bytes, unchanged, changed, json, check };
   });
   console.log(`${r.parts} pinned attachments, ${r.bytes} bytes of rendered text, headless Chromium`);
   console.log(`consolidatedMessage(), nothing changed:        ${r.unchanged.toFixed(3)} µs per turn`);
   console.log(`setAttachment(todo) + consolidatedMessage():   ${r.changed.toFixed(1)} µs per turn (one item ticked)`);
+  console.log(`checkPrefix({ provider: "anthropic" }), unchanged: ${r.check.toFixed(1)} µs per turn`);
   console.log(`for scale, one JSON deep copy of the message:  ${r.json.toFixed(1)} µs`);
 } finally {
   await env.stop();
