@@ -4,26 +4,17 @@
 #![cfg(target_arch = "wasm32")]
 
 mod browser;
+mod session_suite;
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use attache::idb::{schema, Durability, VersionChange, VERSION};
-use attache::session::{NewSession, SessionStore};
+use attache::session::SessionStore;
 use browser::{delete_database, fresh_name, open, run_js};
-use serde_json::{json, Value};
+use serde_json::json;
+use session_suite::{frames, new, pinned_mix};
 use wasm_bindgen_test::*;
-
-fn new(id: &str) -> NewSession {
-    NewSession {
-        id: Some(id.to_owned()),
-        ..NewSession::default()
-    }
-}
-
-fn frames(tag: &str, n: usize) -> Vec<Value> {
-    (0..n).map(|i| json!({"tag": tag, "i": i})).collect()
-}
 
 /// Wraps `IDBObjectStore.prototype.add` for the span of `body`.
 fn with_add_wrapped(wrapper: &str) {
@@ -483,14 +474,7 @@ async fn pinned_attachments_survive_a_new_connection_byte_identical() {
     let before = {
         let store = open(&name, Durability::Default).await;
         store.create_session(new("s")).await.unwrap();
-        let mut pinned = attache::attachment::AttachmentStore::new();
-        for spec in [
-            json!({"kind": "todo", "items": [{"text": "ship", "completed": false}]}),
-            json!({"kind": "file", "path": "big.log", "contents": "é".repeat(5000)}),
-            json!({"kind": "memory", "slug": "style", "memory": "be brief"}),
-        ] {
-            pinned.pin(attache::attachment::Attachment::from_spec(&spec).unwrap());
-        }
+        let pinned = pinned_mix();
         store.save_attachments("s", &pinned).await.unwrap();
         store.close();
         pinned

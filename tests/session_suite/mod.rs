@@ -35,7 +35,7 @@ macro_rules! for_each_case {
     };
 }
 
-fn new(id: &str) -> NewSession {
+pub fn new(id: &str) -> NewSession {
     NewSession {
         id: Some(id.to_owned()),
         ..NewSession::default()
@@ -46,7 +46,7 @@ fn code<T: std::fmt::Debug>(result: Result<T, attache::Error>) -> &'static str {
     result.expect_err("the call is refused").code()
 }
 
-fn frames(tag: &str, n: usize) -> Vec<Value> {
+pub fn frames(tag: &str, n: usize) -> Vec<Value> {
     (0..n).map(|i| json!({"tag": tag, "i": i})).collect()
 }
 
