@@ -16,18 +16,18 @@ use serde_json::json;
 use session_suite::{frames, new, pinned_mix};
 use wasm_bindgen_test::*;
 
-/// Wraps `IDBObjectStore.prototype.add` for the span of `body`.
-fn with_add_wrapped(wrapper: &str) {
+/// Replaces `IDBObjectStore.prototype[method]` with `body`, which may call
+/// `original`, until `restore_store_method`.
+fn wrap_store_method(method: &str, body: &str) {
     run_js(&format!(
-        "const original = IDBObjectStore.prototype.add;
-         globalThis.__attacheRestoreAdd = () => {{ IDBObjectStore.prototype.add = original; }};
-         let calls = 0;
-         IDBObjectStore.prototype.add = function (value, key) {{ calls += 1; {wrapper} }};"
+        "const original = IDBObjectStore.prototype.{method};
+         globalThis.__attacheRestore = () => {{ IDBObjectStore.prototype.{method} = original; }};
+         IDBObjectStore.prototype.{method} = function (value, key) {{ {body} }};"
     ));
 }
 
-fn restore_add() {
-    run_js("globalThis.__attacheRestoreAdd()");
+fn restore_store_method() {
+    run_js("globalThis.__attacheRestore()");
 }
 
 #[wasm_bindgen_test]
@@ -35,12 +35,13 @@ async fn a_request_that_throws_mid_transaction_aborts_it_and_nothing_is_stored()
     let name = fresh_name("throw");
     let store = open(&name, Durability::Default).await;
     let before = store.create_session(new("s")).await.unwrap();
-    // The session's updatedAt bump is already issued when the frames' add throws.
-    with_add_wrapped(
-        "if (this.name === 'activity_frames') throw new DOMException('injected', 'DataError'); return original.call(this, value, key);",
+    // The frames are already added when the session's updatedAt put throws.
+    wrap_store_method(
+        "put",
+        "if (this.name === 'sessions') throw new DOMException('injected', 'DataError'); return original.call(this, value, key);",
     );
     let result = store.append_activity_frames("s", "r", frames("x", 5)).await;
-    restore_add();
+    restore_store_method();
     let error = result.expect_err("the append fails");
     assert_eq!(
         (error.code(), error.dom_name()),
@@ -52,12 +53,12 @@ async fn a_request_that_throws_mid_transaction_aborts_it_and_nothing_is_stored()
             .await
             .unwrap()
             .is_empty(),
-        "no frame was stored"
+        "the frames already added were rolled back"
     );
     assert_eq!(
         store.get_session("s").await.unwrap(),
         Some(before),
-        "the updatedAt bump was rolled back too"
+        "updatedAt is untouched"
     );
     store.close();
     delete_database(&name).await;
@@ -70,13 +71,14 @@ async fn a_request_that_fails_later_aborts_the_transaction_with_its_dom_name() {
     store.create_session(new("s")).await.unwrap();
     // Every frames record under one explicit key: the second append's add
     // fails asynchronously, after the request was issued.
-    with_add_wrapped(
+    wrap_store_method(
+        "add",
         "return original.call(this, value, this.name === 'activity_frames' ? 1 : key);",
     );
     let first = store.append_activity_frames("s", "r", frames("a", 2)).await;
     let after_first = store.get_session("s").await.unwrap();
     let second = store.append_activity_frames("s", "r", frames("b", 3)).await;
-    restore_add();
+    restore_store_method();
     first.expect("the first record takes key 1");
     let error = second.expect_err("the second record collides");
     assert_eq!(

@@ -51,16 +51,17 @@ impl IdbSessionStore {
         self.connection.close();
     }
 
-    /// Writes to an existing session in one transaction: bumps its
-    /// `updatedAt`, then issues `writes`; `NOT_FOUND` aborts with nothing
-    /// written.
+    /// Writes to an existing session in one transaction: issues `writes`,
+    /// which says whether it wrote anything, and if it did, bumps the
+    /// session's `updatedAt` in the same transaction. `NOT_FOUND` writes
+    /// nothing.
     async fn write_session(
         &self,
         session_id: &str,
         stores: &[&str],
         idempotent: bool,
-        writes: impl Fn(&idb::Transaction) -> Result<(), Error>,
-    ) -> Result<(), Error> {
+        writes: impl AsyncFn(&idb::Transaction) -> Result<bool, Error>,
+    ) -> Result<bool, Error> {
         let now = self.env.now();
         self.connection
             .run(stores, true, idempotent, async |tx: Tx| {
@@ -71,11 +72,14 @@ impl IdbSessionStore {
                         session_id: session_id.to_owned(),
                     });
                 };
+                if !writes(&tx.idb).await? {
+                    // Nothing issued: the transaction completes empty.
+                    return Ok(false);
+                }
                 let mut info: SessionInfo = payload(&stored)?;
                 info.updated_at = info.updated_at.max(now);
                 sessions.put(&session_record(&info)?, None).dom()?;
-                writes(&tx.idb)?;
-                commit(tx).await
+                commit(tx).await.map(|()| true)
             })
             .await
     }
@@ -195,10 +199,12 @@ impl SessionStore for IdbSessionStore {
             &[("sessionId", session_id), ("key", key_name)],
             to_json(&value)?,
         );
-        self.write_session(session_id, &[SESSIONS, SESSION_STATE], true, |tx| {
-            store(tx, SESSION_STATE)?.put(&stored, None).dom().map(drop)
+        self.write_session(session_id, &[SESSIONS, SESSION_STATE], true, async |tx| {
+            store(tx, SESSION_STATE)?.put(&stored, None).dom()?;
+            Ok(true)
         })
         .await
+        .map(drop)
     }
 
     async fn load_session_state(
@@ -230,26 +236,22 @@ impl SessionStore for IdbSessionStore {
 
     async fn delete_session_state(&self, session_id: &str, key_name: &str) -> Result<bool, Error> {
         let primary = key(&[session_id, key_name]);
-        let exists = self
-            .read(&[SESSION_STATE], async |tx| {
-                let found = store(tx, SESSION_STATE)?
-                    .get_key(primary.clone())
-                    .dom()?
-                    .await;
-                found.map(|k| k.is_some()).dom()
+        // One transaction: checking and deleting apart would let another
+        // connection act in between.
+        let removed = self
+            .write_session(session_id, &[SESSIONS, SESSION_STATE], true, async |tx| {
+                let state = store(tx, SESSION_STATE)?;
+                if state.get_key(primary.clone()).dom()?.await.dom()?.is_none() {
+                    return Ok(false);
+                }
+                state.delete(primary.clone()).dom()?;
+                Ok(true)
             })
-            .await?;
-        if !exists {
-            return Ok(false);
+            .await;
+        match removed {
+            Err(Error::NotFound { .. }) => Ok(false),
+            other => other,
         }
-        self.write_session(session_id, &[SESSIONS, SESSION_STATE], true, |tx| {
-            store(tx, SESSION_STATE)?
-                .delete(primary.clone())
-                .dom()
-                .map(drop)
-        })
-        .await
-        .map(|()| true)
     }
 
     async fn append_activity_frames(
@@ -260,22 +262,28 @@ impl SessionStore for IdbSessionStore {
     ) -> Result<(), Error> {
         checks::id_argument("requestId", request_id)?;
         checks::objects("frames", &frames)?;
-        if frames.is_empty() {
-            return Ok(());
-        }
         // One record per call: the batch is atomic anyway, and IndexedDB's
         // cost is per record, so a 1,000-frame call is one add, not 1,000.
-        let batch = record(
-            &[("sessionId", session_id), ("requestId", request_id)],
-            to_json(&frames)?,
-        );
-        self.write_session(session_id, &[SESSIONS, ACTIVITY_FRAMES], false, |tx| {
-            store(tx, ACTIVITY_FRAMES)?
-                .add(&batch, None)
-                .map(drop)
-                .dom()
-        })
+        let batch = if frames.is_empty() {
+            None
+        } else {
+            let ids = [("sessionId", session_id), ("requestId", request_id)];
+            Some(record(&ids, to_json(&frames)?))
+        };
+        self.write_session(
+            session_id,
+            &[SESSIONS, ACTIVITY_FRAMES],
+            false,
+            async |tx| {
+                let Some(batch) = &batch else {
+                    return Ok(false);
+                };
+                store(tx, ACTIVITY_FRAMES)?.add(batch, None).dom()?;
+                Ok(true)
+            },
+        )
         .await
+        .map(drop)
     }
 
     async fn load_activity_frames(
@@ -311,13 +319,15 @@ impl SessionStore for IdbSessionStore {
             .iter()
             .map(|m| Ok(record(&ids, to_json(m)?)))
             .collect::<Result<Vec<_>, Error>>()?;
-        self.write_session(session_id, &[SESSIONS, MESSAGES], false, |tx| {
+        self.write_session(session_id, &[SESSIONS, MESSAGES], false, async |tx| {
             let messages = store(tx, MESSAGES)?;
-            records
-                .iter()
-                .try_for_each(|r| messages.add(r, None).map(drop).dom())
+            for record in &records {
+                messages.add(record, None).dom()?;
+            }
+            Ok(!records.is_empty())
         })
         .await
+        .map(drop)
     }
 
     async fn load_messages(&self, session_id: &str) -> Result<Vec<Value>, Error> {

@@ -36,8 +36,13 @@ impl MemorySessionStore {
         }
     }
 
-    /// Runs `write` on an existing session and bumps its `updated_at`.
-    fn write(&self, session_id: &str, write: impl FnOnce(&mut Stored)) -> Result<(), Error> {
+    /// Runs `write` on an existing session and, if it says it wrote
+    /// anything, bumps its `updated_at`.
+    fn write(
+        &self,
+        session_id: &str,
+        write: impl FnOnce(&mut Stored) -> bool,
+    ) -> Result<bool, Error> {
         let now = self.env.now();
         let mut data = self.data.borrow_mut();
         let stored = data
@@ -47,11 +52,11 @@ impl MemorySessionStore {
             .ok_or_else(|| Error::NotFound {
                 session_id: session_id.to_owned(),
             })?;
-        write(stored);
-        if let Some(info) = stored.info.as_mut() {
+        let wrote = write(stored);
+        if let Some(info) = stored.info.as_mut().filter(|_| wrote) {
             info.updated_at = info.updated_at.max(now);
         }
-        Ok(())
+        Ok(wrote)
     }
 
     fn read<T>(&self, session_id: &str, read: impl FnOnce(&Stored) -> T) -> Option<T> {
@@ -108,7 +113,9 @@ impl SessionStore for MemorySessionStore {
         checks::state_value(key, &value)?;
         self.write(session_id, |s| {
             s.state.insert(key.to_owned(), value);
+            true
         })
+        .map(drop)
     }
 
     async fn load_session_state(
@@ -128,11 +135,10 @@ impl SessionStore for MemorySessionStore {
     }
 
     async fn delete_session_state(&self, session_id: &str, key: &str) -> Result<bool, Error> {
-        let mut removed = false;
-        if self.read(session_id, |s| s.state.contains_key(key)) == Some(true) {
-            self.write(session_id, |s| removed = s.state.remove(key).is_some())?;
+        match self.write(session_id, |s| s.state.remove(key).is_some()) {
+            Err(Error::NotFound { .. }) => Ok(false),
+            removed => removed,
         }
-        Ok(removed)
     }
 
     async fn append_activity_frames(
@@ -143,13 +149,16 @@ impl SessionStore for MemorySessionStore {
     ) -> Result<(), Error> {
         checks::id_argument("requestId", request_id)?;
         checks::objects("frames", &frames)?;
+        let wrote = !frames.is_empty();
         self.write(session_id, |s| {
             s.frames.extend(
                 frames
                     .into_iter()
                     .map(|frame| (request_id.to_owned(), frame)),
             );
+            wrote
         })
+        .map(drop)
     }
 
     async fn load_activity_frames(
@@ -170,7 +179,12 @@ impl SessionStore for MemorySessionStore {
 
     async fn append_messages(&self, session_id: &str, messages: Vec<Value>) -> Result<(), Error> {
         checks::objects("messages", &messages)?;
-        self.write(session_id, |s| s.messages.extend(messages))
+        let wrote = !messages.is_empty();
+        self.write(session_id, |s| {
+            s.messages.extend(messages);
+            wrote
+        })
+        .map(drop)
     }
 
     async fn load_messages(&self, session_id: &str) -> Result<Vec<Value>, Error> {

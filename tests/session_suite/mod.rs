@@ -30,7 +30,9 @@ macro_rules! for_each_case {
             empty_ids_are_invalid_arguments,
             sessions_and_requests_with_prefix_ids_stay_apart,
             credentials_are_never_stored,
-            pinned_attachments_come_back_byte_identical_in_pin_order
+            pinned_attachments_come_back_byte_identical_in_pin_order,
+            an_empty_batch_needs_the_session_but_writes_nothing,
+            deleting_state_that_is_not_there_changes_nothing
         }
     };
 }
@@ -552,5 +554,41 @@ pub async fn pinned_attachments_come_back_byte_identical_in_pin_order(store: &im
             .count(),
         6,
         "the saved pins are untouched"
+    );
+}
+
+pub async fn an_empty_batch_needs_the_session_but_writes_nothing(store: &impl SessionStore) {
+    assert_eq!(
+        code(store.append_activity_frames("ghost", "r", vec![]).await),
+        "NOT_FOUND"
+    );
+    assert_eq!(
+        code(store.append_messages("ghost", vec![]).await),
+        "NOT_FOUND"
+    );
+    let created = store.create_session(new("s")).await.unwrap();
+    store
+        .append_activity_frames("s", "r", vec![])
+        .await
+        .unwrap();
+    store.append_messages("s", vec![]).await.unwrap();
+    assert_eq!(
+        store.get_session("s").await.unwrap(),
+        Some(created),
+        "nothing written, nothing bumped"
+    );
+}
+
+pub async fn deleting_state_that_is_not_there_changes_nothing(store: &impl SessionStore) {
+    assert!(
+        !store.delete_session_state("ghost", "k").await.unwrap(),
+        "no session: nothing to delete"
+    );
+    let created = store.create_session(new("s")).await.unwrap();
+    assert!(!store.delete_session_state("s", "k").await.unwrap());
+    assert_eq!(
+        store.get_session("s").await.unwrap(),
+        Some(created),
+        "updatedAt is not bumped by a no-op"
     );
 }
