@@ -105,13 +105,7 @@ impl AttachmentStore {
     /// Every rendered text in consolidated order: memories, then files,
     /// then todos, keeping pin order within each kind.
     pub fn render_all(&self) -> Vec<&str> {
-        let mut ordered: Vec<&Pinned> = self.pinned.iter().collect();
-        // A stable sort keeps pin order within a kind.
-        ordered.sort_by_key(|pinned| pinned.attachment.kind());
-        ordered
-            .into_iter()
-            .map(|pinned| pinned.text.as_str())
-            .collect()
+        self.ordered().map(|pinned| pinned.text.as_str()).collect()
     }
 
     /// The one user message every request carries ahead of the history, or
@@ -128,10 +122,7 @@ impl AttachmentStore {
     /// The pinned prefix: each rendered text with its id, in consolidated
     /// order.
     pub fn prefix_parts(&self) -> PrefixParts {
-        let mut ordered: Vec<&Pinned> = self.pinned.iter().collect();
-        ordered.sort_by_key(|pinned| pinned.attachment.kind());
-        ordered
-            .into_iter()
+        self.ordered()
             .map(|p| (p.id.clone(), p.text.clone()))
             .collect()
     }
@@ -169,6 +160,14 @@ impl AttachmentStore {
             store.pin(attachment);
         }
         Ok(store)
+    }
+
+    /// The pinned attachments in consolidated order.
+    fn ordered(&self) -> impl Iterator<Item = &Pinned> {
+        let mut ordered: Vec<&Pinned> = self.pinned.iter().collect();
+        // A stable sort keeps pin order within a kind.
+        ordered.sort_by_key(|pinned| pinned.attachment.kind());
+        ordered.into_iter()
     }
 
     fn position(&self, id: &str) -> Option<usize> {
