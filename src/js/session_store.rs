@@ -136,8 +136,7 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "Json")] value: JsValue,
             ) -> Promise {
-                let key_name = key.as_string();
-                let path = key_name.clone().unwrap_or_else(|| "value".to_owned());
+                let path = key.as_string().unwrap_or_else(|| "value".to_owned());
                 with_value(self.0.clone(), session_id, &value, &path, async move |s, id, value: Value| {
                     let key = string_arg(&key, "key")?;
                     s.save_session_state(id, &key, value).await
