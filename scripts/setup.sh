@@ -40,6 +40,24 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   apt_install chromium chromium-driver
 fi
 
+if ! command -v firefox-esr >/dev/null; then
+  say "installing firefox-esr from Debian"
+  apt_install firefox-esr
+fi
+
+# WebKitWebDriver starts MiniBrowser itself, which needs a display: Xvfb.
+if [ ! -x /usr/bin/WebKitWebDriver ] || ! command -v xvfb-run >/dev/null; then
+  say "installing webkit2gtk-driver and xvfb from Debian"
+  apt_install webkit2gtk-driver xvfb xauth
+fi
+
+# geckodriver is not packaged by Debian; crates.io has it (pinned).
+geckodriver_version=0.37.1
+if [ "$(geckodriver --version 2>/dev/null | awk 'NR==1 { print $2 }')" != "$geckodriver_version" ]; then
+  say "installing geckodriver $geckodriver_version; takes several minutes"
+  cargo install geckodriver --locked --version "$geckodriver_version"
+fi
+
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   say "installing node and npm from Debian"
   apt_install nodejs npm
