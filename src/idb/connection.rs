@@ -7,6 +7,7 @@ use std::rc::{Rc, Weak};
 
 use idb::{DatabaseEvent, Event as _, Factory, Request as _};
 use js_sys::{Array, Function, Object, Promise, Reflect};
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Event, IdbDatabase, IdbTransaction, IdbVersionChangeEvent};
@@ -51,11 +52,17 @@ pub struct VersionChange {
     pub new_version: Option<u32>,
 }
 
-/// A transaction in both forms: the `idb` wrapper for requests, the raw one
-/// for `error` after an abort.
+/// A transaction in both forms (the `idb` wrapper for requests, the raw one
+/// to abort), and how it settled, watched from the moment it opened.
 pub struct Tx {
     pub idb: idb::Transaction,
     pub raw: IdbTransaction,
+    settled: Promise,
+}
+
+#[wasm_bindgen(module = "/src/idb/settle.js")]
+extern "C" {
+    fn settle(tx: &IdbTransaction) -> Promise;
 }
 
 pub type Listener = Rc<dyn Fn(VersionChange)>;
@@ -104,6 +111,12 @@ impl Connection {
     pub fn close(&self) {
         if let Some(db) = self.shared.db.borrow_mut().take() {
             db.close();
+        }
+    }
+
+    fn drop_if_current(&self, db: &IdbDatabase) {
+        if self.current().as_ref() == Some(db) {
+            self.close();
         }
     }
 
@@ -179,10 +192,18 @@ impl Connection {
             .unchecked_into();
         let raw: IdbTransaction = open
             .call3(db, &names, &mode, &options)
-            .map_err(|e| from_js(&e))?
+            .map_err(|e| match from_js(&e) {
+                // The spec's only InvalidStateError here is a closing
+                // connection; Firefox words it as a mutation error.
+                Error::Aborted { dom_name, message } if dom_name == "InvalidStateError" => {
+                    Error::ConnectionLost { dom_name, message }
+                }
+                other => other,
+            })?
             .unchecked_into();
         Ok(Tx {
             idb: raw.clone().into(),
+            settled: settle(&raw),
             raw,
         })
     }
@@ -216,9 +237,13 @@ impl Connection {
             match outcome {
                 Err((Error::ConnectionLost { .. }, true)) if !retried => {
                     retried = true;
-                    if self.current().as_ref() == Some(&db) {
-                        self.close();
-                    }
+                    self.drop_if_current(&db);
+                }
+                Err((error @ Error::Quota { .. }, _)) => {
+                    // Firefox leaves a connection that met the quota unable
+                    // to write again, even once space is freed: start anew.
+                    self.drop_if_current(&db);
+                    return Err(error);
                 }
                 result => return result.map_err(|(e, _)| e),
             }
@@ -232,38 +257,15 @@ impl Drop for Connection {
     }
 }
 
-/// Resolves once the transaction has completed; an abort becomes an error
-/// carrying the DOM name of its cause. Listens on the raw transaction: by
-/// the time `abort` fires, `error` names the request that caused it (the
-/// `idb` crate's future loses it when a request's error bubbles up).
-pub async fn commit(tx: Tx) -> Result<(), Error> {
-    let raw = tx.raw;
-    let finished = Promise::new(&mut |resolve, _| {
-        raw.set_oncomplete(Some(&resolve));
-        raw.set_onabort(Some(&resolve));
-    });
-    // Throws only when the transaction is already finishing; its event still
-    // comes. web-sys flags commit() deprecated, but it is standard IndexedDB 3.
-    #[allow(deprecated)]
-    let _ = raw.commit();
-    let event = JsFuture::from(finished).await.unwrap_or(JsValue::UNDEFINED);
-    raw.set_oncomplete(None);
-    raw.set_onabort(None);
-    if Reflect::get(&event, &"type".into())
-        .ok()
-        .and_then(|t| t.as_string())
-        .as_deref()
-        == Some("complete")
-    {
-        return Ok(());
+/// Resolves once the transaction has completed with every request
+/// successful. Never calls `commit()`: Firefox then completes a transaction
+/// around a request that fails later, a half write. Auto-commit aborts on
+/// it in every engine, and the rejection names the first failing request.
+pub async fn completed(tx: Tx) -> Result<(), Error> {
+    match JsFuture::from(tx.settled).await {
+        Ok(error) if error.is_null() => Ok(()),
+        Ok(error) | Err(error) => Err(from_js(&error)),
     }
-    Err(match raw.error() {
-        Some(cause) => from_js(&cause.into()),
-        None => Error::Aborted {
-            dom_name: "AbortError".to_owned(),
-            message: "the transaction was aborted".to_owned(),
-        },
-    })
 }
 
 async fn open_database(name: &str) -> Result<IdbDatabase, Error> {

@@ -4,7 +4,7 @@ use idb::Query;
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 
-use super::connection::{commit, Connection, Durability, Listener, Tx};
+use super::connection::{completed, Connection, Durability, Listener, Tx};
 use super::errors::{from_idb, Dom};
 use super::records::{key, payload, record, session_range, state_key_of};
 use super::schema::{ACTIVITY_FRAMES, BY_REQUEST, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
@@ -79,7 +79,7 @@ impl IdbSessionStore {
                 let mut info: SessionInfo = payload(&stored)?;
                 info.updated_at = info.updated_at.max(now);
                 sessions.put(&session_record(&info)?, None).dom()?;
-                commit(tx).await.map(|()| true)
+                completed(tx).await.map(|()| true)
             })
             .await
     }
@@ -131,7 +131,7 @@ impl SessionStore for IdbSessionStore {
                         other => other,
                     });
                 }
-                commit(tx).await
+                completed(tx).await
             })
             .await?;
         Ok(info)
@@ -182,7 +182,7 @@ impl SessionStore for IdbSessionStore {
                         appended.delete(primary).dom()?;
                     }
                 }
-                commit(tx).await.map(|()| true)
+                completed(tx).await.map(|()| true)
             })
             .await
     }
