@@ -106,3 +106,67 @@ async fn open_refuses_an_unknown_durability() {
     assert_eq!(get(&error, "code").as_deref(), Some("INVALID_ARGUMENT"));
     assert_eq!(get(&error, "field").as_deref(), Some("durability"));
 }
+
+/// Objects made in another realm: an iframe's in a window; in a worker,
+/// which has no iframe, objects whose prototype is a foreign-looking root
+/// (another Object.prototype, as an iframe's would be).
+fn foreign_realm() -> JsValue {
+    js("(() => {
+        if (typeof document !== 'undefined') {
+          const frame = document.createElement('iframe');
+          document.body.appendChild(frame);
+          const realm = frame.contentWindow;
+          return { parse: (t) => realm.JSON.parse(t), date: () => new realm.Date(0), isIframe: realm.Object !== Object };
+        }
+        const root = Object.create(null);
+        const adopt = (v) => {
+          if (Array.isArray(v)) return v.map(adopt);
+          if (v === null || typeof v !== 'object') return v;
+          return Object.assign(Object.create(root), Object.fromEntries(Object.entries(v).map(([k, x]) => [k, adopt(x)])));
+        };
+        return { parse: (t) => adopt(JSON.parse(t)), date: () => new Date(0), isIframe: false };
+      })()")
+}
+
+#[wasm_bindgen_test]
+async fn plain_data_from_another_realm_is_accepted_and_other_objects_are_not() {
+    let realm = foreign_realm();
+    let call = |name: &str, arg: &str| {
+        let f: js_sys::Function = Reflect::get(&realm, &name.into()).unwrap().unchecked_into();
+        f.call1(&JsValue::UNDEFINED, &arg.into()).unwrap()
+    };
+    let in_window = option_env!("ATTACHE_TEST_CONTEXT").unwrap_or("Window") == "Window";
+    assert_eq!(
+        Reflect::get(&realm, &"isIframe".into()).unwrap().as_bool(),
+        Some(in_window),
+        "a window tests a real iframe"
+    );
+    let text = r#"{"a":{"b":[1,{"c":"é"}]},"n":null}"#;
+    let store = MemorySessionStore::new();
+    let session = settle(store.create_session(None)).await.unwrap();
+    let id = Reflect::get(&session, &"id".into()).unwrap();
+    settle(store.save_session_state(id.clone(), "k".into(), call("parse", text)))
+        .await
+        .expect("a foreign realm's plain object is plain data");
+    let frames = call("parse", &format!("[{text}]"));
+    settle(store.append_activity_frames(id.clone(), "r".into(), frames))
+        .await
+        .expect("and so is its array of plain objects");
+    let loaded = settle(store.load_session_state(id.clone(), "k".into()))
+        .await
+        .unwrap();
+    assert_eq!(JSON::stringify(&loaded).unwrap(), text, "stored exactly");
+
+    let dated = call("parse", r#"{"at":null}"#);
+    Reflect::set(&dated, &"at".into(), &call("date", "")).unwrap();
+    let error = settle(store.save_session_state(id.clone(), "d".into(), dated))
+        .await
+        .expect_err("a foreign Date is still not plain data");
+    assert_eq!(get(&error, "code").as_deref(), Some("INVALID_VALUE"));
+    assert_eq!(get(&error, "field").as_deref(), Some("d.at"));
+
+    let mut spec = attache::js::AttachmentStore::new();
+    let pinned = call("parse", r#"{"kind":"memory","slug":"m","memory":"x"}"#);
+    spec.set_attachment(pinned)
+        .expect("an attachment spec from another realm is accepted");
+}

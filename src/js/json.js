@@ -26,8 +26,7 @@ export function toJson(value, path) {
         check(item, `${at}[${i}]`);
       });
     } else {
-      const proto = Object.getPrototypeOf(v);
-      if (proto !== Object.prototype && proto !== null) {
+      if (!isPlain(v)) {
         throw { path: at, reason: `is a ${v.constructor?.name ?? "non-plain object"}, not a plain object` };
       }
       for (const key of Object.keys(v)) {
@@ -39,4 +38,12 @@ export function toJson(value, path) {
   };
   check(value, path);
   return JSON.stringify(value);
+}
+
+// Plain in any realm: an iframe's or a sandbox's objects have their own
+// Object.prototype, so compare the shape of the chain, not identity.
+function isPlain(v) {
+  const proto = Object.getPrototypeOf(v);
+  return (proto === null || Object.getPrototypeOf(proto) === null) &&
+    Object.prototype.toString.call(v) === "[object Object]";
 }
