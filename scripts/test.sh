@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up what is missing, then runs every test: native Rust, wasm in
-# headless Chromium, the built package in Node, the demo end to end, and
-# the packed package in consumer projects.
+# headless Chromium, Firefox and WebKit (each in a window, a dedicated
+# worker and a service worker), the built package in Node, the demo end to
+# end, and the packed package in consumer projects.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -12,14 +13,21 @@ step() { printf '\n== %s\n' "$*"; }
 step "native: cargo test"
 cargo test --quiet
 
-# Every browser suite runs in a window, a dedicated worker and a service
-# worker; ATTACHE_TEST_CONTEXT lets a test prove where it ran.
 export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-60}
+# ATTACHE_TEST_CONTEXT lets a test prove where it ran; it is read at compile
+# time, so the contexts are the outer loop and each compiles once.
 for context in BROWSER:Window DEDICATED_WORKER:DedicatedWorkerGlobalScope SERVICE_WORKER:ServiceWorkerGlobalScope; do
-  step "browser ($context): wasm-pack test --headless --chrome"
-  env "WASM_BINDGEN_USE_${context%%:*}=1" ATTACHE_TEST_CONTEXT="${context#*:}" \
-    wasm-pack test --headless --chrome --chromedriver "$CHROMEDRIVER" --mode no-install
+  for engine in chrome firefox safari; do
+    step "browser ($engine, ${context#*:}): wasm-pack test"
+    env "WASM_BINDGEN_USE_${context%%:*}=1" ATTACHE_TEST_CONTEXT="${context#*:}" \
+      scripts/browser-test.sh "$engine"
+  done
 done
+
+# A real quota: Firefox with a 4 MiB origin limit set through its prefs.
+step "browser (firefox, small quota): wasm-pack test --features quota-tests"
+WASM_BINDGEN_USE_BROWSER=1 WASM_BINDGEN_TEST_WEBDRIVER_JSON=tests/quota/firefox.json \
+  scripts/browser-test.sh firefox --features quota-tests --test web_quota
 
 step "package: build pkg/"
 scripts/build.sh

@@ -32,6 +32,18 @@ test("a write past the quota is a typed QUOTA error and the store stays usable",
   assert.equal(refused.isAttacheError, true);
   assert.equal(refused.code, "QUOTA", refused.message);
   assert.equal(refused.domName, "QuotaExceededError");
+  const again = await page.evaluate(async () => {
+    try {
+      // Random hex: a value the engine cannot compress below the quota.
+      const bytes = crypto.getRandomValues(new Uint8Array(65536));
+      const text = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      await store.saveSessionState("s", "big", { text: text.repeat(8) });
+      return null;
+    } catch (e) {
+      return { code: e.code, message: e.message };
+    }
+  });
+  assert.equal(again?.code, "QUOTA", `every write refused for lack of space is QUOTA: ${again?.message}`);
 
   await cdp.send("Storage.overrideQuotaForOrigin", { origin: env.origin });
   const after = await page.evaluate(async () => {
