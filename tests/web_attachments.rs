@@ -33,13 +33,13 @@ fn every_vector_case_matches_the_reference_through_the_binding() {
                 let pinned = store.set_attachment(js(&op["attachment"])).unwrap();
                 assert_eq!(pinned, id, "case {n}: pinned id");
                 assert_eq!(
-                    store.render_attachment(id).as_deref(),
+                    store.render_attachment(id.into()).unwrap().as_deref(),
                     op["render"].as_str(),
                     "case {n}: render of {id}"
                 );
             } else {
                 assert_eq!(
-                    Some(store.detach_attachment(id)),
+                    Some(store.detach_attachment(id.into()).unwrap()),
                     op["returns"].as_bool(),
                     "case {n}: detach {id}"
                 );
@@ -224,7 +224,8 @@ fn an_undefined_optional_field_means_absent() {
     store.set_attachment(spec).unwrap();
     assert!(
         store
-            .render_attachment("file:a")
+            .render_attachment("file:a".into())
+            .unwrap()
             .unwrap()
             .contains("path pinned"),
         "undefined contents pin the path only"
@@ -234,10 +235,10 @@ fn an_undefined_optional_field_means_absent() {
 #[wasm_bindgen_test]
 fn detach_of_an_unknown_id_returns_false_and_keeps_the_store() {
     let mut store = seeded_store();
-    assert!(!store.detach_attachment("memory:never"));
+    assert!(!store.detach_attachment("memory:never".into()).unwrap());
     assert_eq!(store.size(), 2);
-    assert!(store.detach_attachment("memory:m"));
-    assert!(!store.has_attachment("memory:m"));
+    assert!(store.detach_attachment("memory:m".into()).unwrap());
+    assert!(!store.has_attachment("memory:m".into()).unwrap());
 }
 
 #[wasm_bindgen_test]
@@ -304,7 +305,7 @@ fn an_unchanged_store_hands_back_the_same_frozen_message() {
         .unwrap()
         .ends_with("- [x] t"));
 
-    store.detach_attachment("memory:m");
+    store.detach_attachment("memory:m".into()).unwrap();
     assert!(
         !js_sys::Object::is(&ticked, &store.consolidated_message()),
         "a detach builds a new message"

@@ -54,7 +54,7 @@ macro_rules! value_suite {
             assert_eq!(get(&error, "code").as_deref(), Some("INVALID_VALUE"), "{frame}");
             assert_eq!(get(&error, "field").as_deref(), Some(*path), "{frame}");
         }
-        let stored = settle(store.load_activity_frames(id.clone(), None)).await.unwrap();
+        let stored = settle(store.load_activity_frames(id.clone(), JsValue::UNDEFINED)).await.unwrap();
         assert_eq!(js_sys::Array::from(&stored).length(), 0, "no refused batch wrote anything");
 
         let state = js("{ a: 1 }");
@@ -66,7 +66,7 @@ macro_rules! value_suite {
 
         let frame = js("{ type: 'tool', input: { q: 'é😀', n: -0.5, deep: [null, true, {}] }, skip: undefined }");
         settle(store.append_activity_frames(id.clone(), "r".into(), js_sys::Array::of1(&frame).into())).await.unwrap();
-        let loaded = settle(store.load_activity_frames(id.clone(), Some("r".into()))).await.unwrap();
+        let loaded = settle(store.load_activity_frames(id.clone(), "r".into())).await.unwrap();
         assert_eq!(
             JSON::stringify(&loaded).unwrap(),
             JSON::stringify(&js_sys::Array::of1(&frame)).unwrap(),
@@ -85,9 +85,7 @@ async fn the_idb_store_refuses_values_that_are_not_json() {
     let name = browser::fresh_name("values");
     let options = js(&format!("{{ name: '{name}', durability: 'relaxed' }}"));
     let store: IdbSessionStore = {
-        let opened = settle(IdbSessionStore::open(Some(options.unchecked_into())))
-            .await
-            .unwrap();
+        let opened = settle(IdbSessionStore::open(options)).await.unwrap();
         // The promise resolves to the JS wrapper; take the Rust value back out.
         IdbSessionStore::try_from_js_value(opened).expect("an IdbSessionStore")
     };
@@ -98,11 +96,9 @@ async fn the_idb_store_refuses_values_that_are_not_json() {
 
 #[wasm_bindgen_test]
 async fn open_refuses_an_unknown_durability() {
-    let error = settle(IdbSessionStore::open(Some(
-        js("{ durability: 'fast' }").unchecked_into(),
-    )))
-    .await
-    .unwrap_err();
+    let error = settle(IdbSessionStore::open(js("{ durability: 'fast' }")))
+        .await
+        .unwrap_err();
     assert_eq!(get(&error, "code").as_deref(), Some("INVALID_ARGUMENT"));
     assert_eq!(get(&error, "field").as_deref(), Some("durability"));
 }

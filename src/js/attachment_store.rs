@@ -56,14 +56,20 @@ impl AttachmentStore {
 
     /// `store.detachAttachment("file:src/main.rs") // true if it was pinned`
     #[wasm_bindgen(js_name = detachAttachment)]
-    pub fn detach_attachment(&mut self, id: &str) -> bool {
-        self.core.detach(id)
+    pub fn detach_attachment(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> Result<bool, JsValue> {
+        Ok(self.core.detach(&attachment_id(&id)?))
     }
 
     /// `store.hasAttachment("todo:session")`
     #[wasm_bindgen(js_name = hasAttachment)]
-    pub fn has_attachment(&self, id: &str) -> bool {
-        self.core.contains(id)
+    pub fn has_attachment(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> Result<bool, JsValue> {
+        Ok(self.core.contains(&attachment_id(&id)?))
     }
 
     /// `store.attachmentIds() // in pin order`
@@ -80,8 +86,19 @@ impl AttachmentStore {
 
     /// `store.renderAttachment("memory:auth") // string, or undefined if not pinned`
     #[wasm_bindgen(js_name = renderAttachment)]
-    pub fn render_attachment(&self, id: &str) -> Option<String> {
-        self.core.rendered(id).map(str::to_owned)
+    pub fn render_attachment(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> Result<Option<String>, JsValue> {
+        Ok(self.core.rendered(&attachment_id(&id)?).map(str::to_owned))
+    }
+
+    /// `JSON.stringify(store) // its specs, in pin order`
+    ///
+    /// What `saveAttachments` stores, and what `loadAttachments` pins again.
+    #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "AttachmentSpec[]")]
+    pub fn to_json(&self) -> Result<JsValue, JsValue> {
+        super::values::to_js(&self.core.to_specs()).map_err(|e| to_js(&e))
     }
 
     /// `store.renderAll() // memories, then files, then todos`
@@ -121,6 +138,10 @@ impl AttachmentStore {
         *self.message.borrow_mut() = Some((revision, message.clone()));
         message
     }
+}
+
+fn attachment_id(id: &JsValue) -> Result<String, JsValue> {
+    super::values::id_arg(id, "id").map_err(|e| to_js(&e))
 }
 
 impl AttachmentStore {

@@ -3,7 +3,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::error::to_js;
-use super::values::{from_js, to_js as value_to_js};
+use super::values::{from_js, to_js as value_to_js, Options};
 use crate::budget::{plan_turn, Action, Counter, TokenCounter, TurnBudget};
 use crate::Error;
 
@@ -130,7 +130,20 @@ pub fn plan_turn_js(
 }
 
 fn plan(options: &JsValue) -> Result<JsValue, Error> {
-    let get = |name: &str| Reflect::get(options, &name.into()).unwrap_or(JsValue::UNDEFINED);
+    let options = Options::read(
+        options,
+        &[
+            "contextWindow",
+            "thresholdPercent",
+            "history",
+            "overheadTokens",
+            "attachments",
+            "contributors",
+            "memories",
+            "counter",
+        ],
+    )?;
+    let get = |name: &str| options.get(name);
     let counter = JsCounter::from_js(&get("counter"))?;
     let context_window =
         tokens(&get("contextWindow"), "contextWindow")?.ok_or_else(|| Error::InvalidArgument {

@@ -47,3 +47,16 @@ function isPlain(v) {
   return (proto === null || Object.getPrototypeOf(proto) === null) &&
     Object.prototype.toString.call(v) === "[object Object]";
 }
+
+// Ids (session ids, keys, request ids, attachment ids, database names) are
+// checked here, before anything is copied into wasm: a non-string could
+// trap the glue, a huge one would grow wasm memory for good, and a lone
+// surrogate would silently become U+FFFD. Returns the problem, or null.
+export function idProblem(value) {
+  if (typeof value !== "string") return `must be a string, not ${value === null ? "null" : typeof value}`;
+  if (value.length > 4096) return "must be at most 4096 UTF-16 code units long";
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(value)) {
+    return "holds a lone surrogate, which UTF-8 cannot hold";
+  }
+  return null;
+}

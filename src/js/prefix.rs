@@ -1,9 +1,8 @@
-use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
 use super::budget::{tokens, JsCounter};
 use super::error::to_js;
-use super::values::to_js as value_to_js;
+use super::values::{to_js as value_to_js, Options};
 use super::AttachmentStore;
 use crate::attachment::first_change;
 use crate::Error;
@@ -55,13 +54,8 @@ impl AttachmentStore {
     }
 
     fn check(&self, options: &JsValue) -> Result<JsValue, Error> {
-        let get = |name: &str| {
-            if options.is_object() {
-                Reflect::get(options, &name.into()).unwrap_or(JsValue::UNDEFINED)
-            } else {
-                JsValue::UNDEFINED
-            }
-        };
+        let options = Options::read(options, &["provider", "model", "minTokens", "counter"])?;
+        let get = |name: &str| options.get(name);
         let provider = get("provider").as_string();
         let counter = match (get("counter"), provider.as_deref()) {
             (counter, _) if !counter.is_undefined() => counter,

@@ -1,9 +1,8 @@
-use js_sys::Reflect;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
 use super::error::to_js;
-use super::values::{from_js, to_js as value_to_js};
+use super::values::{from_js, to_js as value_to_js, Options};
 use crate::request::{build_request, Format, Turn};
 use crate::Error;
 
@@ -20,7 +19,19 @@ pub fn build_request_js(
 }
 
 fn build(options: &JsValue) -> Result<JsValue, Error> {
-    let get = |name: &str| Reflect::get(options, &name.into()).unwrap_or(JsValue::UNDEFINED);
+    let options = Options::read(
+        options,
+        &[
+            "format",
+            "system",
+            "attachments",
+            "contributors",
+            "memories",
+            "history",
+            "cacheControl",
+        ],
+    )?;
+    let get = |name: &str| options.get(name);
     let absent = |v: &JsValue| v.is_undefined() || v.is_null();
     let argument = |field: &str, reason: &str| Error::InvalidArgument {
         field: field.to_owned(),
@@ -58,10 +69,9 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
     };
     let system = match get("system") {
         v if absent(&v) => None,
-        v => Some(
-            v.as_string()
-                .ok_or_else(|| argument("system", "must be a string"))?,
-        ),
+        // Through the JSON check, so a lone surrogate is refused, not replaced.
+        v if v.is_string() => Some(from_js::<String>(&v, "system")?),
+        _ => return Err(argument("system", "must be a string")),
     };
     let history = get("history");
     if !js_sys::Array::is_array(&history) {

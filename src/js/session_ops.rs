@@ -10,7 +10,7 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::future_to_promise;
 
 use super::error::to_js as error_to_js;
-use super::values::{from_js, string_arg, to_js};
+use super::values::{from_js, id_arg, to_js};
 use crate::session::{NewSession, SessionStore};
 use crate::Error;
 
@@ -37,7 +37,7 @@ pub fn by_session<S: SessionStore + 'static, T: serde::Serialize>(
     op: impl AsyncFnOnce(&S, &str) -> Result<T, Error> + 'static,
 ) -> Promise {
     promise(async move {
-        let session_id = string_arg(&session_id, "sessionId")?;
+        let session_id = id_arg(&session_id, "sessionId")?;
         to_js(&op(&store, &session_id).await?)
     })
 }
@@ -49,10 +49,7 @@ pub fn by_key<S: SessionStore + 'static, T: serde::Serialize>(
     op: impl AsyncFnOnce(&S, &str, &str) -> Result<T, Error> + 'static,
 ) -> Promise {
     promise(async move {
-        let (session_id, key) = (
-            string_arg(&session_id, "sessionId")?,
-            string_arg(&key, "key")?,
-        );
+        let (session_id, key) = (id_arg(&session_id, "sessionId")?, id_arg(&key, "key")?);
         to_js(&op(&store, &session_id, &key).await?)
     })
 }
@@ -68,7 +65,7 @@ pub fn with_value<S: SessionStore + 'static, T: serde::de::DeserializeOwned + 's
 ) -> Promise {
     let converted = from_js::<T>(value, path);
     promise(async move {
-        let session_id = string_arg(&session_id, "sessionId")?;
+        let session_id = id_arg(&session_id, "sessionId")?;
         op(&store, &session_id, converted?).await?;
         Ok(JsValue::UNDEFINED)
     })

@@ -5,10 +5,10 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::session_ops::{by_key, by_session, create_session, promise, values, with_value};
-use super::values::string_arg;
+use super::values::{from_js, id_arg, Options};
 use super::AttachmentStore;
 use crate::idb::{self, BrowserEnvironment, Durability, VersionChange};
-use crate::session::{self, SessionStore, ATTACHMENTS_KEY};
+use crate::session::{self, SessionStore};
 use crate::Error;
 
 /// Sessions kept in memory: the same behaviour as `IdbSessionStore`, gone
@@ -39,17 +39,15 @@ impl IdbSessionStore {
     /// `const store = await IdbSessionStore.open({ name: "attache", durability: "relaxed", onVersionChange })`
     #[wasm_bindgen(unchecked_return_type = "Promise<IdbSessionStore>")]
     pub fn open(
-        #[wasm_bindgen(unchecked_optional_param_type = "IdbSessionStoreOptions")] options: Option<
-            Object,
-        >,
+        #[wasm_bindgen(unchecked_optional_param_type = "IdbSessionStoreOptions")] options: JsValue,
     ) -> Promise {
+        let options = Options::read(&options, &["name", "durability", "onVersionChange"]);
         promise(async move {
-            let options = options.map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
-            let get =
-                |name: &str| Reflect::get(&options, &name.into()).unwrap_or(JsValue::UNDEFINED);
+            let options = options?;
+            let get = |name: &str| options.get(name);
             let name = match get("name") {
                 v if v.is_undefined() => "attache".to_owned(),
-                v => string_arg(&v, "name")?,
+                v => id_arg(&v, "name")?,
             };
             let durability = match get("durability") {
                 v if v.is_undefined() => Durability::Default,
@@ -136,10 +134,10 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "Json")] value: JsValue,
             ) -> Promise {
-                let path = key.as_string().unwrap_or_else(|| "value".to_owned());
+                let key = id_arg(&key, "key");
+                let path = key.as_deref().unwrap_or("value").to_owned();
                 with_value(self.0.clone(), session_id, &value, &path, async move |s, id, value: Value| {
-                    let key = string_arg(&key, "key")?;
-                    s.save_session_state(id, &key, value).await
+                    s.save_session_state(id, &key?, value).await
                 })
             }
 
@@ -212,7 +210,7 @@ macro_rules! session_store_methods {
                 let frames = values(&frames, "frames");
                 let store = self.0.clone();
                 promise(async move {
-                    let (id, request) = (string_arg(&session_id, "sessionId")?, string_arg(&request_id, "requestId")?);
+                    let (id, request) = (id_arg(&session_id, "sessionId")?, id_arg(&request_id, "requestId")?);
                     store.append_activity_frames(&id, &request, frames?).await?;
                     Ok(JsValue::UNDEFINED)
                 })
@@ -223,10 +221,11 @@ macro_rules! session_store_methods {
             pub fn load_activity_frames(
                 &self,
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
-                #[wasm_bindgen(js_name = requestId, unchecked_optional_param_type = "string")] request_id: Option<String>,
+                #[wasm_bindgen(js_name = requestId, unchecked_optional_param_type = "string")] request_id: JsValue,
             ) -> Promise {
+                let request_id = (!request_id.is_undefined()).then(|| id_arg(&request_id, "requestId")).transpose();
                 by_session(self.0.clone(), session_id, async move |s, id| {
-                    s.load_activity_frames(id, request_id.as_deref()).await
+                    s.load_activity_frames(id, request_id?.as_deref()).await
                 })
             }
 
@@ -240,7 +239,7 @@ macro_rules! session_store_methods {
                 let messages = values(&messages, "messages");
                 let store = self.0.clone();
                 promise(async move {
-                    store.append_messages(&string_arg(&session_id, "sessionId")?, messages?).await?;
+                    store.append_messages(&id_arg(&session_id, "sessionId")?, messages?).await?;
                     Ok(JsValue::UNDEFINED)
                 })
             }
@@ -250,13 +249,14 @@ macro_rules! session_store_methods {
             pub fn save_attachments(
                 &self,
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
-                pinned: &AttachmentStore,
+                #[wasm_bindgen(unchecked_param_type = "AttachmentStore")] pinned: JsValue,
             ) -> Promise {
                 // Taken now: the store may change before the promise runs.
-                let specs = pinned.core().to_specs();
+                let pinned = pinned_specs(&pinned);
                 let store = self.0.clone();
                 promise(async move {
-                    store.save_session_state(&string_arg(&session_id, "sessionId")?, ATTACHMENTS_KEY, specs).await?;
+                    let id = id_arg(&session_id, "sessionId")?;
+                    store.save_attachments(&id, &pinned?).await?;
                     Ok(JsValue::UNDEFINED)
                 })
             }
@@ -269,7 +269,7 @@ macro_rules! session_store_methods {
             ) -> Promise {
                 let store = self.0.clone();
                 promise(async move {
-                    let id = string_arg(&session_id, "sessionId")?;
+                    let id = id_arg(&session_id, "sessionId")?;
                     Ok(match store.load_attachments(&id).await? {
                         Some(pinned) => AttachmentStore::from_core(pinned).into(),
                         None => JsValue::NULL,
@@ -284,6 +284,26 @@ macro_rules! session_store_methods {
             }
         }
     };
+}
+
+/// The pinned store given to `saveAttachments`, rebuilt from its `toJSON()`
+/// specs: a Rust object cannot be borrowed out of an arbitrary JS value, and
+/// this way anything but a live `AttachmentStore` is a typed error.
+fn pinned_specs(pinned: &JsValue) -> Result<crate::attachment::AttachmentStore, Error> {
+    let wrong = |reason: &str| Error::InvalidArgument {
+        field: "pinned".to_owned(),
+        reason: reason.to_owned(),
+    };
+    let to_json = pinned
+        .is_object()
+        .then(|| Reflect::get(pinned, &"toJSON".into()).ok())
+        .flatten()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+        .ok_or_else(|| wrong("must be an AttachmentStore"))?;
+    let specs = to_json
+        .call0(pinned)
+        .map_err(|_| wrong("must be a live AttachmentStore, not one that was freed"))?;
+    crate::attachment::AttachmentStore::from_specs(&from_js::<Value>(&specs, "pinned")?)
 }
 
 session_store_methods!(MemorySessionStore);

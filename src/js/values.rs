@@ -5,12 +5,15 @@ use js_sys::{Reflect, JSON};
 use serde::{de::DeserializeOwned, Serialize};
 use wasm_bindgen::prelude::*;
 
+use crate::session::checks;
 use crate::Error;
 
 #[wasm_bindgen(module = "/src/js/json.js")]
 extern "C" {
     #[wasm_bindgen(catch, js_name = toJson)]
     fn to_json_text(value: &JsValue, path: &str) -> Result<String, JsValue>;
+    #[wasm_bindgen(js_name = idProblem)]
+    fn id_problem(value: &JsValue) -> Option<String>;
 }
 
 pub fn from_js<T: DeserializeOwned>(value: &JsValue, path: &str) -> Result<T, Error> {
@@ -40,11 +43,64 @@ pub fn to_js(value: &impl Serialize) -> Result<JsValue, Error> {
     Ok(JSON::parse(&text).expect("serde_json writes valid JSON"))
 }
 
-/// A string argument such as a session id; anything else is refused rather
-/// than coerced.
-pub fn string_arg(value: &JsValue, name: &str) -> Result<String, Error> {
-    value.as_string().ok_or_else(|| Error::InvalidArgument {
-        field: name.to_owned(),
-        reason: "must be a string".to_owned(),
-    })
+/// An id argument: a session id, key, request id, attachment id or
+/// database name. Its type, length and well-formedness are checked in JS
+/// before it is copied; whether it is blank is the core's call.
+pub fn id_arg(value: &JsValue, name: &str) -> Result<String, Error> {
+    if let Some(reason) = id_problem(value) {
+        return Err(Error::InvalidArgument {
+            field: name.to_owned(),
+            reason,
+        });
+    }
+    let id = value.as_string().unwrap_or_default();
+    checks::id_argument(name, &id)?;
+    Ok(id)
+}
+
+/// An options object: `undefined` or `null` for none. Every key is read
+/// once, up front, so a throwing getter or a typo (`nme` for `name`) is an
+/// `INVALID_ARGUMENT` naming it rather than a default taken silently.
+pub struct Options(Vec<(&'static str, JsValue)>);
+
+impl Options {
+    pub fn read(value: &JsValue, known: &[&'static str]) -> Result<Self, Error> {
+        let wrong = |field: &str, reason: &str| Error::InvalidArgument {
+            field: field.to_owned(),
+            reason: reason.to_owned(),
+        };
+        if value.is_undefined() || value.is_null() {
+            return Ok(Self(Vec::new()));
+        }
+        if !value.is_object() || js_sys::Array::is_array(value) {
+            return Err(wrong("options", "must be an object"));
+        }
+        let keys =
+            js_sys::Reflect::own_keys(value).map_err(|_| wrong("options", "cannot be read"))?;
+        for key in keys.iter() {
+            match key.as_string() {
+                Some(key) if known.contains(&key.as_str()) => {}
+                Some(key) if id_problem(&JsValue::from_str(&key)).is_none() => {
+                    return Err(wrong(&format!("options.{key}"), "is not a known option"));
+                }
+                _ => return Err(wrong("options", "has a key that is not a known option")),
+            }
+        }
+        known
+            .iter()
+            .map(|&name| match Reflect::get(value, &name.into()) {
+                Ok(v) => Ok((name, v)),
+                Err(_) => Err(wrong(&format!("options.{name}"), "threw when read")),
+            })
+            .collect::<Result<_, _>>()
+            .map(Self)
+    }
+
+    /// The option's value; `undefined` when not given.
+    pub fn get(&self, name: &str) -> JsValue {
+        self.0
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map_or(JsValue::UNDEFINED, |(_, v)| v.clone())
+    }
 }

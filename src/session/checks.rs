@@ -7,10 +7,10 @@ use super::{NewSession, SessionInfo};
 use crate::Error;
 
 pub fn id_argument(field: &str, value: &str) -> Result<(), Error> {
-    if value.is_empty() {
+    if value.trim().is_empty() {
         return Err(Error::InvalidArgument {
             field: field.to_owned(),
-            reason: "must not be empty".to_owned(),
+            reason: "must not be empty or blank".to_owned(),
         });
     }
     Ok(())
