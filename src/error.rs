@@ -5,12 +5,13 @@ use std::fmt;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Error {
-    /// A spec named a kind that is not memory, file, todo or custom.
-    UnknownKind { kind: String },
+    /// A spec named a kind that is not memory, file, todo or custom; `field`
+    /// is where (`kind`, or `attachments[2].kind` when nested).
+    UnknownKind { kind: String, field: String },
     /// A spec field is missing, mistyped, empty or not expected.
     InvalidSpec { field: String, reason: String },
     /// A custom attachment id is not of the form `{kind}:{slug}`.
-    InvalidId { id: String },
+    InvalidId { id: String, field: String },
     /// An argument such as a session id or state key is empty or mistyped.
     InvalidArgument { field: String, reason: String },
     /// A value to store is not JSON data of the expected shape.
@@ -57,9 +58,10 @@ impl Error {
     /// The field at fault, as a path such as `items[2].text`.
     pub fn field(&self) -> Option<&str> {
         match self {
-            Error::UnknownKind { .. } => Some("kind"),
-            Error::InvalidSpec { field, .. } | Error::InvalidArgument { field, .. } => Some(field),
-            Error::InvalidId { .. } => Some("id"),
+            Error::UnknownKind { field, .. }
+            | Error::InvalidId { field, .. }
+            | Error::InvalidSpec { field, .. }
+            | Error::InvalidArgument { field, .. } => Some(field),
             Error::InvalidValue { path, .. } | Error::Credential { path } => Some(path),
             _ => None,
         }
@@ -94,6 +96,22 @@ impl Error {
         }
     }
 
+    /// The same error, found inside `outer`: its field becomes a path such
+    /// as `attachments[0].kind`, and its code stays, whichever route
+    /// reports it.
+    pub fn within(mut self, outer: &str) -> Self {
+        match &mut self {
+            Error::UnknownKind { field, .. }
+            | Error::InvalidId { field, .. }
+            | Error::InvalidSpec { field, .. }
+            | Error::InvalidArgument { field, .. }
+            | Error::InvalidValue { path: field, .. }
+            | Error::Credential { path: field } => *field = join(outer, field),
+            _ => {}
+        }
+        self
+    }
+
     pub(crate) fn invalid(field: impl Into<String>, reason: impl Into<String>) -> Self {
         Error::InvalidSpec {
             field: field.into(),
@@ -105,7 +123,7 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::UnknownKind { kind } => write!(
+            Error::UnknownKind { kind, .. } => write!(
                 f,
                 "unknown attachment kind {kind:?}: expected \"memory\", \"file\", \"todo\" or \"custom\""
             ),
@@ -115,7 +133,7 @@ impl fmt::Display for Error {
             Error::InvalidSpec { field, reason } => {
                 write!(f, "invalid attachment spec: `{field}` {reason}")
             }
-            Error::InvalidId { id } => write!(
+            Error::InvalidId { id, .. } => write!(
                 f,
                 "invalid attachment id {id:?}: expected \"{{kind}}:{{slug}}\" with a kind of \
                  lowercase letters, digits, '-' or '_' and a non-empty slug"
@@ -145,6 +163,16 @@ impl fmt::Display for Error {
     }
 }
 
+/// `outer` then `inner` as one path: `a` + `b` is `a.b`, `a` + `[0]` is
+/// `a[0]`, and an empty side adds nothing.
+pub(crate) fn join(outer: &str, inner: &str) -> String {
+    match (outer.is_empty(), inner.is_empty() || inner.starts_with('[')) {
+        (true, _) => inner.to_owned(),
+        (false, true) => format!("{outer}{inner}"),
+        (false, false) => format!("{outer}.{inner}"),
+    }
+}
+
 /// Browsers often leave a DOMException's message empty.
 fn cause(dom_name: &str, message: &str) -> String {
     if message.is_empty() {
@@ -159,6 +187,24 @@ impl std::error::Error for Error {}
 #[cfg(test)]
 mod tests {
     use super::Error;
+
+    #[test]
+    fn within_prefixes_the_path_and_keeps_the_code() {
+        let unknown = Error::UnknownKind {
+            kind: "image".into(),
+            field: "kind".into(),
+        }
+        .within("[0]")
+        .within("attachments");
+        assert_eq!(
+            (unknown.code(), unknown.field()),
+            ("UNKNOWN_KIND", Some("attachments[0].kind"))
+        );
+        let whole = Error::invalid("", "must be an object").within("attachments");
+        assert_eq!(whole.field(), Some("attachments"), "no dangling dot");
+        let quota = Error::from_dom("QuotaExceededError", "").within("x");
+        assert_eq!(quota.field(), None, "storage errors have no field");
+    }
 
     #[test]
     fn dom_exceptions_map_to_codes_that_keep_the_dom_name() {

@@ -38,7 +38,7 @@ const BAD_FRAMES: &[(&str, &str)] = &[
     ("{ n: -Infinity }", "frames[1].n"),
     ("{ list: [1, undefined] }", "frames[1].list[1]"),
     ("{ at: new Date(0) }", "frames[1].at"),
-    ("{ text: 'lone \\uD800 surrogate' }", "frames"),
+    ("{ text: 'lone \\uD800 surrogate' }", "frames[1].text"),
     ("[1, 2]", "frames[1]"),
 ];
 

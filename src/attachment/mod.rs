@@ -87,7 +87,10 @@ impl Attachment {
     ) -> Result<Self, Error> {
         let id = id.into();
         if !is_valid_id(&id) {
-            return Err(Error::InvalidId { id });
+            return Err(Error::InvalidId {
+                id,
+                field: "id".to_owned(),
+            });
         }
         Ok(Attachment::Custom {
             id,

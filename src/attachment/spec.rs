@@ -57,6 +57,7 @@ impl Attachment {
                 Attachment::custom(string(fields, "id")?, rank, string(fields, "text")?)
             }
             other => Err(Error::UnknownKind {
+                field: "kind".to_owned(),
                 kind: other.to_owned(),
             }),
         }

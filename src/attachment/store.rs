@@ -143,20 +143,8 @@ impl AttachmentStore {
             .ok_or_else(|| crate::Error::invalid("", "attachments must be an array of specs"))?;
         let mut store = Self::new();
         for (index, spec) in specs.iter().enumerate() {
-            let attachment = Attachment::from_spec(spec).map_err(|e| match e {
-                crate::Error::InvalidSpec { field, reason } => {
-                    crate::Error::invalid(format!("[{index}].{field}"), reason)
-                }
-                crate::Error::UnknownKind { kind } => crate::Error::invalid(
-                    format!("[{index}].kind"),
-                    format!("{kind:?} is not a kind"),
-                ),
-                crate::Error::InvalidId { id } => crate::Error::invalid(
-                    format!("[{index}].id"),
-                    format!("{id:?} is not {{kind}}:{{slug}}"),
-                ),
-                other => other,
-            })?;
+            let attachment =
+                Attachment::from_spec(spec).map_err(|e| e.within(&format!("[{index}]")))?;
             store.pin(attachment);
         }
         Ok(store)

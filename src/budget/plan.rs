@@ -5,7 +5,7 @@ use crate::Error;
 pub struct TurnBudget {
     pub context_window: u64,
     /// The compaction trigger, as a percentage of the window (1 to 100).
-    pub threshold_percent: u8,
+    pub threshold_percent: u64,
     pub history_tokens: u64,
     /// Per-request overhead such as tool schemas.
     pub overhead_tokens: u64,
@@ -51,7 +51,7 @@ pub fn plan_turn(budget: TurnBudget) -> Result<Plan, Error> {
         });
     }
     let window = budget.context_window;
-    let threshold_tokens = window.saturating_mul(u64::from(budget.threshold_percent)) / 100;
+    let threshold_tokens = window.saturating_mul(budget.threshold_percent) / 100;
     let emergency_tokens = window.saturating_mul(19) / 20;
     let reserve_tokens = budget
         .transient_tokens

@@ -63,15 +63,15 @@ impl JsCounter {
             JsCounter::Builtin(counter) => counter.count(&from_js::<Vec<Value>>(messages, path)?),
             JsCounter::Host(function) => {
                 let counted = function.call1(&JsValue::UNDEFINED, messages).map_err(|e| {
+                    // An Error's message; JSON.stringify(error) is "{}".
+                    let said = Reflect::get(&e, &"message".into())
+                        .ok()
+                        .and_then(|m| m.as_string())
+                        .or_else(|| e.as_string())
+                        .unwrap_or_else(|| "a value that is not an Error".to_owned());
                     Error::InvalidArgument {
                         field: "counter".to_owned(),
-                        reason: format!(
-                            "threw: {}",
-                            js_sys::JSON::stringify(&e)
-                                .ok()
-                                .and_then(|s| s.as_string())
-                                .unwrap_or_default()
-                        ),
+                        reason: format!("threw: {said}"),
                     }
                 })?;
                 tokens(&counted, "counter's result")?.ok_or_else(|| Error::InvalidArgument {
@@ -188,7 +188,7 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
     };
     let plan = plan_turn(TurnBudget {
         context_window,
-        threshold_percent: u8::try_from(threshold).unwrap_or(0),
+        threshold_percent: threshold,
         history_tokens,
         overhead_tokens: tokens(&get("overheadTokens"), "overheadTokens")?.unwrap_or(0),
         transient_tokens,

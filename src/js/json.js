@@ -1,3 +1,5 @@
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 // Checks that a value is JSON data before it is stored, and returns its JSON
 // text. Runs in JS because walking a value from wasm would cross the
 // boundary once per property. Throws {path, reason} for the first problem.
@@ -7,6 +9,8 @@ export function toJson(value, path) {
   const check = (v, at) => {
     switch (typeof v) {
       case "string":
+        if (LONE_SURROGATE.test(v)) throw { path: at, reason: "holds a lone surrogate, which UTF-8 cannot hold" };
+        return;
       case "boolean":
         return;
       case "number":
@@ -30,6 +34,7 @@ export function toJson(value, path) {
         throw { path: at, reason: `is a ${v.constructor?.name ?? "non-plain object"}, not a plain object` };
       }
       for (const key of Object.keys(v)) {
+        if (LONE_SURROGATE.test(key)) throw { path: at, reason: "has a key with a lone surrogate, which UTF-8 cannot hold" };
         // Absent and undefined mean the same, as in JSON.stringify.
         if (v[key] !== undefined) check(v[key], field(at, key));
       }
@@ -55,7 +60,7 @@ function isPlain(v) {
 export function idProblem(value) {
   if (typeof value !== "string") return `must be a string, not ${value === null ? "null" : typeof value}`;
   if (value.length > 4096) return "must be at most 4096 UTF-16 code units long";
-  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(value)) {
+  if (LONE_SURROGATE.test(value)) {
     return "holds a lone surrogate, which UTF-8 cannot hold";
   }
   return null;

@@ -28,11 +28,19 @@ pub fn from_js<T: DeserializeOwned>(value: &JsValue, path: &str) -> Result<T, Er
             reason: field("reason").unwrap_or_else(|| "is not JSON data".to_owned()),
         }
     })?;
-    // Also refuses lone surrogates, which JSON.stringify escapes but UTF-8 cannot hold.
+    // toJson has refused all that serde_json would: what is left is the
+    // shape, and serde's own words say which field is off.
     serde_json::from_str(&text).map_err(|e| Error::InvalidValue {
         path: path.to_owned(),
-        reason: format!("is not valid JSON data: {e}"),
+        reason: shape_problem(&e),
     })
+}
+
+/// serde's message without its parser position ("at line 1 column 14").
+fn shape_problem(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    let text = text.split(" at line ").next().unwrap_or_default();
+    format!("is not of the expected shape: {text}")
 }
 
 pub fn to_js(value: &impl Serialize) -> Result<JsValue, Error> {

@@ -43,13 +43,9 @@ pub fn state_value(key: &str, value: &Value) -> Result<(), Error> {
         super::SNAPSHOT_KEY => snapshot(value)?,
         super::REPL_STATE_KEY => repl_state(value)?,
         super::ATTACHMENTS_KEY => {
-            crate::attachment::AttachmentStore::from_specs(value).map_err(|e| {
-                Error::InvalidValue {
-                    // from_specs names fields as `[2].slug`.
-                    path: format!("attachments{}", e.field().unwrap_or_default()),
-                    reason: e.to_string(),
-                }
-            })?;
+            // Keeps the spec's own code (UNKNOWN_KIND, INVALID_SPEC, ...), as
+            // setAttachment reports it.
+            crate::attachment::AttachmentStore::from_specs(value).map_err(|e| e.within(key))?;
         }
         _ => {}
     }

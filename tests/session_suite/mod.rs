@@ -542,7 +542,16 @@ pub async fn pinned_attachments_come_back_byte_identical_in_pin_order(store: &im
         .unwrap_err();
     assert_eq!(
         (error.code(), error.field()),
-        ("INVALID_VALUE", Some("attachments[1].slug"))
+        ("INVALID_SPEC", Some("attachments[1].slug")),
+        "the code setAttachment gives, at the spec's path"
+    );
+    let unknown = store
+        .save_session_state("s", "attachments", json!([{"kind": "image"}]))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (unknown.code(), unknown.field()),
+        ("UNKNOWN_KIND", Some("attachments[0].kind"))
     );
     assert_eq!(
         store
