@@ -1,6 +1,9 @@
-//! Prefix stability: whether this turn's pinned prefix is byte-identical to
-//! the last one checked, and if not, where it first differs and whose
-//! attachment that byte belongs to.
+//! Prefix stability: whether this turn's pinned prefix is the same as the
+//! last one checked, part for part, and if not, where it first differs and
+//! which attachment changed. Providers cache the blocks sent, so text that
+//! moves between parts breaks the cache even when the bytes run the same.
+
+use super::AttachmentStore;
 
 /// The pinned prefix as checked: each part's id and text, in consolidated
 /// order. Its bytes are the texts' UTF-8, back to back.
@@ -8,40 +11,96 @@ pub type PrefixParts = Vec<(String, String)>;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PrefixChange {
-    /// The first byte offset at which the two prefixes differ.
+    /// The byte offset, into the concatenated texts, where the first
+    /// differing part starts to differ.
     pub offset: usize,
-    /// The attachment holding that byte in the current prefix, or, when
-    /// the current prefix ends there, in the previous one.
+    /// The attachment that changed: the one detached, the one newly
+    /// pinned, or the one whose text differs.
     pub attachment_id: String,
 }
 
-/// `None` when both prefixes are byte-identical.
+/// `None` when both prefixes have the same parts with the same texts.
 pub fn first_change(
     previous: &[(String, String)],
     current: &[(String, String)],
 ) -> Option<PrefixChange> {
-    let (mut old, mut new) = (bytes(previous), bytes(current));
     let mut offset = 0;
-    loop {
-        match (old.next(), new.next()) {
-            (None, None) => return None,
-            (Some((a, _)), Some((b, id))) if a != b => return Some(change(offset, id)),
-            (Some(_), Some(_)) => offset += 1,
-            (_, Some((_, id))) | (Some((_, id)), None) => return Some(change(offset, id)),
-        }
+    for index in 0..previous.len().max(current.len()) {
+        let (old, new) = (previous.get(index), current.get(index));
+        let id = match (old, new) {
+            (Some(old), Some(new)) if old == new => {
+                offset += new.1.len();
+                continue;
+            }
+            (Some(old), Some(new)) => {
+                offset += common_prefix(&old.1, &new.1);
+                // A detach shifts the next part into its place: name the
+                // part that left, else the one that arrived or changed.
+                if old.0 != new.0 && !current.iter().any(|(id, _)| *id == old.0) {
+                    &old.0
+                } else {
+                    &new.0
+                }
+            }
+            (Some((id, _)), None) | (None, Some((id, _))) => id,
+            (None, None) => unreachable!("index is below the longer length"),
+        };
+        return Some(PrefixChange {
+            offset,
+            attachment_id: id.clone(),
+        });
+    }
+    None
+}
+
+fn common_prefix(a: &str, b: &str) -> usize {
+    a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
+}
+
+/// Providers' minimum cacheable prefix, in tokens: OpenAI caches from
+/// 1024; Anthropic from 1024, or 2048 on Haiku models.
+pub fn minimum_cacheable_tokens(provider: Option<&str>, model: Option<&str>) -> u64 {
+    match (provider, model) {
+        (Some("anthropic"), Some(model)) if model.contains("haiku") => 2048,
+        _ => 1024,
     }
 }
 
-/// Each byte of the prefix with the id of the attachment it belongs to.
-fn bytes(parts: &[(String, String)]) -> impl Iterator<Item = (u8, &str)> {
-    parts
-        .iter()
-        .flat_map(|(id, text)| text.bytes().map(move |b| (b, id.as_str())))
+/// What `checkPrefix` compares against: the parts at the last check. A
+/// revision already checked costs nothing.
+#[derive(Debug, Default)]
+pub struct PrefixTracker {
+    checked: Option<(u64, PrefixParts)>,
 }
 
-fn change(offset: usize, id: &str) -> PrefixChange {
-    PrefixChange {
-        offset,
-        attachment_id: id.to_owned(),
+/// One check's outcome: `first` when there was nothing to compare.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PrefixStatus {
+    pub first: bool,
+    pub change: Option<PrefixChange>,
+}
+
+impl PrefixStatus {
+    pub fn stable(&self) -> bool {
+        !self.first && self.change.is_none()
+    }
+}
+
+impl PrefixTracker {
+    pub fn check(&mut self, store: &AttachmentStore) -> PrefixStatus {
+        let revision = store.revision();
+        let first = self.checked.is_none();
+        let change = match &self.checked {
+            Some((seen, _)) if *seen == revision => None,
+            previous => {
+                let current = store.prefix_parts();
+                let change = previous
+                    .as_ref()
+                    .and_then(|(_, parts)| first_change(parts, &current));
+                self.checked = Some((revision, current));
+                change
+            }
+        };
+        PrefixStatus { first, change }
     }
 }

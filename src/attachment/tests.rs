@@ -391,3 +391,77 @@ fn a_new_memory_ahead_of_the_files_is_blamed_at_its_own_start() {
         "\"[\" is shared, then the memory header differs"
     );
 }
+
+#[test]
+fn text_moving_between_parts_is_a_change_though_the_bytes_run_the_same() {
+    let before = parts(&[("memory:a", "ab"), ("memory:b", "c")]);
+    let after = parts(&[("memory:a", "a"), ("memory:b", "bc")]);
+    assert_eq!(
+        first_change(&before, &after),
+        Some(PrefixChange {
+            offset: 1,
+            attachment_id: "memory:a".into()
+        }),
+        "the blocks sent differ, so the provider's cache misses"
+    );
+}
+
+#[test]
+fn a_detach_in_the_middle_names_the_detached_attachment() {
+    let before = parts(&[("memory:a", "A"), ("memory:b", "B"), ("file:f", "F")]);
+    let after = parts(&[("memory:a", "A"), ("file:f", "F")]);
+    assert_eq!(
+        first_change(&before, &after),
+        Some(PrefixChange {
+            offset: 1,
+            attachment_id: "memory:b".into()
+        }),
+        "not file:f, which only moved up"
+    );
+}
+
+#[test]
+fn the_tracker_reports_first_then_stable_then_the_change() {
+    let mut store = AttachmentStore::new();
+    pin(
+        &mut store,
+        json!({"kind": "memory", "slug": "m", "memory": "M"}),
+    );
+    let mut tracker = PrefixTracker::default();
+    let first = tracker.check(&store);
+    assert!(first.first && !first.stable(), "nothing to compare yet");
+    assert!(
+        tracker.check(&store).stable(),
+        "an unchanged store is stable"
+    );
+    pin(
+        &mut store,
+        json!({"kind": "memory", "slug": "m", "memory": "N"}),
+    );
+    let changed = tracker.check(&store);
+    assert_eq!(
+        changed.change.map(|c| c.attachment_id),
+        Some("memory:m".into())
+    );
+    assert!(
+        tracker.check(&store).stable(),
+        "the change is the new baseline"
+    );
+}
+
+#[test]
+fn providers_cache_from_1024_tokens_and_anthropic_haiku_from_2048() {
+    assert_eq!(
+        minimum_cacheable_tokens(Some("openai"), Some("gpt-5-haiku")),
+        1024
+    );
+    assert_eq!(
+        minimum_cacheable_tokens(Some("anthropic"), Some("claude-haiku-4")),
+        2048
+    );
+    assert_eq!(
+        minimum_cacheable_tokens(Some("anthropic"), Some("claude-sonnet-4")),
+        1024
+    );
+    assert_eq!(minimum_cacheable_tokens(None, None), 1024);
+}

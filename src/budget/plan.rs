@@ -1,5 +1,8 @@
 use crate::Error;
 
+/// The compaction trigger when the host names none: 80% of the window.
+pub const DEFAULT_THRESHOLD_PERCENT: u64 = 80;
+
 /// What one turn costs, in tokens, and the window it must fit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TurnBudget {

@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::error::to_js;
 use super::values::from_js;
-use crate::attachment::{self, Attachment, PrefixParts};
+use crate::attachment::{self, Attachment};
 
 /// The attachments pinned to every request. Holds wasm memory: call
 /// `free()` when done with it.
@@ -16,8 +16,8 @@ pub struct AttachmentStore {
     core: attachment::AttachmentStore,
     /// The last consolidated message built, with the revision it shows.
     message: RefCell<Option<(u64, JsValue)>>,
-    /// The prefix at the last `checkPrefix`, with its revision.
-    pub(crate) checked: RefCell<Option<(u64, PrefixParts)>>,
+    /// What `checkPrefix` compares against.
+    pub(crate) prefix: RefCell<attachment::PrefixTracker>,
     /// The prefix's characters and bytes, with the revision they measure.
     pub(crate) prefix_size: RefCell<Option<(u64, u64, usize)>>,
 }

@@ -4,7 +4,9 @@ use wasm_bindgen::prelude::*;
 
 use super::error::to_js;
 use super::values::{from_js, to_js as value_to_js, Options};
-use crate::budget::{plan_turn, Action, Counter, TokenCounter, TurnBudget};
+use crate::budget::{
+    plan_turn, Action, Counter, TokenCounter, TurnBudget, DEFAULT_THRESHOLD_PERCENT,
+};
 use crate::Error;
 
 /// A built-in counter, or the host's own function (wrapping js-tiktoken,
@@ -150,7 +152,8 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
             field: "contextWindow".to_owned(),
             reason: "is required".to_owned(),
         })?;
-    let threshold = tokens(&get("thresholdPercent"), "thresholdPercent")?.unwrap_or(80);
+    let threshold =
+        tokens(&get("thresholdPercent"), "thresholdPercent")?.unwrap_or(DEFAULT_THRESHOLD_PERCENT);
     let history = get("history");
     let history_tokens = match tokens(&history, "history") {
         Ok(Some(n)) => n,

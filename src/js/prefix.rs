@@ -4,18 +4,8 @@ use super::budget::{tokens, JsCounter};
 use super::error::to_js;
 use super::values::{to_js as value_to_js, Options};
 use super::AttachmentStore;
-use crate::attachment::first_change;
+use crate::attachment::minimum_cacheable_tokens;
 use crate::Error;
-
-/// Providers' minimum cacheable prefix, in tokens: OpenAI caches from
-/// 1024; Anthropic from 1024, or 2048 on Haiku models. `minTokens`
-/// overrides either.
-fn minimum(provider: Option<&str>, model: Option<&str>) -> u64 {
-    match (provider, model) {
-        (Some("anthropic"), Some(model)) if model.contains("haiku") => 2048,
-        _ => 1024,
-    }
-}
 
 #[wasm_bindgen]
 impl AttachmentStore {
@@ -65,24 +55,13 @@ impl AttachmentStore {
         let counter = JsCounter::from_js(&counter)?;
         let min_tokens = match tokens(&get("minTokens"), "minTokens")? {
             Some(n) => n,
-            None => minimum(provider.as_deref(), get("model").as_string().as_deref()),
+            None => {
+                minimum_cacheable_tokens(provider.as_deref(), get("model").as_string().as_deref())
+            }
         };
 
         let revision = self.core().revision();
-        let mut checked = self.checked.borrow_mut();
-        let first = checked.is_none();
-        let change = match checked.as_ref() {
-            // Same revision, same bytes: nothing to compare.
-            Some((seen, _)) if *seen == revision => None,
-            previous => {
-                let current = self.core().prefix_parts();
-                let change = previous.and_then(|(_, parts)| first_change(parts, &current));
-                *checked = Some((revision, current));
-                change
-            }
-        };
-        drop(checked);
-
+        let status = self.prefix.borrow_mut().check(self.core());
         let message = self.consolidated_message();
         let (prefix_chars, prefix_bytes) = self.prefix_size(revision);
         let prefix_tokens = if message.is_undefined() {
@@ -98,9 +77,9 @@ impl AttachmentStore {
             )
         });
         value_to_js(&serde_json::json!({
-            "first": first,
-            "stable": !first && change.is_none(),
-            "change": change.map(|c| serde_json::json!({"offset": c.offset, "attachmentId": c.attachment_id})),
+            "first": status.first,
+            "stable": status.stable(),
+            "change": status.change.map(|c| serde_json::json!({"offset": c.offset, "attachmentId": c.attachment_id})),
             "prefixBytes": prefix_bytes,
             "prefixTokens": prefix_tokens,
             "minCacheableTokens": min_tokens,

@@ -1,9 +1,9 @@
-use serde_json::{json, Value};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::error::to_js;
 use super::values::{from_js, to_js as value_to_js, Options};
-use crate::request::{build_request, Format, Turn};
+use crate::request::{build_request, default_cache_control, Format, Turn};
 use crate::Error;
 
 /// ```js
@@ -63,7 +63,7 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
         }
     };
     let cache_control = match get("cacheControl") {
-        v if v.as_bool() == Some(true) => Some(json!({"type": "ephemeral"})),
+        v if v.as_bool() == Some(true) => Some(default_cache_control()),
         v if absent(&v) || v.as_bool() == Some(false) => None,
         v => Some(from_js(&v, "cacheControl")?),
     };

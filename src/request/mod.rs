@@ -40,6 +40,12 @@ pub struct Turn {
     pub cache_control: Option<Value>,
 }
 
+/// What `cacheControl: true` means: Anthropic's default breakpoint, which
+/// lives five minutes.
+pub fn default_cache_control() -> Value {
+    serde_json::json!({"type": "ephemeral"})
+}
+
 /// `{ messages }`, plus a top-level `system` for Anthropic.
 pub fn build_request(format: Format, turn: Turn) -> Result<Value, Error> {
     for (i, message) in turn
