@@ -48,6 +48,27 @@ const ready = `export * from "./attache.js";\n`;
 await writeFile(at("index.d.ts"), `/** The default entry: the wasm is initialised on import. */\n${ready}`);
 await writeFile(at("node.d.ts"), `/** The Node entry: the wasm is initialised on import. */\n${ready}`);
 
+// Every method first checks that \`this\` is a live instance of its class
+// (src/js/guard.js says why); free() on a freed instance does nothing.
+let glue = await readFile(at("attache.js"), "utf8");
+const guarded = new Map();
+glue = glue.replace(/export class (\w+) \{[\s\S]*?\n\}\n/g, (block, Class) =>
+  block.replace(/(\n {4}\/\*\*(?:(?!\*\/)[\s\S])*?\*\/)?\n {4}(get )?(\w+)\(([^)]*)\) \{\n/g, (method, doc, _getter, name) => {
+    if (name === "constructor" || name === "__destroy_into_raw") return method;
+    guarded.set(Class, (guarded.get(Class) ?? 0) + 1);
+    if (name === "free") return `${method}        if (!alive(this, ${Class})) return;\n`;
+    const async = /@returns \{Promise</.test(doc ?? "");
+    return `${method}        if (!alive(this, ${Class})) return refuse(this, ${Class}, ${async});\n`;
+  }));
+const calls = glue.match(/\(this\.__wbg_ptr\b/g)?.length ?? 0;
+const guards = glue.match(/if \(!alive\(this, /g)?.length ?? 0;
+if (guarded.size !== 3 || guards - guarded.size < calls) {
+  throw new Error(`the glue's shape changed: ${guards} guards for ${calls} calls in ${[...guarded.keys()]}`);
+}
+glue = glue.replace(/^(import .*\n)/m, `import { alive, refuse } from "./guard.js";\n$1`);
+await writeFile(at("attache.js"), glue);
+await writeFile(at("guard.js"), await readFile(new URL("../src/js/guard.js", import.meta.url)));
+
 // wasm-bindgen types the raw wasm exports with \`any\`; they are internal, so
 // the public InitOutput keeps only the memory.
 let types = await readFile(at("attache.d.ts"), "utf8");
@@ -77,7 +98,7 @@ const manifest = {
   },
   main: "./index.js",
   types: "./index.d.ts",
-  files: ["attache.js", "attache.d.ts", "attache_bg.wasm", "attache_wasm.js", "index.js", "index.d.ts",
+  files: ["attache.js", "attache.d.ts", "attache_bg.wasm", "attache_wasm.js", "guard.js", "index.js", "index.d.ts",
     "node.js", "node.d.ts", "snippets", "README.md"],
   sideEffects: ["./index.js", "./node.js", "./snippets/*"],
   keywords: ["agent", "llm", "context", "indexeddb", "wasm"],

@@ -24,7 +24,8 @@ export type AttacheErrorCode =
   | "UNKNOWN_KIND" | "INVALID_SPEC" | "INVALID_ID"
   | "INVALID_ARGUMENT" | "INVALID_VALUE" | "CREDENTIAL"
   | "NOT_FOUND" | "ALREADY_EXISTS"
-  | "VERSION" | "QUOTA" | "ABORTED" | "CONNECTION_LOST" | "UNAVAILABLE";
+  | "VERSION" | "QUOTA" | "ABORTED" | "CONNECTION_LOST" | "UNAVAILABLE"
+  | "FREED" | "INVALID_THIS";
 export interface AttacheError extends Error {
   name: "AttacheError";
   code: AttacheErrorCode;

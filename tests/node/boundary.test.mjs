@@ -225,3 +225,38 @@ test("errors say what the host passed, keep their code on every route, and show 
   const nested = await sessions.appendActivityFrames("s", "r", [{ a: { b: ["ok", "x\ud800"] } }]).catch((e) => e);
   assert.equal(nested.field, "frames[0].a.b[1]", "a lone surrogate is named by its path");
 });
+
+test("every method on a freed instance is FREED, on a wrong `this` INVALID_THIS; async ones reject", async () => {
+  const classes = { AttachmentStore, MemorySessionStore, IdbSessionStore: attache.IdbSessionStore };
+  const others = [{}, null, new AttachmentStore(), new MemorySessionStore()];
+  let checked = 0;
+  for (const [name, Class] of Object.entries(classes)) {
+    const methods = Object.getOwnPropertyNames(Class.prototype)
+      .filter((m) => !["constructor", "free", "__destroy_into_raw"].includes(m));
+    // IndexedDB is not in Node: a freed IdbSessionStore is made from a live wrapper's shape.
+    const freed = name === "IdbSessionStore" ? Object.assign(Object.create(Class.prototype), { __wbg_ptr: 0 }) : new Class();
+    if (name !== "IdbSessionStore") {
+      freed.free();
+      freed.free(); // a second free() does nothing
+    }
+    for (const method of methods) {
+      const descriptor = Object.getOwnPropertyDescriptor(Class.prototype, method);
+      const call = (self) => (descriptor.get ? descriptor.get.call(self) : descriptor.value.call(self, "s", "k", []));
+      for (const [self, code] of [[freed, "FREED"], ...others.filter((o) => !(o instanceof Class)).map((o) => [o, "INVALID_THIS"])]) {
+        let outcome;
+        try {
+          outcome = call(self);
+        } catch (e) {
+          outcome = { thrown: e };
+        }
+        const async = name !== "AttachmentStore" && !["close", "name"].includes(method);
+        assert.equal(outcome instanceof Promise, async, `${name}.${method} ${async ? "rejects" : "throws"}`);
+        const error = async ? await outcome.then(() => null, (e) => e) : outcome?.thrown;
+        assert.ok(isAttacheError(error), `${name}.${method} on ${code}: ${error?.message ?? "no error"}`);
+        assert.equal(error.code, code, `${name}.${method}`);
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked > 100, `${checked} calls checked`);
+});
