@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const port = Number(process.argv[2] ?? process.env.PORT ?? 8080);
 const root = process.argv[3] ? resolve(process.argv[3]) : repo;
-const allowed = process.argv[3] ? /^\// : /^\/(www|pkg|tests\/e2e\/pages)\//;
+// fast-check and pure-rand are served for the browser fuzz page only.
+const allowed = process.argv[3] ? /^\// : /^\/(www|pkg|tests\/e2e\/pages|tests\/boundary|node_modules\/(fast-check|pure-rand))\//;
 const home = process.argv[3] ? "/index.html" : "/www/";
 const types = {
   ".html": "text/html; charset=utf-8",

@@ -6,6 +6,7 @@ import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import fc from "fast-check";
+import * as shared from "../boundary/properties.mjs";
 
 const root = new URL("../../", import.meta.url);
 const attache = await import(new URL("pkg/attache.js", root));
@@ -17,12 +18,7 @@ before(async () => {
 });
 
 const RUNS = Number(process.env.ATTACHE_FUZZ_RUNS ?? 20000);
-
-/** A value that throws when read, as a hostile host might pass. */
-const throwing = () => new Proxy({}, { get() { throw new Error("boom"); }, ownKeys() { throw new Error("boom"); } });
-const EMPTY = {};
-const HOSTILE = [undefined, null, 42, -0, NaN, true, 10n, Symbol("s"), () => 1, [], ["a"], EMPTY, { length: 1e9 },
-  new Date(0), new Map(), "", "   ", "a\ud800", "\udc00b", "x".repeat(4097), throwing()];
+const { EMPTY, HOSTILE, idCalls } = shared;
 
 function describe(value) {
   if (typeof value === "string") return JSON.stringify(value.slice(0, 20));
@@ -33,56 +29,8 @@ function describe(value) {
   }
 }
 
-/** Calls `f`, which must return normally or throw an AttacheError. */
-function settlesSync(f, label) {
-  try {
-    return { value: f() };
-  } catch (e) {
-    assert.ok(isAttacheError(e), `${label}: threw an untyped ${e?.name}: ${e?.message}`);
-    return { error: e };
-  }
-}
-
-/** Calls an async method: never a synchronous throw; it resolves or rejects typed. */
-async function settlesAsync(f, label) {
-  let promise;
-  try {
-    promise = f();
-  } catch (e) {
-    assert.fail(`${label}: threw synchronously: ${e?.message}`);
-  }
-  assert.ok(promise instanceof Promise, `${label}: returns a promise`);
-  try {
-    return { value: await promise };
-  } catch (e) {
-    assert.ok(isAttacheError(e), `${label}: rejected with an untyped ${e?.name}: ${e?.message}`);
-    return { error: e };
-  }
-}
-
-/** Every id-taking call, on live instances. */
-function idCalls(pinned, sessions, id) {
-  return {
-    sync: {
-      detachAttachment: (v) => pinned.detachAttachment(v),
-      hasAttachment: (v) => pinned.hasAttachment(v),
-      renderAttachment: (v) => pinned.renderAttachment(v),
-    },
-    async: {
-      getSession: (v) => sessions.getSession(v),
-      deleteSession: (v) => sessions.deleteSession(v),
-      loadSessionState: (v) => sessions.loadSessionState(id, v),
-      saveSessionState: (v) => sessions.saveSessionState(v, "k", { a: 1 }),
-      saveSessionStateKey: (v) => sessions.saveSessionState(id, v, { a: 1 }),
-      appendActivityFrames: (v) => sessions.appendActivityFrames(id, v, [{ a: 1 }]),
-      loadActivityFrames: (v) => sessions.loadActivityFrames(id, v),
-      loadMessages: (v) => sessions.loadMessages(v),
-      saveAttachments: (v) => sessions.saveAttachments(id, v),
-      loadAttachments: (v) => sessions.loadAttachments(v),
-      createSession: (v) => sessions.createSession(v),
-    },
-  };
-}
+const settlesSync = (f, label) => shared.settlesSync(attache, f, label);
+const settlesAsync = (f, label) => shared.settlesAsync(attache, f, label);
 
 test("hostile values in id parameters end in INVALID_ARGUMENT, never a trap or a synchronous throw", async () => {
   const pinned = new AttachmentStore();
@@ -171,37 +119,10 @@ test("a fake length does not grow wasm memory", () => {
   assert.equal(memory.buffer.byteLength, before, "memory stayed flat");
 });
 
-test(`arbitrary values in every id and option parameter (${RUNS} runs each, ATTACHE_FUZZ_RUNS for more)`, async () => {
-  const pinned = new AttachmentStore();
-  pinned.setAttachment({ kind: "memory", slug: "m", memory: "kept" });
-  const options = {
-    planTurn: (v) => planTurn(v),
-    buildRequest: (v) => buildRequest(v),
-    checkPrefix: (v) => pinned.checkPrefix(v),
-    estimateTokens: (v) => estimateTokens([], v),
-  };
-  const value = fc.oneof(fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true,
-    withTypedArray: true, withSparseArray: true, withNullPrototype: true, withBoxedValues: true }),
-  fc.string({ unit: "binary" }), fc.constantFrom(...HOSTILE));
-  // Valid values really write, so each run gets a store of its own, freed
-  // after; memory is measured after a warm-up, so only growth that every
-  // run leaves behind shows.
-  const run = async (v) => {
-    const sessions = new MemorySessionStore();
-    const { id } = await sessions.createSession({ id: "s" });
-    const calls = idCalls(pinned, sessions, id);
-    for (const [name, call] of Object.entries(calls.sync)) settlesSync(() => call(v), name);
-    for (const [name, call] of Object.entries(options)) settlesSync(() => call(v), name);
-    for (const [name, call] of Object.entries(calls.async)) await settlesAsync(() => call(v), name);
-    sessions.free();
-  };
-  await fc.assert(fc.asyncProperty(value, run), { numRuns: 200 });
-  const before = memory.buffer.byteLength;
-  await fc.assert(fc.asyncProperty(value, run), { numRuns: RUNS });
-  assert.deepEqual(pinned.attachmentIds(), ["memory:m"], "the instance is healthy afterwards");
+test(`arbitrary values in every id and option parameter (${RUNS} runs, ATTACHE_FUZZ_RUNS for more)`, async () => {
+  const grown = await shared.fuzz({ attache, fc, memory, runs: RUNS });
   // Allocator fragmentation may take a page or two; a leak of even 13 bytes
   // a run would pass 256 KiB over 20,000 runs.
-  const grown = memory.buffer.byteLength - before;
   assert.ok(grown <= 256 * 1024, `wasm memory stayed flat: grew ${grown} bytes over ${RUNS} runs`);
 });
 

@@ -1,0 +1,102 @@
+// The boundary's contract as properties, shared by the Node test and the
+// browser page (tests/e2e/pages/fuzz.html): any JS value in any id or
+// option parameter ends in a result or a typed AttacheError, async methods
+// never throw synchronously, the instances stay healthy and wasm memory
+// stays flat. Plain JS, so it runs in both.
+
+/** A value that throws when read, as a hostile host might pass. */
+const throwing = () => new Proxy({}, { get() { throw new Error("boom"); }, ownKeys() { throw new Error("boom"); } });
+export const EMPTY = {};
+export const HOSTILE = [undefined, null, 42, -0, NaN, true, 10n, Symbol("s"), () => 1, [], ["a"], EMPTY, { length: 1e9 },
+  new Date(0), new Map(), "", "   ", "a\ud800", "\udc00b", "x".repeat(4097), throwing()];
+
+const fail = (message) => { throw new Error(message); };
+
+/** Calls `f`, which must return normally or throw an AttacheError. */
+export function settlesSync(attache, f, label) {
+  try {
+    return { value: f() };
+  } catch (e) {
+    if (!attache.isAttacheError(e)) fail(`${label}: threw an untyped ${e?.name}: ${e?.message}`);
+    return { error: e };
+  }
+}
+
+/** Calls an async method: never a synchronous throw; it resolves or rejects typed. */
+export async function settlesAsync(attache, f, label) {
+  let promise;
+  try {
+    promise = f();
+  } catch (e) {
+    fail(`${label}: threw synchronously: ${e?.message}`);
+  }
+  if (!(promise instanceof Promise)) fail(`${label}: did not return a promise`);
+  try {
+    return { value: await promise };
+  } catch (e) {
+    if (!attache.isAttacheError(e)) fail(`${label}: rejected with an untyped ${e?.name}: ${e?.message}`);
+    return { error: e };
+  }
+}
+
+/** Every id-taking call, on live instances. */
+export function idCalls(pinned, sessions, id) {
+  return {
+    sync: {
+      detachAttachment: (v) => pinned.detachAttachment(v),
+      hasAttachment: (v) => pinned.hasAttachment(v),
+      renderAttachment: (v) => pinned.renderAttachment(v),
+    },
+    async: {
+      getSession: (v) => sessions.getSession(v),
+      deleteSession: (v) => sessions.deleteSession(v),
+      loadSessionState: (v) => sessions.loadSessionState(id, v),
+      saveSessionState: (v) => sessions.saveSessionState(v, "k", { a: 1 }),
+      saveSessionStateKey: (v) => sessions.saveSessionState(id, v, { a: 1 }),
+      appendActivityFrames: (v) => sessions.appendActivityFrames(id, v, [{ a: 1 }]),
+      loadActivityFrames: (v) => sessions.loadActivityFrames(id, v),
+      loadMessages: (v) => sessions.loadMessages(v),
+      saveAttachments: (v) => sessions.saveAttachments(id, v),
+      loadAttachments: (v) => sessions.loadAttachments(v),
+      createSession: (v) => sessions.createSession(v),
+    },
+  };
+}
+
+/**
+ * Runs the property `runs` times. Valid values really write, so each run
+ * gets a fresh MemorySessionStore, freed after, or a new session in
+ * `sessions` (an IdbSessionStore, say), deleted after. Resolves with how
+ * many bytes wasm memory grew after a warm-up of up to 200 runs.
+ */
+export async function fuzz({ attache, fc, memory, runs, sessions: shared }) {
+  const { AttachmentStore, planTurn, buildRequest, estimateTokens } = attache;
+  const pinned = new AttachmentStore();
+  pinned.setAttachment({ kind: "memory", slug: "m", memory: "kept" });
+  const options = {
+    planTurn: (v) => planTurn(v),
+    buildRequest: (v) => buildRequest(v),
+    checkPrefix: (v) => pinned.checkPrefix(v),
+    estimateTokens: (v) => estimateTokens([], v),
+  };
+  const value = fc.oneof(fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true,
+    withTypedArray: true, withSparseArray: true, withNullPrototype: true, withBoxedValues: true }),
+  fc.string({ unit: "binary" }), fc.constantFrom(...HOSTILE));
+  const run = async (v) => {
+    const sessions = shared ?? new attache.MemorySessionStore();
+    const { id } = await sessions.createSession();
+    const calls = idCalls(pinned, sessions, id);
+    for (const [name, call] of Object.entries(calls.sync)) settlesSync(attache, () => call(v), name);
+    for (const [name, call] of Object.entries(options)) settlesSync(attache, () => call(v), name);
+    for (const [name, call] of Object.entries(calls.async)) await settlesAsync(attache, () => call(v), name);
+    if (shared) await sessions.deleteSession(id);
+    else sessions.free();
+  };
+  await fc.assert(fc.asyncProperty(value, run), { numRuns: Math.min(200, runs) });
+  const before = memory.buffer.byteLength;
+  await fc.assert(fc.asyncProperty(value, run), { numRuns: runs });
+  const ids = pinned.attachmentIds();
+  if (ids.length !== 1 || ids[0] !== "memory:m") fail(`the pinned store is not healthy afterwards: ${ids}`);
+  pinned.free();
+  return memory.buffer.byteLength - before;
+}

@@ -1,0 +1,21 @@
+// The boundary's properties (tests/boundary/properties.mjs) in headless
+// Chromium, on MemorySessionStore and on real IndexedDB: the Node run
+// covers the same contract without a browser's engine or storage.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { start } from "./browser.mjs";
+
+const RUNS = Number(process.env.ATTACHE_FUZZ_RUNS ?? 5000);
+const IDB_RUNS = Math.max(1, Math.round(RUNS / 10));
+
+let env;
+before(async () => { env = await start(); });
+after(async () => { await env?.stop(); });
+
+test(`arbitrary values in every id and option parameter, in Chromium (${RUNS} runs, ${IDB_RUNS} on IndexedDB)`, { timeout: 300000 }, async () => {
+  const page = await env.context.newPage();
+  await page.goto(`${env.origin}/tests/e2e/pages/fuzz.html`);
+  await page.waitForSelector("body[data-ready=true]", { state: "attached", timeout: 15000 });
+  const { grown } = await page.evaluate(([runs, idbRuns]) => runFuzz(runs, idbRuns), [RUNS, IDB_RUNS]);
+  assert.ok(grown <= 256 * 1024, `wasm memory stayed flat: grew ${grown} bytes over ${RUNS} runs`);
+});
