@@ -60,12 +60,16 @@ glue = glue.replace(/export class (\w+) \{[\s\S]*?\n\}\n/g, (block, Class) =>
     const async = /@returns \{Promise</.test(doc ?? "");
     return `${method}        if (!alive(this, ${Class})) return refuse(this, ${Class}, ${async});\n`;
   }));
-const calls = glue.match(/\(this\.__wbg_ptr\b/g)?.length ?? 0;
-const guards = glue.match(/if \(!alive\(this, /g)?.length ?? 0;
-if (guarded.size !== 3 || guards - guarded.size < calls) {
-  throw new Error(`the glue's shape changed: ${guards} guards for ${calls} calls in ${[...guarded.keys()]}`);
+// Every method that hands this.__wbg_ptr to wasm must open with its guard.
+for (const [, name, body] of glue.matchAll(/\n {4}(?:get )?(\w+)\([^)]*\) \{\n([\s\S]*?)\n {4}\}\n/g)) {
+  if (!["constructor", "__destroy_into_raw"].includes(name) && body.includes("this.__wbg_ptr") && !body.trimStart().startsWith("if (!alive(this, ")) {
+    throw new Error(`the glue's shape changed: ${name}() is not guarded`);
+  }
 }
+if (guarded.size !== 3) throw new Error(`expected 3 classes to guard, found ${[...guarded.keys()]}`);
+const unguarded = glue;
 glue = glue.replace(/^(import .*\n)/m, `import { alive, refuse } from "./guard.js";\n$1`);
+if (glue === unguarded) throw new Error("the glue has no import line to put the guard's beside");
 await writeFile(at("attache.js"), glue);
 await writeFile(at("guard.js"), await readFile(new URL("../src/js/guard.js", import.meta.url)));
 

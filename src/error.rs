@@ -33,6 +33,10 @@ pub enum Error {
     ConnectionLost { dom_name: String, message: String },
     /// IndexedDB is missing or refused to open (private mode, policy).
     Unavailable { dom_name: String, message: String },
+    /// An object was used after its `free()`.
+    Freed { class: String },
+    /// A method got a `this` that is not a live object of its class.
+    InvalidThis { class: String },
 }
 
 impl Error {
@@ -52,6 +56,8 @@ impl Error {
             Error::Aborted { .. } => "ABORTED",
             Error::ConnectionLost { .. } => "CONNECTION_LOST",
             Error::Unavailable { .. } => "UNAVAILABLE",
+            Error::Freed { .. } => "FREED",
+            Error::InvalidThis { .. } => "INVALID_THIS",
         }
     }
 
@@ -158,6 +164,10 @@ impl fmt::Display for Error {
             }
             Error::Unavailable { dom_name, message } => {
                 write!(f, "IndexedDB is unavailable ({})", cause(dom_name, message))
+            }
+            Error::Freed { class } => write!(f, "this {class} was freed; create a new one"),
+            Error::InvalidThis { class } => {
+                write!(f, "called with a `this` that is not a live {class}")
             }
         }
     }

@@ -14,8 +14,8 @@ use serde_json::{json, Value};
 use session_suite::new;
 use wasm_bindgen_test::*;
 
-/// 256 KiB of random hex per frame: IndexedDB compresses values in some
-/// engines, so repeated text would never fill anything.
+/// Two frames of 128 KiB of random hex (256 KiB a call): IndexedDB
+/// compresses values in some engines, so repeated text would fill nothing.
 fn incompressible_frames() -> Vec<Value> {
     let text = run_js(
         "const bytes = crypto.getRandomValues(new Uint8Array(64 * 1024));

@@ -5,6 +5,7 @@
 use serde_json::{json, Map, Value};
 
 use super::{Attachment, AttachmentKind, TodoItem};
+use crate::session::checks::MAX_ID_UNITS;
 use crate::Error;
 
 impl Attachment {
@@ -14,6 +15,24 @@ impl Attachment {
     /// `{kind:"todo", items:[{text, completed}]}` or
     /// `{kind:"custom", id, rank: "memory"|"file"|"todo", text}`.
     pub fn from_spec(spec: &Value) -> Result<Self, Error> {
+        let attachment = Self::from_fields(spec)?;
+        // Every id-taking call refuses a longer id, so such a pin could
+        // never be detached.
+        if attachment.id().encode_utf16().count() > MAX_ID_UNITS {
+            let field = match &attachment {
+                Attachment::Memory { .. } => "slug",
+                Attachment::File(_) => "path",
+                _ => "id",
+            };
+            return Err(Error::invalid(
+                field,
+                format!("makes an id longer than {MAX_ID_UNITS} UTF-16 code units"),
+            ));
+        }
+        Ok(attachment)
+    }
+
+    fn from_fields(spec: &Value) -> Result<Self, Error> {
         let fields = spec.as_object().ok_or_else(|| {
             Error::invalid("", format!("expected an object, got {}", type_name(spec)))
         })?;

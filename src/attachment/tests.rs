@@ -465,3 +465,11 @@ fn providers_cache_from_1024_tokens_and_anthropic_haiku_from_2048() {
     );
     assert_eq!(minimum_cacheable_tokens(None, None), 1024);
 }
+
+#[test]
+fn a_spec_whose_id_no_call_could_take_is_refused() {
+    let long = Attachment::from_spec(&json!({"kind": "file", "path": "p".repeat(4096)}))
+        .expect_err("file: plus 4096 units is over the limit");
+    assert_eq!((long.code(), long.field()), ("INVALID_SPEC", Some("path")));
+    assert!(Attachment::from_spec(&json!({"kind": "file", "path": "p".repeat(4091)})).is_ok());
+}

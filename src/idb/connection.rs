@@ -57,7 +57,8 @@ pub struct VersionChange {
 pub struct Tx {
     pub idb: idb::Transaction,
     pub raw: IdbTransaction,
-    settled: Promise,
+    /// Write transactions only: a read has nothing to settle.
+    settled: Option<Promise>,
 }
 
 #[wasm_bindgen(module = "/src/idb/settle.js")]
@@ -203,7 +204,7 @@ impl Connection {
             .unchecked_into();
         Ok(Tx {
             idb: raw.clone().into(),
-            settled: settle(&raw),
+            settled: write.then(|| settle(&raw)),
             raw,
         })
     }
@@ -262,9 +263,13 @@ impl Drop for Connection {
 /// around a request that fails later, a half write. Auto-commit aborts on
 /// it in every engine, and the rejection names the first failing request.
 pub async fn completed(tx: Tx) -> Result<(), Error> {
-    match JsFuture::from(tx.settled).await {
-        Ok(error) if error.is_null() => Ok(()),
-        Ok(error) | Err(error) => Err(from_js(&error)),
+    let settled = tx.settled.expect("completed() is for write transactions");
+    // settle() never rejects: it resolves with the error, or null.
+    let error = JsFuture::from(settled).await.unwrap_or(JsValue::NULL);
+    if error.is_null() {
+        Ok(())
+    } else {
+        Err(from_js(&error))
     }
 }
 

@@ -1,4 +1,8 @@
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// Native in current engines; the regex only where it is missing.
+const illFormed = String.prototype.isWellFormed
+  ? (s) => !s.isWellFormed()
+  : (s) => LONE_SURROGATE.test(s);
 
 // Checks that a value is JSON data before it is stored, and returns its JSON
 // text. Runs in JS because walking a value from wasm would cross the
@@ -9,7 +13,7 @@ export function toJson(value, path) {
   const check = (v, at) => {
     switch (typeof v) {
       case "string":
-        if (LONE_SURROGATE.test(v)) throw { path: at, reason: "holds a lone surrogate, which UTF-8 cannot hold" };
+        if (illFormed(v)) throw { path: at, reason: "holds a lone surrogate, which UTF-8 cannot hold" };
         return;
       case "boolean":
         return;
@@ -34,7 +38,7 @@ export function toJson(value, path) {
         throw { path: at, reason: `is a ${v.constructor?.name ?? "non-plain object"}, not a plain object` };
       }
       for (const key of Object.keys(v)) {
-        if (LONE_SURROGATE.test(key)) throw { path: at, reason: "has a key with a lone surrogate, which UTF-8 cannot hold" };
+        if (illFormed(key)) throw { path: at, reason: "has a key with a lone surrogate, which UTF-8 cannot hold" };
         // Absent and undefined mean the same, as in JSON.stringify.
         if (v[key] !== undefined) check(v[key], field(at, key));
       }
@@ -60,7 +64,7 @@ function isPlain(v) {
 export function idProblem(value) {
   if (typeof value !== "string") return `must be a string, not ${value === null ? "null" : typeof value}`;
   if (value.length > 4096) return "must be at most 4096 UTF-16 code units long";
-  if (LONE_SURROGATE.test(value)) {
+  if (illFormed(value)) {
     return "holds a lone surrogate, which UTF-8 cannot hold";
   }
   return null;

@@ -223,7 +223,9 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(js_name = requestId, unchecked_optional_param_type = "string")] request_id: JsValue,
             ) -> Promise {
-                let request_id = (!request_id.is_undefined()).then(|| id_arg(&request_id, "requestId")).transpose();
+                // Absent (undefined or null) means every request's frames.
+                let all = request_id.is_undefined() || request_id.is_null();
+                let request_id = (!all).then(|| id_arg(&request_id, "requestId")).transpose();
                 by_session(self.0.clone(), session_id, async move |s, id| {
                     s.load_activity_frames(id, request_id?.as_deref()).await
                 })
@@ -286,23 +288,33 @@ macro_rules! session_store_methods {
     };
 }
 
+thread_local! {
+    /// `AttachmentStore.prototype`, to tell a store from a look-alike.
+    static PINNED_PROTOTYPE: JsValue = Object::get_prototype_of(&AttachmentStore::default().into()).into();
+}
+
 /// The pinned store given to `saveAttachments`, rebuilt from its `toJSON()`
-/// specs: a Rust object cannot be borrowed out of an arbitrary JS value, and
-/// this way anything but a live `AttachmentStore` is a typed error.
+/// specs: a Rust object cannot be borrowed out of an arbitrary JS value.
+/// Anything but a live `AttachmentStore` is a typed error.
 fn pinned_specs(pinned: &JsValue) -> Result<crate::attachment::AttachmentStore, Error> {
-    let wrong = |reason: &str| Error::InvalidArgument {
-        field: "pinned".to_owned(),
-        reason: reason.to_owned(),
-    };
-    let to_json = pinned
-        .is_object()
-        .then(|| Reflect::get(pinned, &"toJSON".into()).ok())
-        .flatten()
-        .and_then(|f| f.dyn_into::<Function>().ok())
-        .ok_or_else(|| wrong("must be an AttachmentStore"))?;
-    let specs = to_json
-        .call0(pinned)
-        .map_err(|_| wrong("must be a live AttachmentStore, not one that was freed"))?;
+    let prototype = PINNED_PROTOTYPE.with(JsValue::clone);
+    let is_store = pinned.is_object()
+        && Reflect::get_prototype_of(pinned).is_ok_and(|p| JsValue::from(p) == prototype);
+    if !is_store {
+        return Err(Error::InvalidArgument {
+            field: "pinned".to_owned(),
+            reason: "must be an AttachmentStore".to_owned(),
+        });
+    }
+    // The prototype's own method: an instance may shadow toJSON.
+    let to_json: Function = Reflect::get(&prototype, &"toJSON".into())
+        .unwrap_or_default()
+        .unchecked_into();
+    // Throws only for a freed store (FREED from the package's guard, or
+    // wasm-bindgen's bare null-pointer error where there is no guard).
+    let specs = to_json.call0(pinned).map_err(|_| Error::Freed {
+        class: "AttachmentStore".to_owned(),
+    })?;
     crate::attachment::AttachmentStore::from_specs(&from_js::<Value>(&specs, "pinned")?)
 }
 

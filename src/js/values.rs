@@ -28,8 +28,8 @@ pub fn from_js<T: DeserializeOwned>(value: &JsValue, path: &str) -> Result<T, Er
             reason: field("reason").unwrap_or_else(|| "is not JSON data".to_owned()),
         }
     })?;
-    // toJson has refused all that serde_json would: what is left is the
-    // shape, and serde's own words say which field is off.
+    // toJson has refused what is not JSON data: what is left is the shape
+    // (or serde's nesting limit), and serde's own words say what is off.
     serde_json::from_str(&text).map_err(|e| Error::InvalidValue {
         path: path.to_owned(),
         reason: shape_problem(&e),
@@ -39,7 +39,8 @@ pub fn from_js<T: DeserializeOwned>(value: &JsValue, path: &str) -> Result<T, Er
 /// serde's message without its parser position ("at line 1 column 14").
 fn shape_problem(error: &serde_json::Error) -> String {
     let text = error.to_string();
-    let text = text.split(" at line ").next().unwrap_or_default();
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    let text = text.strip_suffix(&position).unwrap_or(&text);
     format!("is not of the expected shape: {text}")
 }
 
@@ -86,12 +87,18 @@ impl Options {
         let keys =
             js_sys::Reflect::own_keys(value).map_err(|_| wrong("options", "cannot be read"))?;
         for key in keys.iter() {
-            match key.as_string() {
-                Some(key) if known.contains(&key.as_str()) => {}
-                Some(key) if id_problem(&JsValue::from_str(&key)).is_none() => {
-                    return Err(wrong(&format!("options.{key}"), "is not a known option"));
+            // Checked before the copy: as_string() would turn a lone
+            // surrogate in the key into U+FFFD.
+            let name = id_problem(&key)
+                .is_none()
+                .then(|| key.as_string())
+                .flatten();
+            match name {
+                Some(name) if known.contains(&name.as_str()) => {}
+                Some(name) => {
+                    return Err(wrong(&format!("options.{name}"), "is not a known option"))
                 }
-                _ => return Err(wrong("options", "has a key that is not a known option")),
+                None => return Err(wrong("options", "has a key that is not a known option")),
             }
         }
         known

@@ -6,14 +6,22 @@ use serde_json::{Map, Value};
 use super::{NewSession, SessionInfo};
 use crate::Error;
 
+/// The longest id, in UTF-16 code units as JS counts them: the bindings
+/// refuse longer ones before copying them into wasm.
+pub const MAX_ID_UNITS: usize = 4096;
+
 pub fn id_argument(field: &str, value: &str) -> Result<(), Error> {
-    if value.trim().is_empty() {
-        return Err(Error::InvalidArgument {
-            field: field.to_owned(),
-            reason: "must not be empty or blank".to_owned(),
-        });
-    }
-    Ok(())
+    let reason = if value.trim().is_empty() {
+        "must not be empty or blank"
+    } else if value.encode_utf16().count() > MAX_ID_UNITS {
+        "must be at most 4096 UTF-16 code units long"
+    } else {
+        return Ok(());
+    };
+    Err(Error::InvalidArgument {
+        field: field.to_owned(),
+        reason: reason.to_owned(),
+    })
 }
 
 /// Resolves a new session's defaults and checks it.

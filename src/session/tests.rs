@@ -92,3 +92,18 @@ fn frames_must_be_objects() {
         ("INVALID_VALUE", Some("frames[1]"))
     );
 }
+
+#[test]
+fn ids_are_non_blank_and_at_most_4096_utf16_units() {
+    assert_eq!(code(id_argument("key", " \t")), "INVALID_ARGUMENT");
+    assert_eq!(code(id_argument("key", &"x".repeat(4096))), "OK");
+    assert_eq!(
+        code(id_argument("key", &"x".repeat(4097))),
+        "INVALID_ARGUMENT"
+    );
+    assert_eq!(
+        code(id_argument("key", &"😀".repeat(2049))),
+        "INVALID_ARGUMENT",
+        "an astral character is two units, as JS counts"
+    );
+}

@@ -17,5 +17,6 @@ test(`arbitrary values in every id and option parameter, in Chromium (${RUNS} ru
   await page.goto(`${env.origin}/tests/e2e/pages/fuzz.html`);
   await page.waitForSelector("body[data-ready=true]", { state: "attached", timeout: 15000 });
   const { grown } = await page.evaluate(([runs, idbRuns]) => runFuzz(runs, idbRuns), [RUNS, IDB_RUNS]);
-  assert.ok(grown <= 256 * 1024, `wasm memory stayed flat: grew ${grown} bytes over ${RUNS} runs`);
+  // Two pages of allocator slack; a leak of 27 bytes a run passes it.
+  assert.ok(grown <= 128 * 1024, `wasm memory stayed flat: grew ${grown} bytes over ${RUNS} runs`);
 });

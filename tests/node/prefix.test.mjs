@@ -59,19 +59,3 @@ test("a prefix under the provider's minimum is flagged", () => {
   assert.deepEqual([low.belowMinimum, low.warning], [false, null]);
   assert.throws(() => store.checkPrefix({ minTokens: -1 }), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT");
 });
-
-test("after a detach the change names the detached attachment, not the one that moved up", () => {
-  const store = new AttachmentStore();
-  store.setAttachment({ kind: "memory", slug: "a", memory: "A" });
-  store.setAttachment({ kind: "memory", slug: "b", memory: "B" });
-  store.setAttachment({ kind: "file", path: "f.md", contents: "F" });
-  const [a, b, f] = ["memory:a", "memory:b", "file:f.md"].map((id) => Buffer.from(store.renderAttachment(id)));
-  store.checkPrefix();
-  store.detachAttachment("memory:b");
-  const check = store.checkPrefix();
-  assert.equal(check.stable, false);
-  assert.equal(check.change.attachmentId, "memory:b");
-  let shared = 0;
-  while (shared < b.length && b[shared] === f[shared]) shared++;
-  assert.equal(check.change.offset, a.length + shared, "where the part after memory:a first differs");
-});
