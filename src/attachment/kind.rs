@@ -8,6 +8,9 @@ pub enum AttachmentKind {
 }
 
 impl AttachmentKind {
+    /// Every kind, in consolidated order.
+    pub const ALL: [Self; 3] = [Self::Memory, Self::File, Self::Todo];
+
     pub fn as_str(self) -> &'static str {
         match self {
             AttachmentKind::Memory => "memory",

@@ -1,4 +1,4 @@
-use super::{Attachment, ConsolidatedMessage, PrefixParts};
+use super::{Attachment, AttachmentKind, ConsolidatedMessage, PrefixParts};
 
 /// The pinned attachments of one agent, in pin order, deduplicated by id.
 ///
@@ -150,12 +150,14 @@ impl AttachmentStore {
         Ok(store)
     }
 
-    /// The pinned attachments in consolidated order.
+    /// The pinned attachments in consolidated order: one pass per kind
+    /// keeps pin order within a kind without a sort's code.
     fn ordered(&self) -> impl Iterator<Item = &Pinned> {
-        let mut ordered: Vec<&Pinned> = self.pinned.iter().collect();
-        // A stable sort keeps pin order within a kind.
-        ordered.sort_by_key(|pinned| pinned.attachment.kind());
-        ordered.into_iter()
+        AttachmentKind::ALL.into_iter().flat_map(move |kind| {
+            self.pinned
+                .iter()
+                .filter(move |pinned| pinned.attachment.kind() == kind)
+        })
     }
 
     fn position(&self, id: &str) -> Option<usize> {

@@ -52,12 +52,12 @@ impl Counter {
         let single = ratio as f32;
         let invalid = || Error::InvalidArgument {
             field: "ratio".to_owned(),
-            reason: format!("must be a positive finite number, got {ratio}"),
+            reason: "must be a positive finite number".to_owned(),
         };
         if !(single.is_finite() && single > 0.0) {
             return Err(invalid());
         }
-        let (num, den) = decimal(&format!("{single}"))
+        let (num, den) = shortest_decimal(single)
             .filter(|(num, _)| *num > 0)
             .ok_or_else(invalid)?;
         Ok(Counter::Ratio {
@@ -68,24 +68,36 @@ impl Counter {
     }
 }
 
-/// `"4.05"` as `(405, 100)`; `None` past u64.
-fn decimal(text: &str) -> Option<(u64, u64)> {
-    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
-    let whole: u64 = if whole.is_empty() {
-        0
-    } else {
-        whole.parse().ok()?
-    };
-    if fraction.is_empty() {
-        return Some((whole, 1));
+/// `x` as the shortest decimal that reads back as `x`, which is what
+/// Rust's `Display` prints, as `(num, den)` with `den` a power of ten;
+/// `None` from 9e15 up. Written out because float formatting costs the
+/// wasm about 15 KB.
+pub(crate) fn shortest_decimal(x: f32) -> Option<(u64, u64)> {
+    let wide = f64::from(x);
+    if !(0.0..9.0e15).contains(&wide) {
+        return None;
     }
-    let den = 10_u64.checked_pow(u32::try_from(fraction.len()).ok()?)?;
-    Some((
-        whole
-            .checked_mul(den)?
-            .checked_add(fraction.parse().ok()?)?,
-        den,
-    ))
+    // Coarsest step first: 10^15, ..., 10, 1, 1/10, ..., 1/10^19.
+    for places in -15_i32..=19 {
+        let (scale, step) = if places < 0 {
+            (1.0, 10_f64.powi(-places))
+        } else {
+            (10_f64.powi(places), 1.0)
+        };
+        let scaled = wide * scale / step;
+        // The two decimals of this step next to x: if any does, one of them
+        // reads back as x; the nearer wins, a tie going up, as in Display.
+        let (low, high) = (scaled.floor(), scaled.ceil());
+        let reads_back = |n: f64| (n * step / scale) as f32 == x;
+        let best = match (reads_back(low), reads_back(high)) {
+            (true, true) if scaled - low < high - scaled => low,
+            (true, true) | (false, true) => high,
+            (true, false) => low,
+            (false, false) => continue,
+        };
+        return Some(((best * step) as u64, scale as u64));
+    }
+    None
 }
 
 impl Counter {

@@ -267,3 +267,44 @@ fn a_threshold_outside_one_to_a_hundred_is_refused() {
         assert_eq!(error.code(), "INVALID_ARGUMENT");
     }
 }
+
+/// What `ratio` meant before it stopped formatting floats: the decimal
+/// that `Display` prints.
+fn printed_decimal(x: f32) -> Option<(u64, u64)> {
+    let text = format!("{x}");
+    let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
+    let den = 10_u64.checked_pow(u32::try_from(fraction.len()).ok()?)?;
+    let fraction: u64 = if fraction.is_empty() {
+        0
+    } else {
+        fraction.parse().ok()?
+    };
+    Some((
+        whole
+            .parse::<u64>()
+            .ok()?
+            .checked_mul(den)?
+            .checked_add(fraction)?,
+        den,
+    ))
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+    #[test]
+    fn the_shortest_decimal_is_the_printed_one(bits in 0x0000_0001_u32..0x5a00_0000) {
+        // Every positive f32 below 9e15, denormals included.
+        let x = f32::from_bits(bits);
+        proptest::prop_assume!(x < 9.0e15);
+        proptest::prop_assert_eq!(counter::shortest_decimal(x), printed_decimal(x), "{}", x);
+    }
+}
+
+#[test]
+fn the_shortest_decimal_matches_print_on_common_ratios() {
+    let mut x = 0.01_f32;
+    while x < 100.0 {
+        assert_eq!(counter::shortest_decimal(x), printed_decimal(x), "{x}");
+        x = f32::from_bits(x.to_bits() + 97);
+    }
+}
