@@ -45,7 +45,7 @@ const BAD_FRAMES: &[(&str, &str)] = &[
 macro_rules! value_suite {
     ($store:expr) => {{
         let store = $store;
-        let session = settle(store.create_session(None)).await.unwrap();
+        let session = settle(store.create_session(JsValue::UNDEFINED)).await.unwrap();
         let id = Reflect::get(&session, &"id".into()).unwrap();
         for (frame, path) in BAD_FRAMES {
             let frames = js(&format!("[{{ ok: 1 }}, {frame}]"));
@@ -139,7 +139,9 @@ async fn plain_data_from_another_realm_is_accepted_and_other_objects_are_not() {
     );
     let text = r#"{"a":{"b":[1,{"c":"é"}]},"n":null}"#;
     let store = MemorySessionStore::new();
-    let session = settle(store.create_session(None)).await.unwrap();
+    let session = settle(store.create_session(JsValue::UNDEFINED))
+        .await
+        .unwrap();
     let id = Reflect::get(&session, &"id".into()).unwrap();
     settle(store.save_session_state(id.clone(), "k".into(), call("parse", text)))
         .await

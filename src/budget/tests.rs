@@ -289,6 +289,7 @@ fn printed_decimal(x: f32) -> Option<(u64, u64)> {
     ))
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
     #[test]

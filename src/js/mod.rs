@@ -6,7 +6,7 @@ mod budget;
 mod error;
 mod prefix;
 mod request;
-mod session_ops;
+mod session_calls;
 mod session_store;
 mod types;
 mod values;

@@ -3,12 +3,14 @@ use std::rc::Rc;
 use js_sys::{Function, Object, Promise, Reflect};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
 
-use super::session_ops::{by_key, by_session, create_session, promise, values, with_value};
+use super::error::to_js;
+use super::session_calls::{self as calls, Backend, Call};
 use super::values::{from_js, id_arg, Options};
 use super::AttachmentStore;
 use crate::idb::{self, BrowserEnvironment, Durability, VersionChange};
-use crate::session::{self, SessionStore};
+use crate::session::{self, REPL_STATE_KEY, SNAPSHOT_KEY};
 use crate::Error;
 
 /// Sessions kept in memory: the same behaviour as `IdbSessionStore`, gone
@@ -28,6 +30,12 @@ impl MemorySessionStore {
     }
 }
 
+impl MemorySessionStore {
+    fn backend(&self) -> Backend {
+        Backend::Memory(self.0.clone())
+    }
+}
+
 /// Sessions kept in IndexedDB. Open with `await IdbSessionStore.open()`.
 /// Holds a database connection and wasm memory: call `close()` then
 /// `free()` when done.
@@ -41,37 +49,14 @@ impl IdbSessionStore {
     pub fn open(
         #[wasm_bindgen(unchecked_optional_param_type = "IdbSessionStoreOptions")] options: JsValue,
     ) -> Promise {
-        let options = Options::read(&options, &["name", "durability", "onVersionChange"]);
-        promise(async move {
-            let options = options?;
-            let get = |name: &str| options.get(name);
-            let name = match get("name") {
-                v if v.is_undefined() => "attache".to_owned(),
-                v => id_arg(&v, "name")?,
-            };
-            let durability = match get("durability") {
-                v if v.is_undefined() => Durability::Default,
-                v => v
-                    .as_string()
-                    .as_deref()
-                    .and_then(Durability::parse)
-                    .ok_or_else(|| Error::InvalidArgument {
-                        field: "durability".to_owned(),
-                        reason: "must be \"default\", \"strict\" or \"relaxed\"".to_owned(),
-                    })?,
-            };
-            let listener = match get("onVersionChange") {
-                v if v.is_undefined() => None,
-                v => Some(
-                    v.dyn_into::<Function>()
-                        .map_err(|_| Error::InvalidArgument {
-                            field: "onVersionChange".to_owned(),
-                            reason: "must be a function".to_owned(),
-                        })?,
-                ),
-            };
-            let store =
-                idb::IdbSessionStore::open(&name, durability, Rc::new(BrowserEnvironment)).await?;
+        let (name, durability, listener) = match open_options(&options) {
+            Ok(options) => options,
+            Err(e) => return Promise::reject(&to_js(&e)),
+        };
+        future_to_promise(async move {
+            let store = idb::IdbSessionStore::open(&name, durability, Rc::new(BrowserEnvironment))
+                .await
+                .map_err(|e| to_js(&e))?;
             if let Some(listener) = listener {
                 store.on_version_change(Some(Rc::new(move |change: VersionChange| {
                     let event = Object::new();
@@ -83,6 +68,10 @@ impl IdbSessionStore {
             }
             Ok(IdbSessionStore(Rc::new(store)).into())
         })
+    }
+
+    fn backend(&self) -> Backend {
+        Backend::Idb(self.0.clone())
     }
 
     /// `store.name // the database name`
@@ -97,33 +86,62 @@ impl IdbSessionStore {
     }
 }
 
+fn open_options(options: &JsValue) -> Result<(String, Durability, Option<Function>), Error> {
+    let options = Options::read(options, &["name", "durability", "onVersionChange"])?;
+    let name = match options.get("name") {
+        v if v.is_undefined() => "attache".to_owned(),
+        v => id_arg(&v, "name")?,
+    };
+    let durability = match options.get("durability") {
+        v if v.is_undefined() => Durability::Default,
+        v => v
+            .as_string()
+            .as_deref()
+            .and_then(Durability::parse)
+            .ok_or_else(|| Error::InvalidArgument {
+                field: "durability".to_owned(),
+                reason: "must be \"default\", \"strict\" or \"relaxed\"".to_owned(),
+            })?,
+    };
+    let listener = match options.get("onVersionChange") {
+        v if v.is_undefined() => None,
+        v => Some(
+            v.dyn_into::<Function>()
+                .map_err(|_| Error::InvalidArgument {
+                    field: "onVersionChange".to_owned(),
+                    reason: "must be a function".to_owned(),
+                })?,
+        ),
+    };
+    Ok((name, durability, listener))
+}
+
 macro_rules! session_store_methods {
     ($class:ident) => {
         #[wasm_bindgen]
         impl $class {
             /// `const session = await store.createSession({ title: "Fix the build" })`
             #[wasm_bindgen(js_name = createSession, unchecked_return_type = "Promise<SessionInfo>")]
-            pub fn create_session(&self, #[wasm_bindgen(unchecked_optional_param_type = "NewSession")] options: Option<Object>) -> Promise {
-                create_session(self.0.clone(), options)
+            pub fn create_session(&self, #[wasm_bindgen(unchecked_optional_param_type = "NewSession")] options: JsValue) -> Promise {
+                self.backend().call(calls::create_session(&options))
             }
 
             /// `await store.getSession(id) // SessionInfo or null`
             #[wasm_bindgen(js_name = getSession, unchecked_return_type = "Promise<SessionInfo | null>")]
             pub fn get_session(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> Promise {
-                by_session(self.0.clone(), id, async |s, id| s.get_session(id).await)
+                self.backend().call(calls::session(&id, Call::GetSession))
             }
 
             /// `await store.listSessions() // most recently updated first`
             #[wasm_bindgen(js_name = listSessions, unchecked_return_type = "Promise<SessionInfo[]>")]
             pub fn list_sessions(&self) -> Promise {
-                let store = self.0.clone();
-                promise(async move { super::values::to_js(&store.list_sessions().await?) })
+                self.backend().call(Ok(Call::ListSessions))
             }
 
             /// `await store.deleteSession(id) // true if it existed`
             #[wasm_bindgen(js_name = deleteSession, unchecked_return_type = "Promise<boolean>")]
             pub fn delete_session(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> Promise {
-                by_session(self.0.clone(), id, async |s, id| s.delete_session(id).await)
+                self.backend().call(calls::session(&id, Call::DeleteSession))
             }
 
             /// `await store.saveSessionState(sessionId, "plan", { step: 2 })`
@@ -134,11 +152,7 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "Json")] value: JsValue,
             ) -> Promise {
-                let key = id_arg(&key, "key");
-                let path = key.as_deref().unwrap_or("value").to_owned();
-                with_value(self.0.clone(), session_id, &value, &path, async move |s, id, value: Value| {
-                    s.save_session_state(id, &key?, value).await
-                })
+                self.backend().call(calls::save_state(&session_id, id_arg(&key, "key"), &value))
             }
 
             /// `await store.loadSessionState(sessionId, "plan") // the value or null`
@@ -148,13 +162,13 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
             ) -> Promise {
-                by_key(self.0.clone(), session_id, key, async |s, id, key| s.load_session_state(id, key).await)
+                self.backend().call(calls::keyed(&session_id, &key, Call::LoadState))
             }
 
             /// `await store.listSessionStateKeys(sessionId) // sorted`
             #[wasm_bindgen(js_name = listSessionStateKeys, unchecked_return_type = "Promise<string[]>")]
             pub fn list_session_state_keys(&self, #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue) -> Promise {
-                by_session(self.0.clone(), session_id, async |s, id| s.list_session_state_keys(id).await)
+                self.backend().call(calls::session(&session_id, Call::StateKeys))
             }
 
             /// `await store.deleteSessionState(sessionId, "plan") // true if it existed`
@@ -164,7 +178,7 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
             ) -> Promise {
-                by_key(self.0.clone(), session_id, key, async |s, id, key| s.delete_session_state(id, key).await)
+                self.backend().call(calls::keyed(&session_id, &key, Call::DeleteState))
             }
 
             /// `await store.saveSnapshot(sessionId, { accepts: [...], state: {...}, children: [...] })`
@@ -174,13 +188,13 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "SnapshotNode")] snapshot: JsValue,
             ) -> Promise {
-                with_value(self.0.clone(), session_id, &snapshot, "snapshot", async |s, id, v: Value| s.save_snapshot(id, v).await)
+                self.backend().call(calls::save_state(&session_id, Ok(SNAPSHOT_KEY.to_owned()), &snapshot))
             }
 
             /// `await store.loadSnapshot(sessionId) // SnapshotNode or null`
             #[wasm_bindgen(js_name = loadSnapshot, unchecked_return_type = "Promise<SnapshotNode | null>")]
             pub fn load_snapshot(&self, #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue) -> Promise {
-                by_session(self.0.clone(), session_id, async |s, id| s.load_snapshot(id).await)
+                self.backend().call(calls::session(&session_id, |id| Call::LoadState(id, SNAPSHOT_KEY.to_owned())))
             }
 
             /// `await store.saveReplState(sessionId, { env: { x: 1 }, history: ["x = 1"] })`
@@ -190,13 +204,13 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "SerializedReplState")] state: JsValue,
             ) -> Promise {
-                with_value(self.0.clone(), session_id, &state, "repl_state", async |s, id, v: Value| s.save_repl_state(id, v).await)
+                self.backend().call(calls::save_state(&session_id, Ok(REPL_STATE_KEY.to_owned()), &state))
             }
 
             /// `await store.loadReplState(sessionId) // SerializedReplState or null`
             #[wasm_bindgen(js_name = loadReplState, unchecked_return_type = "Promise<SerializedReplState | null>")]
             pub fn load_repl_state(&self, #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue) -> Promise {
-                by_session(self.0.clone(), session_id, async |s, id| s.load_repl_state(id).await)
+                self.backend().call(calls::session(&session_id, |id| Call::LoadState(id, REPL_STATE_KEY.to_owned())))
             }
 
             /// `await store.appendActivityFrames(sessionId, requestId, frames) // all or none`
@@ -207,13 +221,7 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(js_name = requestId, unchecked_param_type = "string")] request_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "ActivityFrame[]")] frames: JsValue,
             ) -> Promise {
-                let frames = values(&frames, "frames");
-                let store = self.0.clone();
-                promise(async move {
-                    let (id, request) = (id_arg(&session_id, "sessionId")?, id_arg(&request_id, "requestId")?);
-                    store.append_activity_frames(&id, &request, frames?).await?;
-                    Ok(JsValue::UNDEFINED)
-                })
+                self.backend().call(calls::append_frames(&session_id, &request_id, &frames))
             }
 
             /// `await store.loadActivityFrames(sessionId, requestId?) // in append order`
@@ -223,12 +231,7 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(js_name = requestId, unchecked_optional_param_type = "string")] request_id: JsValue,
             ) -> Promise {
-                // Absent (undefined or null) means every request's frames.
-                let all = request_id.is_undefined() || request_id.is_null();
-                let request_id = (!all).then(|| id_arg(&request_id, "requestId")).transpose();
-                by_session(self.0.clone(), session_id, async move |s, id| {
-                    s.load_activity_frames(id, request_id?.as_deref()).await
-                })
+                self.backend().call(calls::load_frames(&session_id, &request_id))
             }
 
             /// `await store.appendMessages(sessionId, [{ role: "user", content: [...] }])`
@@ -238,12 +241,13 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "StoredMessage[]")] messages: JsValue,
             ) -> Promise {
-                let messages = values(&messages, "messages");
-                let store = self.0.clone();
-                promise(async move {
-                    store.append_messages(&id_arg(&session_id, "sessionId")?, messages?).await?;
-                    Ok(JsValue::UNDEFINED)
-                })
+                self.backend().call(calls::append_messages(&session_id, &messages))
+            }
+
+            /// `await store.loadMessages(sessionId) // in order`
+            #[wasm_bindgen(js_name = loadMessages, unchecked_return_type = "Promise<StoredMessage[]>")]
+            pub fn load_messages(&self, #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue) -> Promise {
+                self.backend().call(calls::session(&session_id, Call::LoadMessages))
             }
 
             /// `await store.saveAttachments(sessionId, pinned) // under key "attachments"`
@@ -253,36 +257,13 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "AttachmentStore")] pinned: JsValue,
             ) -> Promise {
-                // Taken now: the store may change before the promise runs.
-                let pinned = pinned_specs(&pinned);
-                let store = self.0.clone();
-                promise(async move {
-                    let id = id_arg(&session_id, "sessionId")?;
-                    store.save_attachments(&id, &pinned?).await?;
-                    Ok(JsValue::UNDEFINED)
-                })
+                self.backend().call(save_attachments(&session_id, &pinned))
             }
 
             /// `const pinned = (await store.loadAttachments(sessionId)) ?? new AttachmentStore()`
             #[wasm_bindgen(js_name = loadAttachments, unchecked_return_type = "Promise<AttachmentStore | null>")]
-            pub fn load_attachments(
-                &self,
-                #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
-            ) -> Promise {
-                let store = self.0.clone();
-                promise(async move {
-                    let id = id_arg(&session_id, "sessionId")?;
-                    Ok(match store.load_attachments(&id).await? {
-                        Some(pinned) => AttachmentStore::from_core(pinned).into(),
-                        None => JsValue::NULL,
-                    })
-                })
-            }
-
-            /// `await store.loadMessages(sessionId) // in order`
-            #[wasm_bindgen(js_name = loadMessages, unchecked_return_type = "Promise<StoredMessage[]>")]
-            pub fn load_messages(&self, #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue) -> Promise {
-                by_session(self.0.clone(), session_id, async |s, id| s.load_messages(id).await)
+            pub fn load_attachments(&self, #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue) -> Promise {
+                self.backend().call(calls::session(&session_id, Call::LoadAttachments))
             }
         }
     };
@@ -296,6 +277,12 @@ thread_local! {
 /// The pinned store given to `saveAttachments`, rebuilt from its `toJSON()`
 /// specs: a Rust object cannot be borrowed out of an arbitrary JS value.
 /// Anything but a live `AttachmentStore` is a typed error.
+#[inline(never)]
+fn save_attachments(session_id: &JsValue, pinned: &JsValue) -> Result<Call, Error> {
+    let session_id = id_arg(session_id, "sessionId")?;
+    Ok(Call::SaveAttachments(session_id, pinned_specs(pinned)?))
+}
+
 fn pinned_specs(pinned: &JsValue) -> Result<crate::attachment::AttachmentStore, Error> {
     let prototype = PINNED_PROTOTYPE.with(JsValue::clone);
     let is_store = pinned.is_object()

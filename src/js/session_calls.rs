@@ -1,0 +1,211 @@
+//! One path for every session-store method: a method only checks its
+//! arguments into a `Call`; `run` does it on either backend. The memory
+//! store never suspends, so its calls settle at once with no executor; the
+//! IndexedDB store's share one `future_to_promise`. One state machine per
+//! backend instead of one per method is most of the wasm this saves.
+
+use std::future::Future;
+use std::pin::pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+
+use js_sys::Promise;
+use serde_json::Value;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::future_to_promise;
+
+use super::error::to_js as error_to_js;
+use super::values::{from_js, id_arg, to_js};
+use super::AttachmentStore;
+use crate::attachment;
+use crate::session::{self, NewSession, SessionStore};
+use crate::{idb, Error};
+
+/// A checked session-store call.
+pub enum Call {
+    CreateSession(NewSession),
+    GetSession(String),
+    ListSessions,
+    DeleteSession(String),
+    SaveState(String, String, Value),
+    LoadState(String, String),
+    StateKeys(String),
+    DeleteState(String, String),
+    AppendFrames(String, String, Vec<Value>),
+    LoadFrames(String, Option<String>),
+    AppendMessages(String, Vec<Value>),
+    LoadMessages(String),
+    SaveAttachments(String, attachment::AttachmentStore),
+    LoadAttachments(String),
+}
+
+enum Reply {
+    Unit,
+    Bool(bool),
+    Info(session::SessionInfo),
+    MaybeInfo(Option<session::SessionInfo>),
+    Infos(Vec<session::SessionInfo>),
+    Keys(Vec<String>),
+    MaybeValue(Option<Value>),
+    Values(Vec<Value>),
+    Pinned(Option<attachment::AttachmentStore>),
+}
+
+pub enum Backend {
+    Memory(Rc<session::MemorySessionStore>),
+    Idb(Rc<idb::IdbSessionStore>),
+}
+
+impl Backend {
+    /// The call's promise. Never throws: a bad argument is a rejection.
+    pub fn call(&self, call: Result<Call, Error>) -> Promise {
+        let call = match call {
+            Ok(call) => call,
+            Err(e) => return Promise::reject(&error_to_js(&e)),
+        };
+        match self {
+            Backend::Memory(store) => {
+                let mut work = pin!(run(&**store, call));
+                match work.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+                    Poll::Ready(Ok(reply)) => Promise::resolve(&reply),
+                    Poll::Ready(Err(e)) => Promise::reject(&error_to_js(&e)),
+                    // The memory store awaits nothing; were that to change,
+                    // this says so rather than hanging.
+                    Poll::Pending => Promise::reject(&error_to_js(&Error::Unavailable {
+                        dom_name: String::new(),
+                        message: "the memory store suspended".to_owned(),
+                    })),
+                }
+            }
+            Backend::Idb(store) => {
+                let store = store.clone();
+                future_to_promise(
+                    async move { run(&*store, call).await.map_err(|e| error_to_js(&e)) },
+                )
+            }
+        }
+    }
+}
+
+async fn run<S: SessionStore>(store: &S, call: Call) -> Result<JsValue, Error> {
+    let reply = match call {
+        Call::CreateSession(new) => Reply::Info(store.create_session(new).await?),
+        Call::GetSession(id) => Reply::MaybeInfo(store.get_session(&id).await?),
+        Call::ListSessions => Reply::Infos(store.list_sessions().await?),
+        Call::DeleteSession(id) => Reply::Bool(store.delete_session(&id).await?),
+        Call::SaveState(id, key, value) => {
+            store.save_session_state(&id, &key, value).await?;
+            Reply::Unit
+        }
+        Call::LoadState(id, key) => Reply::MaybeValue(store.load_session_state(&id, &key).await?),
+        Call::StateKeys(id) => Reply::Keys(store.list_session_state_keys(&id).await?),
+        Call::DeleteState(id, key) => Reply::Bool(store.delete_session_state(&id, &key).await?),
+        Call::AppendFrames(id, request, frames) => {
+            store.append_activity_frames(&id, &request, frames).await?;
+            Reply::Unit
+        }
+        Call::LoadFrames(id, request) => {
+            Reply::Values(store.load_activity_frames(&id, request.as_deref()).await?)
+        }
+        Call::AppendMessages(id, messages) => {
+            store.append_messages(&id, messages).await?;
+            Reply::Unit
+        }
+        Call::LoadMessages(id) => Reply::Values(store.load_messages(&id).await?),
+        Call::SaveAttachments(id, pinned) => {
+            store.save_attachments(&id, &pinned).await?;
+            Reply::Unit
+        }
+        Call::LoadAttachments(id) => Reply::Pinned(store.load_attachments(&id).await?),
+    };
+    to_reply(reply)
+}
+
+/// Not generic: one copy of the conversion for both backends.
+#[inline(never)]
+fn to_reply(reply: Reply) -> Result<JsValue, Error> {
+    Ok(match reply {
+        Reply::Unit => JsValue::UNDEFINED,
+        Reply::Bool(b) => b.into(),
+        Reply::Info(info) => to_js(&info)?,
+        Reply::MaybeInfo(info) => to_js(&info)?,
+        Reply::Infos(infos) => to_js(&infos)?,
+        Reply::Keys(keys) => keys
+            .into_iter()
+            .map(JsValue::from)
+            .collect::<js_sys::Array>()
+            .into(),
+        Reply::MaybeValue(value) => to_js(&value)?,
+        Reply::Values(values) => to_js(&values)?,
+        Reply::Pinned(Some(pinned)) => AttachmentStore::from_core(pinned).into(),
+        Reply::Pinned(None) => JsValue::NULL,
+    })
+}
+
+// Argument checks, shared by both classes' methods and kept out of line so
+// each exported method stays a few instructions.
+
+#[inline(never)]
+pub fn session(id: &JsValue, make: fn(String) -> Call) -> Result<Call, Error> {
+    Ok(make(id_arg(id, "sessionId")?))
+}
+
+#[inline(never)]
+pub fn keyed(id: &JsValue, key: &JsValue, make: fn(String, String) -> Call) -> Result<Call, Error> {
+    Ok(make(id_arg(id, "sessionId")?, id_arg(key, "key")?))
+}
+
+/// A value is converted now, so one the caller mutates right after the
+/// call is stored as it was. Its path is the key it is saved under.
+#[inline(never)]
+pub fn save_state(
+    id: &JsValue,
+    key: Result<String, Error>,
+    value: &JsValue,
+) -> Result<Call, Error> {
+    let id = id_arg(id, "sessionId")?;
+    let key = key?;
+    let value = from_js(value, &key)?;
+    Ok(Call::SaveState(id, key, value))
+}
+
+/// A list of JSON values: frames or messages.
+fn values(value: &JsValue, path: &str) -> Result<Vec<Value>, Error> {
+    if !js_sys::Array::is_array(value) {
+        return Err(Error::InvalidValue {
+            path: path.to_owned(),
+            reason: "must be an array".to_owned(),
+        });
+    }
+    from_js(value, path)
+}
+
+#[inline(never)]
+pub fn append_frames(id: &JsValue, request: &JsValue, frames: &JsValue) -> Result<Call, Error> {
+    let (id, request) = (id_arg(id, "sessionId")?, id_arg(request, "requestId")?);
+    Ok(Call::AppendFrames(id, request, values(frames, "frames")?))
+}
+
+/// An absent request id (undefined or null) means every request's frames.
+#[inline(never)]
+pub fn load_frames(id: &JsValue, request: &JsValue) -> Result<Call, Error> {
+    let id = id_arg(id, "sessionId")?;
+    let all = request.is_undefined() || request.is_null();
+    let request = (!all).then(|| id_arg(request, "requestId")).transpose()?;
+    Ok(Call::LoadFrames(id, request))
+}
+
+#[inline(never)]
+pub fn append_messages(id: &JsValue, messages: &JsValue) -> Result<Call, Error> {
+    let id = id_arg(id, "sessionId")?;
+    Ok(Call::AppendMessages(id, values(messages, "messages")?))
+}
+
+pub fn create_session(options: &JsValue) -> Result<Call, Error> {
+    let new = if options.is_undefined() || options.is_null() {
+        NewSession::default()
+    } else {
+        from_js(options, "options")?
+    };
+    Ok(Call::CreateSession(new))
+}
