@@ -6,6 +6,7 @@
 pub mod attachment;
 pub mod budget;
 pub mod error;
+pub mod json;
 pub mod request;
 pub mod session;
 

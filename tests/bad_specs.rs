@@ -2,7 +2,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use attache::attachment::Attachment;
-use serde_json::{json, Value};
+use attache::json;
+use attache::json::Value;
 
 fn rejection(spec: Value) -> (&'static str, String) {
     let error = Attachment::from_spec(&spec).expect_err("the spec is malformed");

@@ -2,11 +2,11 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use attache::attachment::{Attachment, AttachmentStore};
-use serde_json::Value;
+use attache::json::Value;
 
 #[test]
 fn every_vector_case_matches_the_reference_byte_for_byte() {
-    let vectors: Value = serde_json::from_str(include_str!("fixtures/attachment-vectors.json"))
+    let vectors: Value = attache::json::parse(include_str!("fixtures/attachment-vectors.json"))
         .expect("fixture parses");
     let cases = vectors["cases"].as_array().expect("cases");
     assert_eq!(cases.len(), 60, "the fixture is the full generated set");

@@ -2,11 +2,11 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use attache::budget::{Counter, TokenCounter};
-use serde_json::Value;
+use attache::json::Value;
 
 #[test]
 fn every_counter_reproduces_every_vector_count() {
-    let vectors: Value = serde_json::from_str(include_str!("fixtures/token-vectors.json")).unwrap();
+    let vectors: Value = attache::json::parse(include_str!("fixtures/token-vectors.json")).unwrap();
     let cases = vectors["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 60);
     for (n, case) in cases.iter().enumerate() {

@@ -10,9 +10,9 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use attache::idb::{schema, Durability, VersionChange, VERSION};
+use attache::json;
 use attache::session::SessionStore;
 use browser::{delete_database, fresh_name, open, run_js};
-use serde_json::json;
 use session_suite::{frames, new, pinned_mix};
 use wasm_bindgen_test::*;
 
@@ -312,10 +312,10 @@ async fn two_connections_appending_concurrently_keep_every_frame_in_each_writers
     let stored = a.load_activity_frames("s", Some("r")).await.unwrap();
     assert_eq!(stored.len(), 1000, "no frame was lost");
     for tag in ["a", "b"] {
-        let order: Vec<i64> = stored
+        let order: Vec<u64> = stored
             .iter()
             .filter(|f| f["tag"] == tag)
-            .map(|f| f["i"].as_i64().unwrap())
+            .map(|f| f["i"].as_u64().unwrap())
             .collect();
         assert_eq!(
             order,

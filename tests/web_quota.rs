@@ -8,9 +8,10 @@ mod browser;
 mod session_suite;
 
 use attache::idb::{Durability, IdbSessionStore};
+use attache::json;
+use attache::json::Value;
 use attache::session::SessionStore;
 use browser::{delete_database, fresh_name, open, run_js};
-use serde_json::{json, Value};
 use session_suite::new;
 use wasm_bindgen_test::*;
 

@@ -3,8 +3,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use attache::js::{build_request_js, estimate_tokens, plan_turn_js, AttachmentStore};
+use attache::json::Value;
 use js_sys::{Reflect, JSON};
-use serde_json::Value;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
@@ -14,7 +14,7 @@ fn js(value: &Value) -> JsValue {
 
 #[wasm_bindgen_test]
 fn every_token_vector_is_reproduced_through_the_binding() {
-    let vectors: Value = serde_json::from_str(include_str!("fixtures/token-vectors.json")).unwrap();
+    let vectors: Value = attache::json::parse(include_str!("fixtures/token-vectors.json")).unwrap();
     for (n, case) in vectors["cases"].as_array().unwrap().iter().enumerate() {
         let messages = js(&case["messages"]);
         for preset in ["heuristic", "openai", "anthropic", "gemini", "local"] {
@@ -31,7 +31,7 @@ fn every_token_vector_is_reproduced_through_the_binding() {
 #[wasm_bindgen_test]
 fn plan_turn_compacts_at_the_threshold_not_before() {
     let action = |history: u32| {
-        let options = js(&serde_json::json!({"contextWindow": 1000, "history": history}));
+        let options = js(&attache::json!({"contextWindow": 1000, "history": history}));
         let plan = plan_turn_js(options).unwrap();
         Reflect::get(&plan, &"action".into())
             .unwrap()
@@ -53,11 +53,11 @@ fn build_request_leads_with_the_pins_and_marks_the_cache_breakpoint() {
     let mut store = AttachmentStore::new();
     store
         .set_attachment(js(
-            &serde_json::json!({"kind": "memory", "slug": "m", "memory": "M"}),
+            &attache::json!({"kind": "memory", "slug": "m", "memory": "M"}),
         ))
         .unwrap();
     let options = js(
-        &serde_json::json!({"format": "anthropic", "cacheControl": true,
+        &attache::json!({"format": "anthropic", "cacheControl": true,
         "history": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]}),
     );
     Reflect::set(
@@ -66,11 +66,11 @@ fn build_request_leads_with_the_pins_and_marks_the_cache_breakpoint() {
         &store.consolidated_message(),
     )
     .unwrap();
-    let request: Value =
-        serde_wasm_bindgen::from_value(build_request_js(options).unwrap()).unwrap();
+    let request = JSON::stringify(&build_request_js(options).unwrap()).unwrap();
+    let request = attache::json::parse(&String::from(request)).unwrap();
     assert_eq!(
         request["messages"][0]["content"],
-        serde_json::json!([
+        attache::json!([
             {"type": "text", "text": "[Pinned memory: m]\n\nM", "cache_control": {"type": "ephemeral"}},
             {"type": "text", "text": "hi"},
         ])
@@ -82,11 +82,11 @@ fn check_prefix_names_the_attachment_that_broke_the_prefix() {
     let mut store = AttachmentStore::new();
     store
         .set_attachment(js(
-            &serde_json::json!({"kind": "memory", "slug": "m", "memory": "M"}),
+            &attache::json!({"kind": "memory", "slug": "m", "memory": "M"}),
         ))
         .unwrap();
     store
-        .set_attachment(js(&serde_json::json!({"kind": "todo", "items": []})))
+        .set_attachment(js(&attache::json!({"kind": "todo", "items": []})))
         .unwrap();
     assert_eq!(
         field(&store.check_prefix(JsValue::UNDEFINED).unwrap(), &["first"]),
@@ -101,7 +101,7 @@ fn check_prefix_names_the_attachment_that_broke_the_prefix() {
     );
     store
         .set_attachment(js(
-            &serde_json::json!({"kind": "memory", "slug": "m", "memory": "N"}),
+            &attache::json!({"kind": "memory", "slug": "m", "memory": "N"}),
         ))
         .unwrap();
     let check = store.check_prefix(JsValue::UNDEFINED).unwrap();

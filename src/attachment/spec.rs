@@ -2,7 +2,8 @@
 //! checked field by field so a typo such as `content` for `contents` is an
 //! error instead of a silent path-only pin.
 
-use serde_json::{json, Map, Value};
+use crate::json;
+use crate::json::{Map, Value};
 
 use super::{Attachment, AttachmentKind, TodoItem};
 use crate::session::checks::MAX_ID_UNITS;
@@ -83,7 +84,7 @@ impl Attachment {
     }
 }
 
-fn todo_items(fields: &Map<String, Value>) -> Result<Vec<TodoItem>, Error> {
+fn todo_items(fields: &Map) -> Result<Vec<TodoItem>, Error> {
     let items = match fields.get("items") {
         Some(Value::Array(items)) => items,
         Some(other) => return Err(mistyped("items", "an array", other)),
@@ -116,7 +117,7 @@ fn todo_items(fields: &Map<String, Value>) -> Result<Vec<TodoItem>, Error> {
         .collect()
 }
 
-fn string(fields: &Map<String, Value>, name: &str) -> Result<String, Error> {
+fn string(fields: &Map, name: &str) -> Result<String, Error> {
     match fields.get(name) {
         Some(Value::String(value)) => Ok(value.clone()),
         Some(other) => Err(mistyped(name, "a string", other)),
@@ -124,7 +125,7 @@ fn string(fields: &Map<String, Value>, name: &str) -> Result<String, Error> {
     }
 }
 
-fn only(fields: &Map<String, Value>, allowed: &[&str]) -> Result<(), Error> {
+fn only(fields: &Map, allowed: &[&str]) -> Result<(), Error> {
     match fields.keys().find(|key| !allowed.contains(&key.as_str())) {
         Some(unknown) => Err(Error::invalid(
             unknown.as_str(),

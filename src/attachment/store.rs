@@ -128,7 +128,7 @@ impl AttachmentStore {
     }
 
     /// Every attachment's spec, in pin order: what persists a store.
-    pub fn to_specs(&self) -> serde_json::Value {
+    pub fn to_specs(&self) -> crate::json::Value {
         self.pinned
             .iter()
             .map(|pinned| pinned.attachment.to_spec())
@@ -137,7 +137,7 @@ impl AttachmentStore {
 
     /// A store pinned from `specs` in order; one bad spec refuses them all,
     /// its error naming the spec's index.
-    pub fn from_specs(specs: &serde_json::Value) -> Result<Self, crate::Error> {
+    pub fn from_specs(specs: &crate::json::Value) -> Result<Self, crate::Error> {
         let specs = specs
             .as_array()
             .ok_or_else(|| crate::Error::invalid("", "attachments must be an array of specs"))?;

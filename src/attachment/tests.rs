@@ -1,13 +1,13 @@
-use serde_json::json;
+use crate::json;
 
 use super::*;
 
-fn pin(store: &mut AttachmentStore, spec: serde_json::Value) -> String {
+fn pin(store: &mut AttachmentStore, spec: crate::json::Value) -> String {
     let attachment = Attachment::from_spec(&spec).expect("spec is valid");
     store.pin(attachment).to_owned()
 }
 
-fn rendered(spec: serde_json::Value) -> String {
+fn rendered(spec: crate::json::Value) -> String {
     Attachment::from_spec(&spec)
         .expect("spec is valid")
         .render()
@@ -251,7 +251,7 @@ fn the_consolidated_message_serializes_as_one_all_text_user_message() {
     let message = serde_json::to_value(store.consolidated_message().unwrap()).unwrap();
     assert_eq!(
         message,
-        json!({"role": "user", "content": [
+        serde_json::json!({"role": "user", "content": [
             {"type": "text", "text": "[Pinned memory: m]\n\nM"},
             {"type": "text", "text": "[Todo list]\n- [ ] t"},
         ]})

@@ -1,4 +1,4 @@
-use serde_json::Value;
+use crate::json::Value;
 
 use crate::Error;
 

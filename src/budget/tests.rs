@@ -1,4 +1,5 @@
-use serde_json::{json, Value};
+use crate::json;
+use crate::json::Value;
 
 use super::*;
 

@@ -2,10 +2,11 @@
 //! exactly and crosses the wasm boundary as one string per record.
 
 use js_sys::{Array, Object, Reflect};
-use serde::de::DeserializeOwned;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::errors::Dom;
+use crate::json::{self, Value};
+use crate::session::SessionInfo;
 use crate::Error;
 
 pub fn record(fields: &[(&str, &str)], json: String) -> JsValue {
@@ -17,13 +18,17 @@ pub fn record(fields: &[(&str, &str)], json: String) -> JsValue {
     record.into()
 }
 
-pub fn payload<T: DeserializeOwned>(record: &JsValue) -> Result<T, Error> {
+pub fn payload(record: &JsValue) -> Result<Value, Error> {
     let json = Reflect::get(record, &"json".into())
         .ok()
         .and_then(|json| json.as_string())
         .ok_or_else(|| corrupt("a record has no JSON payload"))?;
-    serde_json::from_str(&json)
-        .map_err(|e| corrupt(&format!("a stored payload does not parse: {e}")))
+    json::parse(&json).map_err(|e| corrupt(&format!("a stored payload {}", e.reason())))
+}
+
+pub fn session_payload(record: &JsValue) -> Result<SessionInfo, Error> {
+    SessionInfo::from_value(&payload(record)?)
+        .ok_or_else(|| corrupt("a session record is malformed"))
 }
 
 pub fn key(parts: &[&str]) -> JsValue {

@@ -1,12 +1,12 @@
 use std::rc::Rc;
 
+use crate::json::Value;
 use idb::Query;
-use serde_json::Value;
 use wasm_bindgen::JsValue;
 
 use super::connection::{completed, Connection, Durability, Listener, Tx};
 use super::errors::{from_idb, Dom};
-use super::records::{key, payload, record, session_range, state_key_of};
+use super::records::{key, payload, record, session_payload, session_range, state_key_of};
 use super::schema::{ACTIVITY_FRAMES, BY_REQUEST, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
 use crate::session::{checks, sort_sessions, Environment, NewSession, SessionInfo, SessionStore};
 use crate::Error;
@@ -76,9 +76,9 @@ impl IdbSessionStore {
                     // Nothing issued: the transaction completes empty.
                     return Ok(false);
                 }
-                let mut info: SessionInfo = payload(&stored)?;
+                let mut info = session_payload(&stored)?;
                 info.updated_at = info.updated_at.max(now);
-                sessions.put(&session_record(&info)?, None).dom()?;
+                sessions.put(&session_record(&info), None).dom()?;
                 completed(tx).await.map(|()| true)
             })
             .await
@@ -95,15 +95,8 @@ impl IdbSessionStore {
     }
 }
 
-fn session_record(info: &SessionInfo) -> Result<JsValue, Error> {
-    Ok(record(&[("id", &info.id)], to_json(info)?))
-}
-
-fn to_json(value: &impl serde::Serialize) -> Result<String, Error> {
-    serde_json::to_string(value).map_err(|e| Error::InvalidValue {
-        path: String::new(),
-        reason: e.to_string(),
-    })
+fn session_record(info: &SessionInfo) -> JsValue {
+    record(&[("id", &info.id)], info.to_value().to_json())
 }
 
 fn payloads(records: Vec<JsValue>) -> Result<Vec<Value>, Error> {
@@ -117,7 +110,7 @@ fn store(tx: &idb::Transaction, name: &str) -> Result<idb::ObjectStore, Error> {
 impl SessionStore for IdbSessionStore {
     async fn create_session(&self, new: NewSession) -> Result<SessionInfo, Error> {
         let info = checks::new_session(new, self.env.now(), || self.env.new_id())?;
-        let stored = session_record(&info)?;
+        let stored = session_record(&info);
         self.connection
             .run(&[SESSIONS], true, false, async |tx: Tx| {
                 let added = store(&tx.idb, SESSIONS)?.add(&stored, None).dom()?.await;
@@ -140,7 +133,7 @@ impl SessionStore for IdbSessionStore {
     async fn get_session(&self, id: &str) -> Result<Option<SessionInfo>, Error> {
         self.read(&[SESSIONS], async |tx| {
             let found = store(tx, SESSIONS)?.get(JsValue::from_str(id)).dom()?.await;
-            found.dom()?.as_ref().map(payload).transpose()
+            found.dom()?.as_ref().map(session_payload).transpose()
         })
         .await
     }
@@ -154,7 +147,7 @@ impl SessionStore for IdbSessionStore {
             .await?;
         let mut sessions = records
             .iter()
-            .map(payload)
+            .map(session_payload)
             .collect::<Result<Vec<SessionInfo>, _>>()?;
         sort_sessions(&mut sessions);
         Ok(sessions)
@@ -197,7 +190,7 @@ impl SessionStore for IdbSessionStore {
         checks::state_value(key_name, &value)?;
         let stored = record(
             &[("sessionId", session_id), ("key", key_name)],
-            to_json(&value)?,
+            value.to_json(),
         );
         self.write_session(session_id, &[SESSIONS, SESSION_STATE], true, async |tx| {
             store(tx, SESSION_STATE)?.put(&stored, None).dom()?;
@@ -268,7 +261,7 @@ impl SessionStore for IdbSessionStore {
             None
         } else {
             let ids = [("sessionId", session_id), ("requestId", request_id)];
-            Some(record(&ids, to_json(&frames)?))
+            Some(record(&ids, Value::Array(frames).to_json()))
         };
         self.write_session(
             session_id,
@@ -307,7 +300,13 @@ impl SessionStore for IdbSessionStore {
             .await?;
         let batches = records
             .iter()
-            .map(payload::<Vec<Value>>)
+            .map(|record| match payload(record)? {
+                Value::Array(frames) => Ok(frames),
+                _ => Err(Error::InvalidValue {
+                    path: "stored".to_owned(),
+                    reason: "a frame batch is not an array".to_owned(),
+                }),
+            })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(batches.into_iter().flatten().collect())
     }
@@ -317,8 +316,8 @@ impl SessionStore for IdbSessionStore {
         let ids = [("sessionId", session_id)];
         let records = messages
             .iter()
-            .map(|m| Ok(record(&ids, to_json(m)?)))
-            .collect::<Result<Vec<_>, Error>>()?;
+            .map(|m| record(&ids, m.to_json()))
+            .collect::<Vec<_>>();
         self.write_session(session_id, &[SESSIONS, MESSAGES], false, async |tx| {
             let messages = store(tx, MESSAGES)?;
             for record in &records {

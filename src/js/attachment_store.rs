@@ -41,7 +41,7 @@ impl AttachmentStore {
     ) -> Result<String, JsValue> {
         // The JSON check refuses cycles, functions and lone surrogates
         // before anything reaches Rust.
-        let spec: serde_json::Value = from_js(&spec, "").map_err(|e| {
+        let spec: crate::json::Value = from_js(&spec, "").map_err(|e| {
             to_js(&match e {
                 crate::Error::InvalidValue { path, reason } => crate::Error::InvalidSpec {
                     field: path,
@@ -98,7 +98,7 @@ impl AttachmentStore {
     /// What `saveAttachments` stores, and what `loadAttachments` pins again.
     #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "AttachmentSpec[]")]
     pub fn to_json(&self) -> Result<JsValue, JsValue> {
-        super::values::to_js(&self.core.to_specs()).map_err(|e| to_js(&e))
+        Ok(super::values::to_js(&self.core.to_specs()))
     }
 
     /// `store.renderAll() // memories, then files, then todos`

@@ -1,9 +1,8 @@
 use js_sys::{Array, Function, Reflect};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::error::to_js;
-use super::values::{from_js, to_js as value_to_js, Options};
+use super::values::{list_from_js, to_js as value_to_js, Options};
 use crate::budget::{
     plan_turn, Action, Counter, TokenCounter, TurnBudget, DEFAULT_THRESHOLD_PERCENT,
 };
@@ -62,7 +61,7 @@ impl JsCounter {
 
     pub(crate) fn count(&self, messages: &JsValue, path: &str) -> Result<u64, Error> {
         match self {
-            JsCounter::Builtin(counter) => counter.count(&from_js::<Vec<Value>>(messages, path)?),
+            JsCounter::Builtin(counter) => counter.count(&list_from_js(messages, path)?),
             JsCounter::Host(function) => {
                 let counted = function.call1(&JsValue::UNDEFINED, messages).map_err(|e| {
                     // An Error's message; JSON.stringify(error) is "{}".
@@ -201,7 +200,7 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
         Action::Compact { emergency } => ("compact", emergency),
         Action::ContextExceeded => ("context_exceeded", false),
     };
-    value_to_js(&serde_json::json!({
+    Ok(value_to_js(&crate::json!({
         "action": action,
         "emergency": emergency,
         "payloadTokens": plan.payload_tokens,
@@ -212,5 +211,5 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
         "emergencyTokens": plan.emergency_tokens,
         "reserveTokens": plan.reserve_tokens,
         "historyBudget": plan.history_budget,
-    }))
+    })))
 }

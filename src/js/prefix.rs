@@ -76,15 +76,15 @@ impl AttachmentStore {
                 provider.as_deref().unwrap_or("a provider")
             )
         });
-        value_to_js(&serde_json::json!({
+        Ok(value_to_js(&crate::json!({
             "first": status.first,
             "stable": status.stable(),
-            "change": status.change.map(|c| serde_json::json!({"offset": c.offset, "attachmentId": c.attachment_id})),
+            "change": status.change.map(|c| crate::json!({"offset": c.offset, "attachmentId": c.attachment_id})),
             "prefixBytes": prefix_bytes,
             "prefixTokens": prefix_tokens,
             "minCacheableTokens": min_tokens,
             "belowMinimum": below,
             "warning": warning,
-        }))
+        })))
     }
 }

@@ -1,8 +1,8 @@
-use serde_json::Value;
+use crate::json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::error::to_js;
-use super::values::{from_js, to_js as value_to_js, Options};
+use super::values::{from_js, list_from_js, to_js as value_to_js, Options};
 use crate::request::{build_request, default_cache_control, Format, Turn};
 use crate::Error;
 
@@ -52,7 +52,7 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
         if !js_sys::Array::is_array(&value) {
             return Err(argument(name, "must be an array of messages"));
         }
-        from_js(&value, name)
+        list_from_js(&value, name)
     };
     let optional = |name: &str| -> Result<Option<Value>, Error> {
         let value = get(name);
@@ -70,7 +70,12 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
     let system = match get("system") {
         v if absent(&v) => None,
         // Through the JSON check, so a lone surrogate is refused, not replaced.
-        v if v.is_string() => Some(from_js::<String>(&v, "system")?),
+        v if v.is_string() => Some(
+            from_js(&v, "system")?
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+        ),
         _ => return Err(argument("system", "must be a string")),
     };
     let history = get("history");
@@ -85,5 +90,5 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
         history: list("history")?,
         cache_control,
     };
-    value_to_js(&build_request(format, turn)?)
+    Ok(value_to_js(&build_request(format, turn)?))
 }

@@ -9,16 +9,16 @@ use std::pin::pin;
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
+use crate::json::Value;
 use js_sys::Promise;
-use serde_json::Value;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::future_to_promise;
 
 use super::error::to_js as error_to_js;
-use super::values::{from_js, id_arg, to_js};
+use super::values::{from_js, id_arg, list_from_js, to_js};
 use super::AttachmentStore;
 use crate::attachment;
-use crate::session::{self, NewSession, SessionStore};
+use crate::session::{self, NewSession, SessionInfo, SessionStore};
 use crate::{idb, Error};
 
 /// A checked session-store call.
@@ -118,28 +118,28 @@ async fn run<S: SessionStore>(store: &S, call: Call) -> Result<JsValue, Error> {
         }
         Call::LoadAttachments(id) => Reply::Pinned(store.load_attachments(&id).await?),
     };
-    to_reply(reply)
+    Ok(to_reply(reply))
 }
 
 /// Not generic: one copy of the conversion for both backends.
 #[inline(never)]
-fn to_reply(reply: Reply) -> Result<JsValue, Error> {
-    Ok(match reply {
+fn to_reply(reply: Reply) -> JsValue {
+    match reply {
         Reply::Unit => JsValue::UNDEFINED,
         Reply::Bool(b) => b.into(),
-        Reply::Info(info) => to_js(&info)?,
-        Reply::MaybeInfo(info) => to_js(&info)?,
-        Reply::Infos(infos) => to_js(&infos)?,
+        Reply::Info(info) => to_js(&info.to_value()),
+        Reply::MaybeInfo(info) => to_js(&info.map(|i| i.to_value()).unwrap_or_default()),
+        Reply::Infos(infos) => to_js(&infos.iter().map(SessionInfo::to_value).collect()),
         Reply::Keys(keys) => keys
             .into_iter()
             .map(JsValue::from)
             .collect::<js_sys::Array>()
             .into(),
-        Reply::MaybeValue(value) => to_js(&value)?,
-        Reply::Values(values) => to_js(&values)?,
+        Reply::MaybeValue(value) => to_js(&value.unwrap_or_default()),
+        Reply::Values(values) => to_js(&Value::Array(values)),
         Reply::Pinned(Some(pinned)) => AttachmentStore::from_core(pinned).into(),
         Reply::Pinned(None) => JsValue::NULL,
-    })
+    }
 }
 
 // Argument checks, shared by both classes' methods and kept out of line so
@@ -169,21 +169,14 @@ pub fn save_state(
     Ok(Call::SaveState(id, key, value))
 }
 
-/// A list of JSON values: frames or messages.
-fn values(value: &JsValue, path: &str) -> Result<Vec<Value>, Error> {
-    if !js_sys::Array::is_array(value) {
-        return Err(Error::InvalidValue {
-            path: path.to_owned(),
-            reason: "must be an array".to_owned(),
-        });
-    }
-    from_js(value, path)
-}
-
 #[inline(never)]
 pub fn append_frames(id: &JsValue, request: &JsValue, frames: &JsValue) -> Result<Call, Error> {
     let (id, request) = (id_arg(id, "sessionId")?, id_arg(request, "requestId")?);
-    Ok(Call::AppendFrames(id, request, values(frames, "frames")?))
+    Ok(Call::AppendFrames(
+        id,
+        request,
+        list_from_js(frames, "frames")?,
+    ))
 }
 
 /// An absent request id (undefined or null) means every request's frames.
@@ -198,14 +191,17 @@ pub fn load_frames(id: &JsValue, request: &JsValue) -> Result<Call, Error> {
 #[inline(never)]
 pub fn append_messages(id: &JsValue, messages: &JsValue) -> Result<Call, Error> {
     let id = id_arg(id, "sessionId")?;
-    Ok(Call::AppendMessages(id, values(messages, "messages")?))
+    Ok(Call::AppendMessages(
+        id,
+        list_from_js(messages, "messages")?,
+    ))
 }
 
 pub fn create_session(options: &JsValue) -> Result<Call, Error> {
     let new = if options.is_undefined() || options.is_null() {
         NewSession::default()
     } else {
-        from_js(options, "options")?
+        NewSession::from_value(&from_js(options, "options")?)?
     };
     Ok(Call::CreateSession(new))
 }

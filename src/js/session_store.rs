@@ -1,7 +1,6 @@
 use std::rc::Rc;
 
 use js_sys::{Function, Object, Promise, Reflect};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
@@ -302,7 +301,7 @@ fn pinned_specs(pinned: &JsValue) -> Result<crate::attachment::AttachmentStore, 
     let specs = to_json.call0(pinned).map_err(|_| Error::Freed {
         class: "AttachmentStore".to_owned(),
     })?;
-    crate::attachment::AttachmentStore::from_specs(&from_js::<Value>(&specs, "pinned")?)
+    crate::attachment::AttachmentStore::from_specs(&from_js(&specs, "pinned")?)
 }
 
 session_store_methods!(MemorySessionStore);

@@ -2,9 +2,9 @@
 //! Rust; back out as JSON text parsed by the engine's own `JSON.parse`.
 
 use js_sys::{Reflect, JSON};
-use serde::{de::DeserializeOwned, Serialize};
 use wasm_bindgen::prelude::*;
 
+use crate::json::{self, Value};
 use crate::session::checks;
 use crate::Error;
 
@@ -16,7 +16,9 @@ extern "C" {
     fn id_problem(value: &JsValue) -> Option<String>;
 }
 
-pub fn from_js<T: DeserializeOwned>(value: &JsValue, path: &str) -> Result<T, Error> {
+/// A JSON value from JS: checked and serialized by `toJson` (which refuses
+/// what is not JSON data, naming the path), then parsed by the core.
+pub fn from_js(value: &JsValue, path: &str) -> Result<Value, Error> {
     let text = to_json_text(value, path).map_err(|problem| {
         let field = |name: &str| {
             Reflect::get(&problem, &name.into())
@@ -28,28 +30,32 @@ pub fn from_js<T: DeserializeOwned>(value: &JsValue, path: &str) -> Result<T, Er
             reason: field("reason").unwrap_or_else(|| "is not JSON data".to_owned()),
         }
     })?;
-    // toJson has refused what is not JSON data: what is left is the shape
-    // (or serde's nesting limit), and serde's own words say what is off.
-    serde_json::from_str(&text).map_err(|e| Error::InvalidValue {
+    // JSON.stringify's text parses; only its nesting can be too deep.
+    json::parse(&text).map_err(|e| Error::InvalidValue {
         path: path.to_owned(),
-        reason: shape_problem(&e),
+        reason: e.reason().to_owned(),
     })
 }
 
-/// serde's message without its parser position ("at line 1 column 14").
-fn shape_problem(error: &serde_json::Error) -> String {
-    let text = error.to_string();
-    let position = format!(" at line {} column {}", error.line(), error.column());
-    let text = text.strip_suffix(&position).unwrap_or(&text);
-    format!("is not of the expected shape: {text}")
+/// A JSON array from JS: frames, messages, a history.
+pub fn list_from_js(value: &JsValue, path: &str) -> Result<Vec<Value>, Error> {
+    let not_array = || Error::InvalidValue {
+        path: path.to_owned(),
+        reason: "must be an array".to_owned(),
+    };
+    if !js_sys::Array::is_array(value) {
+        return Err(not_array());
+    }
+    // An array with its own toJSON may still serialize as something else.
+    match from_js(value, path)? {
+        Value::Array(items) => Ok(items),
+        _ => Err(not_array()),
+    }
 }
 
-pub fn to_js(value: &impl Serialize) -> Result<JsValue, Error> {
-    let text = serde_json::to_string(value).map_err(|e| Error::InvalidValue {
-        path: String::new(),
-        reason: e.to_string(),
-    })?;
-    Ok(JSON::parse(&text).expect("serde_json writes valid JSON"))
+/// Out through the engine's own `JSON.parse`: one string crosses.
+pub fn to_js(value: &Value) -> JsValue {
+    JSON::parse(&value.to_json()).unwrap_or(JsValue::UNDEFINED)
 }
 
 /// An id argument: a session id, key, request id, attachment id or

@@ -4,7 +4,8 @@
 
 mod shapes;
 
-use serde_json::{json, Value};
+use crate::json;
+use crate::json::Value;
 
 use crate::Error;
 
@@ -43,7 +44,7 @@ pub struct Turn {
 /// What `cacheControl: true` means: Anthropic's default breakpoint, which
 /// lives five minutes.
 pub fn default_cache_control() -> Value {
-    serde_json::json!({"type": "ephemeral"})
+    crate::json!({"type": "ephemeral"})
 }
 
 /// `{ messages }`, plus a top-level `system` for Anthropic.

@@ -1,7 +1,8 @@
 //! Provider shapes. Parts attache does not know (a provider's own image
 //! block, say) pass through unchanged.
 
-use serde_json::{json, Map, Value};
+use crate::json;
+use crate::json::{Map, Value};
 
 fn parts(message: &Value) -> Vec<Value> {
     match &message["content"] {

@@ -1,7 +1,7 @@
 //! Checks every backend runs before it writes, so bad input is refused
 //! before any storage is touched.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::{NewSession, SessionInfo};
 use crate::Error;
@@ -116,7 +116,7 @@ pub fn snapshot(value: &Value) -> Result<(), Error> {
     node("snapshot", value)
 }
 
-fn as_object<'a>(path: &str, value: &'a Value) -> Result<&'a Map<String, Value>, Error> {
+fn as_object<'a>(path: &str, value: &'a Value) -> Result<&'a Map, Error> {
     value.as_object().ok_or_else(|| Error::InvalidValue {
         path: path.to_owned(),
         reason: "must be a JSON object".to_owned(),

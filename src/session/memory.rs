@@ -2,7 +2,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::{checks, sort_sessions, Environment, NewSession, SessionInfo, SessionStore};
 use crate::Error;

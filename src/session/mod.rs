@@ -7,8 +7,8 @@ mod memory;
 
 pub use memory::MemorySessionStore;
 
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use crate::json;
+use crate::json::{Map, Value};
 
 use crate::attachment::AttachmentStore;
 use crate::Error;
@@ -20,8 +20,7 @@ pub const REPL_STATE_KEY: &str = "repl_state";
 /// Session-state key of the pinned attachments' specs, in pin order.
 pub const ATTACHMENTS_KEY: &str = "attachments";
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SessionInfo {
     pub id: String,
     pub title: String,
@@ -29,15 +28,73 @@ pub struct SessionInfo {
     pub created_at: f64,
     /// Bumped by every write to the session.
     pub updated_at: f64,
-    pub meta: Map<String, Value>,
+    pub meta: Map,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct NewSession {
     pub id: Option<String>,
     pub title: Option<String>,
-    pub meta: Option<Map<String, Value>>,
+    pub meta: Option<Map>,
+}
+
+impl SessionInfo {
+    /// `{id, title, createdAt, updatedAt, meta}`: as stored and as hosts
+    /// see it. Times are whole milliseconds, as `Date.now()` gives them.
+    pub fn to_value(&self) -> Value {
+        json!({
+            "id": self.id,
+            "title": self.title,
+            "createdAt": (self.created_at as i64),
+            "updatedAt": (self.updated_at as i64),
+            "meta": self.meta,
+        })
+    }
+
+    /// A stored session record; `None` if it is not one.
+    pub fn from_value(value: &Value) -> Option<Self> {
+        let time = |name: &str| value[name].as_u64().map(|ms| ms as f64);
+        Some(Self {
+            id: value["id"].as_str()?.to_owned(),
+            title: value["title"].as_str()?.to_owned(),
+            created_at: time("createdAt")?,
+            updated_at: time("updatedAt")?,
+            meta: value["meta"].as_object()?.clone(),
+        })
+    }
+}
+
+impl NewSession {
+    /// `{id?, title?, meta?}`; anything else is refused with its path.
+    pub fn from_value(value: &Value) -> Result<Self, Error> {
+        let wrong = |field: &str, reason: &str| Error::InvalidValue {
+            path: format!("options.{field}"),
+            reason: reason.to_owned(),
+        };
+        let fields = value.as_object().ok_or_else(|| Error::InvalidValue {
+            path: "options".to_owned(),
+            reason: "must be an object".to_owned(),
+        })?;
+        let mut new = NewSession::default();
+        for (key, field) in fields {
+            let string = || match field {
+                Value::String(text) => Ok(text.clone()),
+                _ => Err(wrong(key, "must be a string")),
+            };
+            match key.as_str() {
+                "id" => new.id = Some(string()?),
+                "title" => new.title = Some(string()?),
+                "meta" => {
+                    let meta = field
+                        .as_object()
+                        .ok_or_else(|| wrong(key, "must be an object"))?;
+                    new.meta = Some(meta.clone());
+                }
+                _ => return Err(wrong(key, "is not a known field")),
+            }
+        }
+        Ok(new)
+    }
 }
 
 /// Time and fresh ids come from the host: `Date.now()` and
