@@ -115,13 +115,13 @@ impl Connection {
         }
     }
 
-    fn drop_if_current(&self, db: &IdbDatabase) {
+    pub(super) fn drop_if_current(&self, db: &IdbDatabase) {
         if self.current().as_ref() == Some(db) {
             self.close();
         }
     }
 
-    async fn database(&self) -> Result<IdbDatabase, Error> {
+    pub(super) async fn database(&self) -> Result<IdbDatabase, Error> {
         if let Some(db) = self.current() {
             return Ok(db);
         }
@@ -177,7 +177,12 @@ impl Connection {
 
     /// Opens a transaction; write transactions carry the durability hint,
     /// which the `idb` crate cannot set.
-    fn begin(&self, db: &IdbDatabase, stores: &[&str], write: bool) -> Result<Tx, Error> {
+    pub(super) fn begin(
+        &self,
+        db: &IdbDatabase,
+        stores: &[&str],
+        write: bool,
+    ) -> Result<Tx, Error> {
         let names: Array = stores.iter().map(|s| JsValue::from_str(s)).collect();
         let mode = JsValue::from_str(if write { "readwrite" } else { "readonly" });
         let options = Object::new();
@@ -207,48 +212,6 @@ impl Connection {
             settled: write.then(|| settle(&raw)),
             raw,
         })
-    }
-
-    /// Runs `op` in one transaction. A connection found closed when the
-    /// transaction opens is reopened and `op` runs once more, since nothing
-    /// was done yet; a connection lost during `op` is retried only when `op`
-    /// is idempotent.
-    pub async fn run<T>(
-        &self,
-        stores: &[&str],
-        write: bool,
-        idempotent: bool,
-        op: impl AsyncFn(Tx) -> Result<T, Error>,
-    ) -> Result<T, Error> {
-        let mut retried = false;
-        loop {
-            let db = self.database().await?;
-            let outcome = match self.begin(&db, stores, write) {
-                Ok(tx) => {
-                    let raw = tx.raw.clone();
-                    let result = op(tx).await;
-                    if result.is_err() && write {
-                        // Requests already issued must not auto-commit a half write.
-                        let _ = raw.abort();
-                    }
-                    result.map_err(|e| (e, idempotent))
-                }
-                Err(e) => Err((e, true)),
-            };
-            match outcome {
-                Err((Error::ConnectionLost { .. }, true)) if !retried => {
-                    retried = true;
-                    self.drop_if_current(&db);
-                }
-                Err((error @ Error::Quota { .. }, _)) => {
-                    // Firefox leaves a connection that met the quota unable
-                    // to write again, even once space is freed: start anew.
-                    self.drop_if_current(&db);
-                    return Err(error);
-                }
-                result => return result.map_err(|(e, _)| e),
-            }
-        }
     }
 }
 

@@ -2,10 +2,10 @@ use std::rc::Rc;
 
 use crate::json::Value;
 use idb::Query;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
-use super::connection::{completed, Connection, Durability, Listener, Tx};
-use super::errors::{from_idb, Dom};
+use super::connection::{Connection, Durability, Listener};
+use super::plan::{Plan, Read, Write};
 use super::records::{key, payload, record, session_payload, session_range, state_key_of};
 use super::schema::{ACTIVITY_FRAMES, BY_REQUEST, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
 use crate::session::{checks, sort_sessions, Environment, NewSession, SessionInfo, SessionStore};
@@ -51,47 +51,59 @@ impl IdbSessionStore {
         self.connection.close();
     }
 
-    /// Writes to an existing session in one transaction: issues `writes`,
-    /// which says whether it wrote anything, and if it did, bumps the
-    /// session's `updatedAt` in the same transaction. `NOT_FOUND` writes
-    /// nothing.
+    /// Writes to an existing session in one transaction: after `reads`
+    /// (the session record is read first), `writes` issues its writes; if
+    /// there are any, the session's `updatedAt` is bumped in the same
+    /// transaction. `NOT_FOUND` writes nothing.
     async fn write_session(
         &self,
         session_id: &str,
-        stores: &[&str],
+        stores: &'static [&'static str],
         idempotent: bool,
-        writes: impl AsyncFn(&idb::Transaction) -> Result<bool, Error>,
-    ) -> Result<bool, Error> {
+        mut reads: Vec<Read>,
+        writes: &dyn Fn(&[JsValue]) -> Vec<Write>,
+    ) -> Result<Vec<JsValue>, Error> {
         let now = self.env.now();
-        self.connection
-            .run(stores, true, idempotent, async |tx: Tx| {
-                let sessions = tx.idb.object_store(SESSIONS).dom()?;
-                let found = sessions.get(JsValue::from_str(session_id)).dom()?.await;
-                let Some(stored) = found.dom()? else {
-                    return Err(Error::NotFound {
-                        session_id: session_id.to_owned(),
-                    });
-                };
-                if !writes(&tx.idb).await? {
-                    // Nothing issued: the transaction completes empty.
-                    return Ok(false);
-                }
-                let mut info = session_payload(&stored)?;
+        reads.insert(0, Read::Get(SESSIONS, Query::Key(session_id.into())));
+        let decide = |results: &[JsValue]| {
+            let stored = &results[0];
+            if stored.is_undefined() {
+                return Err(Error::NotFound {
+                    session_id: session_id.to_owned(),
+                });
+            }
+            let mut writes = writes(&results[1..]);
+            if !writes.is_empty() {
+                let mut info = session_payload(stored)?;
                 info.updated_at = info.updated_at.max(now);
-                sessions.put(&session_record(&info), None).dom()?;
-                completed(tx).await.map(|()| true)
-            })
-            .await
+                writes.push(Write::Put(SESSIONS, session_record(&info)));
+            }
+            Ok(writes)
+        };
+        let plan = Plan {
+            stores,
+            write: true,
+            idempotent,
+            reads,
+            decide: &decide,
+        };
+        let mut results = self.connection.execute(&plan).await?;
+        results.remove(0);
+        Ok(results)
     }
 
-    async fn read<T>(
-        &self,
-        stores: &[&str],
-        op: impl AsyncFn(&idb::Transaction) -> Result<T, Error>,
-    ) -> Result<T, Error> {
-        self.connection
-            .run(stores, false, true, async |tx: Tx| op(&tx.idb).await)
-            .await
+    async fn read(&self, store: &'static str, read: Read) -> Result<JsValue, Error> {
+        let stores: &'static [&'static str] = match store {
+            SESSIONS => &[SESSIONS],
+            SESSION_STATE => &[SESSION_STATE],
+            ACTIVITY_FRAMES => &[ACTIVITY_FRAMES],
+            _ => &[MESSAGES],
+        };
+        let mut results = self
+            .connection
+            .execute(&Plan::read(stores, vec![read]))
+            .await?;
+        Ok(results.pop().unwrap_or_default())
     }
 }
 
@@ -99,53 +111,53 @@ fn session_record(info: &SessionInfo) -> JsValue {
     record(&[("id", &info.id)], info.to_value().to_json())
 }
 
-fn payloads(records: Vec<JsValue>) -> Result<Vec<Value>, Error> {
-    records.iter().map(payload).collect()
+fn payloads(records: &JsValue) -> Result<Vec<Value>, Error> {
+    records_of(records).iter().map(payload).collect()
 }
 
-fn store(tx: &idb::Transaction, name: &str) -> Result<idb::ObjectStore, Error> {
-    tx.object_store(name).dom()
+/// A `getAll`/`getAllKeys` result as a list.
+fn records_of(result: &JsValue) -> Vec<JsValue> {
+    result
+        .dyn_ref::<js_sys::Array>()
+        .map(|all| all.iter().collect())
+        .unwrap_or_default()
 }
 
 impl SessionStore for IdbSessionStore {
     async fn create_session(&self, new: NewSession) -> Result<SessionInfo, Error> {
         let info = checks::new_session(new, self.env.now(), || self.env.new_id())?;
         let stored = session_record(&info);
-        self.connection
-            .run(&[SESSIONS], true, false, async |tx: Tx| {
-                let added = store(&tx.idb, SESSIONS)?.add(&stored, None).dom()?.await;
-                if let Err(e) = added {
-                    return Err(match from_idb(&e) {
-                        Error::Aborted { dom_name, .. } if dom_name == "ConstraintError" => {
-                            Error::AlreadyExists {
-                                session_id: info.id.clone(),
-                            }
-                        }
-                        other => other,
-                    });
-                }
-                completed(tx).await
-            })
-            .await?;
-        Ok(info)
+        let decide = |_: &[JsValue]| Ok(vec![Write::Add(SESSIONS, stored.clone())]);
+        let plan = Plan {
+            stores: &[SESSIONS],
+            write: true,
+            idempotent: false,
+            reads: Vec::new(),
+            decide: &decide,
+        };
+        match self.connection.execute(&plan).await {
+            Ok(_) => Ok(info),
+            Err(Error::Aborted { dom_name, .. }) if dom_name == "ConstraintError" => {
+                Err(Error::AlreadyExists {
+                    session_id: info.id,
+                })
+            }
+            Err(other) => Err(other),
+        }
     }
 
     async fn get_session(&self, id: &str) -> Result<Option<SessionInfo>, Error> {
-        self.read(&[SESSIONS], async |tx| {
-            let found = store(tx, SESSIONS)?.get(JsValue::from_str(id)).dom()?.await;
-            found.dom()?.as_ref().map(session_payload).transpose()
-        })
-        .await
+        let found = self
+            .read(SESSIONS, Read::Get(SESSIONS, Query::Key(id.into())))
+            .await?;
+        (!found.is_undefined())
+            .then(|| session_payload(&found))
+            .transpose()
     }
 
     async fn list_sessions(&self) -> Result<Vec<SessionInfo>, Error> {
-        let records = self
-            .read(&[SESSIONS], async |tx| {
-                let all = store(tx, SESSIONS)?.get_all(None, None).dom()?.await;
-                all.dom()
-            })
-            .await?;
-        let mut sessions = records
+        let all = self.read(SESSIONS, Read::All(SESSIONS, None, None)).await?;
+        let mut sessions = records_of(&all)
             .iter()
             .map(session_payload)
             .collect::<Result<Vec<SessionInfo>, _>>()?;
@@ -154,30 +166,39 @@ impl SessionStore for IdbSessionStore {
     }
 
     async fn delete_session(&self, id: &str) -> Result<bool, Error> {
+        let by_session = || Some(Query::Key(id.into()));
+        let reads = vec![
+            Read::Get(SESSIONS, Query::Key(id.into())),
+            Read::AllKeys(ACTIVITY_FRAMES, Some(BY_SESSION), by_session()),
+            Read::AllKeys(MESSAGES, Some(BY_SESSION), by_session()),
+        ];
         let range = session_range(id)?;
-        self.connection
-            .run(&ALL, true, true, async |tx: Tx| {
-                let sessions = store(&tx.idb, SESSIONS)?;
-                let found = sessions.get(JsValue::from_str(id)).dom()?.await;
-                if found.dom()?.is_none() {
-                    return Ok(false);
-                }
-                sessions.delete(JsValue::from_str(id)).dom()?;
-                store(&tx.idb, SESSION_STATE)?.delete(range.clone()).dom()?;
-                for name in [ACTIVITY_FRAMES, MESSAGES] {
-                    let appended = store(&tx.idb, name)?;
-                    let index = appended.index(BY_SESSION).dom()?;
-                    let keys = index
-                        .get_all_keys(Some(Query::Key(id.into())), None)
-                        .dom()?
-                        .await;
-                    for primary in keys.dom()? {
-                        appended.delete(primary).dom()?;
-                    }
-                }
-                completed(tx).await.map(|()| true)
-            })
-            .await
+        let decide = |results: &[JsValue]| {
+            if results[0].is_undefined() {
+                return Ok(Vec::new());
+            }
+            let mut writes = vec![
+                Write::Delete(SESSIONS, Query::Key(id.into())),
+                Write::Delete(SESSION_STATE, Query::KeyRange(range.clone())),
+            ];
+            for (store, keys) in [(ACTIVITY_FRAMES, &results[1]), (MESSAGES, &results[2])] {
+                writes.extend(
+                    records_of(keys)
+                        .into_iter()
+                        .map(|k| Write::Delete(store, Query::Key(k))),
+                );
+            }
+            Ok(writes)
+        };
+        let plan = Plan {
+            stores: &ALL,
+            write: true,
+            idempotent: true,
+            reads,
+            decide: &decide,
+        };
+        let results = self.connection.execute(&plan).await?;
+        Ok(!results[0].is_undefined())
     }
 
     async fn save_session_state(
@@ -192,10 +213,14 @@ impl SessionStore for IdbSessionStore {
             &[("sessionId", session_id), ("key", key_name)],
             value.to_json(),
         );
-        self.write_session(session_id, &[SESSIONS, SESSION_STATE], true, async |tx| {
-            store(tx, SESSION_STATE)?.put(&stored, None).dom()?;
-            Ok(true)
-        })
+        let put = |_: &[JsValue]| vec![Write::Put(SESSION_STATE, stored.clone())];
+        self.write_session(
+            session_id,
+            &[SESSIONS, SESSION_STATE],
+            true,
+            Vec::new(),
+            &put,
+        )
         .await
         .map(drop)
     }
@@ -205,45 +230,40 @@ impl SessionStore for IdbSessionStore {
         session_id: &str,
         key_name: &str,
     ) -> Result<Option<Value>, Error> {
-        self.read(&[SESSION_STATE], async |tx| {
-            let found = store(tx, SESSION_STATE)?
-                .get(key(&[session_id, key_name]))
-                .dom()?
-                .await;
-            found.dom()?.as_ref().map(payload).transpose()
-        })
-        .await
+        let primary = Query::Key(key(&[session_id, key_name]));
+        let found = self
+            .read(SESSION_STATE, Read::Get(SESSION_STATE, primary))
+            .await?;
+        (!found.is_undefined()).then(|| payload(&found)).transpose()
     }
 
     async fn list_session_state_keys(&self, session_id: &str) -> Result<Vec<String>, Error> {
-        let range = session_range(session_id)?;
+        let range = Some(Query::KeyRange(session_range(session_id)?));
         let keys = self
-            .read(&[SESSION_STATE], async |tx| {
-                let keys = store(tx, SESSION_STATE)?
-                    .get_all_keys(Some(Query::KeyRange(range.clone())), None);
-                keys.dom()?.await.dom()
-            })
+            .read(SESSION_STATE, Read::AllKeys(SESSION_STATE, None, range))
             .await?;
-        Ok(keys.iter().filter_map(state_key_of).collect())
+        Ok(records_of(&keys).iter().filter_map(state_key_of).collect())
     }
 
     async fn delete_session_state(&self, session_id: &str, key_name: &str) -> Result<bool, Error> {
         let primary = key(&[session_id, key_name]);
         // One transaction: checking and deleting apart would let another
         // connection act in between.
-        let removed = self
-            .write_session(session_id, &[SESSIONS, SESSION_STATE], true, async |tx| {
-                let state = store(tx, SESSION_STATE)?;
-                if state.get_key(primary.clone()).dom()?.await.dom()?.is_none() {
-                    return Ok(false);
-                }
-                state.delete(primary.clone()).dom()?;
-                Ok(true)
-            })
-            .await;
-        match removed {
+        let reads = vec![Read::GetKey(SESSION_STATE, Query::Key(primary.clone()))];
+        let delete = |results: &[JsValue]| {
+            if results[0].is_undefined() {
+                return Vec::new();
+            }
+            vec![Write::Delete(SESSION_STATE, Query::Key(primary.clone()))]
+        };
+        let stores = &[SESSIONS, SESSION_STATE];
+        match self
+            .write_session(session_id, stores, true, reads, &delete)
+            .await
+        {
+            Ok(results) => Ok(!results[0].is_undefined()),
             Err(Error::NotFound { .. }) => Ok(false),
-            other => other,
+            Err(other) => Err(other),
         }
     }
 
@@ -257,26 +277,20 @@ impl SessionStore for IdbSessionStore {
         checks::objects("frames", &frames)?;
         // One record per call: the batch is atomic anyway, and IndexedDB's
         // cost is per record, so a 1,000-frame call is one add, not 1,000.
-        let batch = if frames.is_empty() {
-            None
-        } else {
+        let batch = (!frames.is_empty()).then(|| {
             let ids = [("sessionId", session_id), ("requestId", request_id)];
-            Some(record(&ids, Value::Array(frames).to_json()))
+            record(&ids, Value::Array(frames).to_json())
+        });
+        let add = |_: &[JsValue]| {
+            batch
+                .iter()
+                .map(|b| Write::Add(ACTIVITY_FRAMES, b.clone()))
+                .collect()
         };
-        self.write_session(
-            session_id,
-            &[SESSIONS, ACTIVITY_FRAMES],
-            false,
-            async |tx| {
-                let Some(batch) = &batch else {
-                    return Ok(false);
-                };
-                store(tx, ACTIVITY_FRAMES)?.add(batch, None).dom()?;
-                Ok(true)
-            },
-        )
-        .await
-        .map(drop)
+        let stores = &[SESSIONS, ACTIVITY_FRAMES];
+        self.write_session(session_id, stores, false, Vec::new(), &add)
+            .await
+            .map(drop)
     }
 
     async fn load_activity_frames(
@@ -288,58 +302,45 @@ impl SessionStore for IdbSessionStore {
             Some(request_id) => (BY_REQUEST, key(&[session_id, request_id])),
             None => (BY_SESSION, JsValue::from_str(session_id)),
         };
-        let records = self
-            .read(&[ACTIVITY_FRAMES], async |tx| {
-                let index = store(tx, ACTIVITY_FRAMES)?.index(index).dom()?;
-                let all = index
-                    .get_all(Some(Query::Key(query.clone())), None)
-                    .dom()?
-                    .await;
-                all.dom()
-            })
-            .await?;
-        let batches = records
-            .iter()
-            .map(|record| match payload(record)? {
-                Value::Array(frames) => Ok(frames),
-                _ => Err(Error::InvalidValue {
-                    path: "stored".to_owned(),
-                    reason: "a frame batch is not an array".to_owned(),
-                }),
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(batches.into_iter().flatten().collect())
+        let read = Read::All(ACTIVITY_FRAMES, Some(index), Some(Query::Key(query)));
+        let batches = self.read(ACTIVITY_FRAMES, read).await?;
+        let mut frames = Vec::new();
+        for batch in payloads(&batches)? {
+            match batch {
+                Value::Array(batch) => frames.extend(batch),
+                _ => {
+                    return Err(Error::InvalidValue {
+                        path: "stored".to_owned(),
+                        reason: "a frame batch is not an array".to_owned(),
+                    })
+                }
+            }
+        }
+        Ok(frames)
     }
 
     async fn append_messages(&self, session_id: &str, messages: Vec<Value>) -> Result<(), Error> {
         checks::objects("messages", &messages)?;
         let ids = [("sessionId", session_id)];
-        let records = messages
-            .iter()
-            .map(|m| record(&ids, m.to_json()))
-            .collect::<Vec<_>>();
-        self.write_session(session_id, &[SESSIONS, MESSAGES], false, async |tx| {
-            let messages = store(tx, MESSAGES)?;
-            for record in &records {
-                messages.add(record, None).dom()?;
-            }
-            Ok(!records.is_empty())
-        })
-        .await
-        .map(drop)
+        let records: Vec<JsValue> = messages.iter().map(|m| record(&ids, m.to_json())).collect();
+        let add = |_: &[JsValue]| {
+            records
+                .iter()
+                .map(|r| Write::Add(MESSAGES, r.clone()))
+                .collect()
+        };
+        let stores = &[SESSIONS, MESSAGES];
+        self.write_session(session_id, stores, false, Vec::new(), &add)
+            .await
+            .map(drop)
     }
 
     async fn load_messages(&self, session_id: &str) -> Result<Vec<Value>, Error> {
-        let records = self
-            .read(&[MESSAGES], async |tx| {
-                let index = store(tx, MESSAGES)?.index(BY_SESSION).dom()?;
-                let all = index
-                    .get_all(Some(Query::Key(session_id.into())), None)
-                    .dom()?
-                    .await;
-                all.dom()
-            })
-            .await?;
-        payloads(records)
+        let read = Read::All(
+            MESSAGES,
+            Some(BY_SESSION),
+            Some(Query::Key(session_id.into())),
+        );
+        payloads(&self.read(MESSAGES, read).await?)
     }
 }

@@ -1,0 +1,156 @@
+//! Every store operation as one plan: its reads, issued together, then a
+//! decision made from their results with no await, then its writes. One
+//! executor runs every plan, so the wasm holds one transaction state
+//! machine rather than one per operation, and nothing but IndexedDB is
+//! awaited inside a transaction.
+
+use idb::Query;
+use wasm_bindgen::JsValue;
+use web_sys::IdbRequest;
+
+use super::connection::{completed, Connection};
+use super::errors::{from_js, Dom};
+use crate::Error;
+
+/// A read; its result is the request's `result`: the record or
+/// `undefined` for `Get`, the key or `undefined` for `GetKey`, an array for
+/// the others.
+pub enum Read {
+    Get(&'static str, Query),
+    GetKey(&'static str, Query),
+    All(&'static str, Option<&'static str>, Option<Query>),
+    AllKeys(&'static str, Option<&'static str>, Option<Query>),
+}
+
+pub enum Write {
+    Put(&'static str, JsValue),
+    Add(&'static str, JsValue),
+    Delete(&'static str, Query),
+}
+
+/// Chooses the writes from the reads' results.
+pub type Decide<'a> = &'a dyn Fn(&[JsValue]) -> Result<Vec<Write>, Error>;
+
+pub struct Plan<'a> {
+    pub stores: &'static [&'static str],
+    pub write: bool,
+    /// Safe to run again after the connection was lost mid-way.
+    pub idempotent: bool,
+    pub reads: Vec<Read>,
+    /// The writes, from the reads' results. Runs once per attempt.
+    pub decide: Decide<'a>,
+}
+
+impl Plan<'_> {
+    /// A read-only plan.
+    pub fn read(stores: &'static [&'static str], reads: Vec<Read>) -> Plan<'static> {
+        Plan {
+            stores,
+            write: false,
+            idempotent: true,
+            reads,
+            decide: &|_| Ok(Vec::new()),
+        }
+    }
+}
+
+impl Connection {
+    /// Runs a plan in one transaction and returns its reads' results. A
+    /// connection found closed is reopened and the plan runs once more;
+    /// one lost mid-way is retried only when the plan is idempotent.
+    pub async fn execute(&self, plan: &Plan<'_>) -> Result<Vec<JsValue>, Error> {
+        let mut retried = false;
+        loop {
+            let db = self.database().await?;
+            let outcome = match self.begin(&db, plan.stores, plan.write) {
+                Ok(tx) => {
+                    let raw = tx.raw.clone();
+                    let result = attempt(tx, plan).await;
+                    if result.is_err() && plan.write {
+                        // Requests already issued must not auto-commit a half write.
+                        let _ = raw.abort();
+                    }
+                    result.map_err(|e| (e, plan.idempotent))
+                }
+                Err(e) => Err((e, true)),
+            };
+            match outcome {
+                Err((Error::ConnectionLost { .. }, true)) if !retried => {
+                    retried = true;
+                    self.drop_if_current(&db);
+                }
+                Err((error @ Error::Quota { .. }, _)) => {
+                    // Firefox leaves a connection that met the quota unable
+                    // to write again, even once space is freed: start anew.
+                    self.drop_if_current(&db);
+                    return Err(error);
+                }
+                result => return result.map_err(|(e, _)| e),
+            }
+        }
+    }
+}
+
+async fn attempt(tx: super::connection::Tx, plan: &Plan<'_>) -> Result<Vec<JsValue>, Error> {
+    let requests = plan
+        .reads
+        .iter()
+        .map(|read| issue(&tx.idb, read))
+        .collect::<Result<Vec<_>, _>>()?;
+    // A transaction's requests complete in the order they were made, and a
+    // failed one aborts the rest: awaiting the last awaits them all.
+    if let Some(last) = requests.last() {
+        idb::request::GetStoreRequest::from(last.clone())
+            .await
+            .dom()?;
+    }
+    let results = requests
+        .iter()
+        .map(|request| request.result().map_err(|e| from_js(&e)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let writes = (plan.decide)(&results)?;
+    if writes.is_empty() {
+        // Nothing issued: a write transaction completes empty.
+        return Ok(results);
+    }
+    for write in writes {
+        let store = tx.idb.object_store(write.store()).dom()?;
+        match write {
+            Write::Put(_, value) => drop(store.put(&value, None).dom()?),
+            Write::Add(_, value) => drop(store.add(&value, None).dom()?),
+            Write::Delete(_, query) => drop(store.delete(query).dom()?),
+        }
+    }
+    completed(tx).await?;
+    Ok(results)
+}
+
+fn issue(tx: &idb::Transaction, read: &Read) -> Result<IdbRequest, Error> {
+    let (name, index) = match read {
+        Read::Get(name, _) | Read::GetKey(name, _) => (*name, None),
+        Read::All(name, index, _) | Read::AllKeys(name, index, _) => (*name, *index),
+    };
+    let store = tx.object_store(name).dom()?;
+    Ok(match (read, index) {
+        (Read::Get(_, query), _) => store.get(query.clone()).dom()?.into(),
+        (Read::GetKey(_, query), _) => store.get_key(query.clone()).dom()?.into(),
+        (Read::All(_, _, query), None) => store.get_all(query.clone(), None).dom()?.into(),
+        (Read::AllKeys(_, _, query), None) => store.get_all_keys(query.clone(), None).dom()?.into(),
+        (Read::All(_, _, query), Some(index)) => {
+            let index = store.index(index).dom()?;
+            index.get_all(query.clone(), None).dom()?.into()
+        }
+        (Read::AllKeys(_, _, query), Some(index)) => {
+            let index = store.index(index).dom()?;
+            index.get_all_keys(query.clone(), None).dom()?.into()
+        }
+    })
+}
+
+impl Write {
+    fn store(&self) -> &'static str {
+        match self {
+            Write::Put(name, _) | Write::Add(name, _) | Write::Delete(name, _) => name,
+        }
+    }
+}
