@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::json::quote;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Error {
     /// A spec named a kind that is not memory, file, todo or custom; `field`
@@ -131,7 +133,8 @@ impl fmt::Display for Error {
         match self {
             Error::UnknownKind { kind, .. } => write!(
                 f,
-                "unknown attachment kind {kind:?}: expected \"memory\", \"file\", \"todo\" or \"custom\""
+                "unknown attachment kind {}: expected \"memory\", \"file\", \"todo\" or \"custom\"",
+                quote(kind)
             ),
             Error::InvalidSpec { field, reason } if field.is_empty() => {
                 write!(f, "invalid attachment spec: {reason}")
@@ -141,8 +144,9 @@ impl fmt::Display for Error {
             }
             Error::InvalidId { id, .. } => write!(
                 f,
-                "invalid attachment id {id:?}: expected \"{{kind}}:{{slug}}\" with a kind of \
-                 lowercase letters, digits, '-' or '_' and a non-empty slug"
+                "invalid attachment id {}: expected \"{{kind}}:{{slug}}\" with a kind of \
+                 lowercase letters, digits, '-' or '_' and a non-empty slug",
+                quote(id)
             ),
             Error::InvalidArgument { field, reason } => write!(f, "`{field}` {reason}"),
             Error::InvalidValue { path, reason } => write!(f, "value at `{path}` {reason}"),
@@ -150,14 +154,24 @@ impl fmt::Display for Error {
                 f,
                 "value at `{path}` looks like a credential; attache never stores credentials"
             ),
-            Error::NotFound { session_id } => write!(f, "no session {session_id:?}"),
-            Error::AlreadyExists { session_id } => write!(f, "session {session_id:?} exists already"),
+            Error::NotFound { session_id } => write!(f, "no session {}", quote(session_id)),
+            Error::AlreadyExists { session_id } => {
+                write!(f, "session {} exists already", quote(session_id))
+            }
             Error::Version { reason } => write!(f, "database version mismatch: {reason}"),
             Error::Quota { dom_name, message } => {
-                write!(f, "storage quota exceeded, nothing was stored ({})", cause(dom_name, message))
+                write!(
+                    f,
+                    "storage quota exceeded, nothing was stored ({})",
+                    cause(dom_name, message)
+                )
             }
             Error::Aborted { dom_name, message } => {
-                write!(f, "transaction aborted, nothing was stored ({})", cause(dom_name, message))
+                write!(
+                    f,
+                    "transaction aborted, nothing was stored ({})",
+                    cause(dom_name, message)
+                )
             }
             Error::ConnectionLost { dom_name, message } => {
                 write!(f, "database connection lost ({})", cause(dom_name, message))

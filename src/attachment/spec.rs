@@ -71,7 +71,10 @@ impl Attachment {
                 let rank = AttachmentKind::parse(&rank).ok_or_else(|| {
                     Error::invalid(
                         "rank",
-                        format!("must be \"memory\", \"file\" or \"todo\", got {rank:?}"),
+                        format!(
+                            "must be \"memory\", \"file\" or \"todo\", got {}",
+                            json::quote(&rank)
+                        ),
                     )
                 })?;
                 Attachment::custom(string(fields, "id")?, rank, string(fields, "text")?)

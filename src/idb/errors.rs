@@ -12,7 +12,14 @@ pub fn from_js(value: &JsValue) -> Error {
         Some(dom) => from_dom(&dom.name(), &dom.message()),
         None => match value.dyn_ref::<js_sys::Error>() {
             Some(error) => from_dom(&String::from(error.name()), &String::from(error.message())),
-            None => from_dom("Error", &format!("{value:?}")),
+            // A thrown non-Error: a string says what it is; anything else
+            // is named by its type alone.
+            None => from_dom(
+                "Error",
+                &value
+                    .as_string()
+                    .unwrap_or_else(|| "a value that is not an Error".to_owned()),
+            ),
         },
     }
 }

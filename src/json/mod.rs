@@ -156,6 +156,14 @@ impl Value {
     }
 }
 
+/// `text` as a JSON string literal: how messages quote what a host gave,
+/// without `Debug` formatting's code.
+pub fn quote(text: &str) -> String {
+    let mut out = String::new();
+    text::write_string(text, &mut out);
+    out
+}
+
 static NULL: Value = Value::Null;
 
 /// `value["key"]`: `null` when absent, as in serde_json.

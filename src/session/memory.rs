@@ -1,5 +1,4 @@
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::json::Value;
@@ -16,13 +15,13 @@ pub struct MemorySessionStore {
 
 #[derive(Default)]
 struct Data {
-    sessions: BTreeMap<String, Stored>,
+    sessions: Sorted<Stored>,
 }
 
 #[derive(Default)]
 struct Stored {
     info: Option<SessionInfo>,
-    state: BTreeMap<String, Value>,
+    state: Sorted<Value>,
     /// `(request id, frame)` in global append order.
     frames: Vec<(String, Value)>,
     messages: Vec<Value>,
@@ -191,5 +190,45 @@ impl SessionStore for MemorySessionStore {
         Ok(self
             .read(session_id, |s| s.messages.clone())
             .unwrap_or_default())
+    }
+}
+
+/// A map kept as a vector sorted by key: ordered like a `BTreeMap` for a
+/// fraction of its code in the wasm.
+struct Sorted<V>(Vec<(String, V)>);
+
+impl<V> Default for Sorted<V> {
+    fn default() -> Self {
+        Self(Vec::new())
+    }
+}
+
+impl<V> Sorted<V> {
+    fn find(&self, key: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key))
+    }
+    fn get(&self, key: &str) -> Option<&V> {
+        self.find(key).ok().map(|i| &self.0[i].1)
+    }
+    fn get_mut(&mut self, key: &str) -> Option<&mut V> {
+        self.find(key).ok().map(|i| &mut self.0[i].1)
+    }
+    fn contains_key(&self, key: &str) -> bool {
+        self.find(key).is_ok()
+    }
+    fn insert(&mut self, key: String, value: V) {
+        match self.find(&key) {
+            Ok(i) => self.0[i].1 = value,
+            Err(i) => self.0.insert(i, (key, value)),
+        }
+    }
+    fn remove(&mut self, key: &str) -> Option<V> {
+        self.find(key).ok().map(|i| self.0.remove(i).1)
+    }
+    fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(k, _)| k)
+    }
+    fn values(&self) -> impl Iterator<Item = &V> {
+        self.0.iter().map(|(_, v)| v)
     }
 }
