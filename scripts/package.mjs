@@ -5,8 +5,10 @@
 //                   plain module scripts and workers need no config;
 //   "attache/slim"  wasm-bindgen's module: the host calls init() itself;
 //   node condition  reads attache_bg.wasm from disk.
-import { readFile, writeFile, rm } from "node:fs/promises";
+import { readFile, writeFile, readdir, rm } from "node:fs/promises";
+import { transform } from "esbuild";
 import { gzipSync } from "node:zlib";
+import { join } from "node:path";
 
 const pkg = new URL("../pkg/", import.meta.url);
 const at = (name) => new URL(name, pkg);
@@ -67,11 +69,30 @@ for (const [, name, body] of glue.matchAll(/\n {4}(?:get )?(\w+)\([^)]*\) \{\n([
   }
 }
 if (guarded.size !== 3) throw new Error(`expected 3 classes to guard, found ${[...guarded.keys()]}`);
+// wasm-bindgen's default for init() with no argument is
+// \`new URL('attache_bg.wasm', import.meta.url)\`. Bundlers see that pattern and
+// emit the .wasm even for the default entry, which inlines it and never
+// loads the file (Vite: 456 KB unused). Naming the file through a constant
+// keeps the default for plain pages while bundlers leave it alone; slim
+// users in a bundler pass module_or_path, as the README says.
+const literalUrl = "new URL('attache_bg.wasm', import.meta.url)";
+if (!glue.includes(literalUrl)) throw new Error("the glue's shape changed: no default wasm URL");
+glue = glue.replace(literalUrl, "new URL(WASM_FILE, import.meta.url)") +
+  `\n// Not a literal on purpose: see scripts/package.mjs.\nconst WASM_FILE = ["attache_bg", "wasm"].join(".");\n`;
 const unguarded = glue;
 glue = glue.replace(/^(import .*\n)/m, `import { alive, refuse } from "./guard.js";\n$1`);
 if (glue === unguarded) throw new Error("the glue has no import line to put the guard's beside");
-await writeFile(at("attache.js"), glue);
-await writeFile(at("guard.js"), await readFile(new URL("../src/js/guard.js", import.meta.url)));
+// Every byte of the glue ships in every page: minified, keeping class
+// names, which hosts and errors show.
+const minify = async (code) => (await transform(code, { minify: true, keepNames: true, format: "esm", target: "es2022" })).code;
+await writeFile(at("attache.js"), await minify(glue));
+await writeFile(at("guard.js"), await minify(await readFile(new URL("../src/js/guard.js", import.meta.url), "utf8")));
+for (const entry of await readdir(at("snippets"), { recursive: true, withFileTypes: true })) {
+  if (entry.isFile() && entry.name.endsWith(".js")) {
+    const file = join(entry.parentPath, entry.name);
+    await writeFile(file, await minify(await readFile(file, "utf8")));
+  }
+}
 
 // wasm-bindgen types the raw wasm exports with \`any\`; they are internal, so
 // the public InitOutput keeps only the memory.

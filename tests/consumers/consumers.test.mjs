@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
-import { copyFile, mkdtemp, rm } from "node:fs/promises";
+import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -106,8 +106,17 @@ test("a module Web Worker imports it", async () => {
   await served(dir("plain-esm"), "/worker.html", { context: "DedicatedWorkerGlobalScope", store: "IdbSessionStore" });
 });
 
+// The default entry inlines the wasm: a bundle that also emits the .wasm
+// file ships bytes no page loads.
+async function emittedWasm(root) {
+  const files = await readdir(root, { recursive: true });
+  return files.filter((file) => file.endsWith(".wasm"));
+}
+
 test("a Vite build bundles it with no attache-specific config", async () => {
+  await rm(join(dir("vite-app"), "dist"), { recursive: true, force: true });
   await npx(dir("vite-app"), "vite", "build", "--logLevel", "error");
+  assert.deepEqual(await emittedWasm(join(dir("vite-app"), "dist")), [], "no unused copy of the wasm");
   await served(join(dir("vite-app"), "dist"), "/index.html", inWindow);
 });
 
@@ -137,7 +146,9 @@ test("the Vite dev server serves it with no attache-specific config", async () =
 });
 
 test("a webpack 5 build bundles it with no attache-specific config", async () => {
+  await rm(join(dir("webpack-app"), "dist"), { recursive: true, force: true });
   await npx(dir("webpack-app"), "webpack", "--mode", "production", "--no-stats");
+  assert.deepEqual(await emittedWasm(join(dir("webpack-app"), "dist")), [], "no unused copy of the wasm");
   await served(dir("webpack-app"), "/index.html", inWindow);
 });
 
