@@ -16,3 +16,7 @@ pub mod idb;
 pub mod js;
 
 pub use error::Error;
+
+#[cfg(all(not(target_feature = "atomics"), target_family = "wasm"))]
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
