@@ -32,6 +32,11 @@ WASM_BINDGEN_USE_BROWSER=1 WASM_BINDGEN_TEST_WEBDRIVER_JSON=tests/quota/firefox.
 step "package: build pkg/"
 scripts/build.sh
 
+# Every byte ships in every page: the slim entry's gzipped size has a
+# budget (.size-limit.json), so no change grows it unseen.
+step "size: size-limit"
+npx --no-install size-limit
+
 # Consumers install the npm-packed tarball into their own projects (Vite,
 # webpack, plain pages, a worker, Node, tsc) from the npm registry.
 step "node, end to end and consumers: node --test"
