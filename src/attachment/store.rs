@@ -17,6 +17,9 @@ struct Pinned {
     id: String,
     attachment: Attachment,
     text: String,
+    /// The store's revision when this text was rendered: unique, and new
+    /// whenever the text changes, so a binding can key its copy on it.
+    serial: u64,
 }
 
 impl AttachmentStore {
@@ -41,13 +44,16 @@ impl AttachmentStore {
         let slot = match self.position(&id) {
             Some(index) => {
                 let same = &self.pinned[index];
+                let mut serial = same.serial;
                 if same.text != text || same.attachment.kind() != attachment.kind() {
                     self.revision += 1;
+                    serial = self.revision;
                 }
                 self.pinned[index] = Pinned {
                     id,
                     attachment,
                     text,
+                    serial,
                 };
                 index
             }
@@ -57,6 +63,7 @@ impl AttachmentStore {
                     id,
                     attachment,
                     text,
+                    serial: self.revision,
                 });
                 self.pinned.len() - 1
             }
@@ -106,6 +113,13 @@ impl AttachmentStore {
     /// then todos, keeping pin order within each kind.
     pub fn render_all(&self) -> Vec<&str> {
         self.ordered().map(|pinned| pinned.text.as_str()).collect()
+    }
+
+    /// Each rendered text in consolidated order, with its serial: the
+    /// store's revision when that text was rendered, which changes exactly
+    /// when the text does. Bindings key their per-part copies on it.
+    pub fn parts(&self) -> impl Iterator<Item = (u64, &str)> {
+        self.ordered().map(|p| (p.serial, p.text.as_str()))
     }
 
     /// The one user message every request carries ahead of the history, or

@@ -473,3 +473,51 @@ fn a_spec_whose_id_no_call_could_take_is_refused() {
     assert_eq!((long.code(), long.field()), ("INVALID_SPEC", Some("path")));
     assert!(Attachment::from_spec(&json!({"kind": "file", "path": "p".repeat(4091)})).is_ok());
 }
+
+#[test]
+fn a_part_keeps_its_serial_until_its_text_changes() {
+    let mut store = AttachmentStore::new();
+    pin(
+        &mut store,
+        json!({"kind": "memory", "slug": "a", "memory": "A"}),
+    );
+    pin(&mut store, json!({"kind": "todo", "items": []}));
+    pin(&mut store, json!({"kind": "file", "path": "f"}));
+    let serials = |store: &AttachmentStore| store.parts().map(|(s, _)| s).collect::<Vec<_>>();
+    let before = serials(&store);
+    assert_eq!(before.len(), 3);
+    assert!(
+        before
+            .iter()
+            .all(|s| before.iter().filter(|t| *t == s).count() == 1),
+        "unique"
+    );
+
+    pin(
+        &mut store,
+        json!({"kind": "memory", "slug": "a", "memory": "A"}),
+    );
+    assert_eq!(serials(&store), before, "the same text keeps its serial");
+
+    pin(
+        &mut store,
+        json!({"kind": "todo", "items": [{"text": "t", "completed": false}]}),
+    );
+    let after = serials(&store);
+    assert_eq!(
+        (after[0], after[1]),
+        (before[0], before[1]),
+        "memory and file keep theirs"
+    );
+    assert!(
+        !before.contains(&after[2]),
+        "the changed todo gets a new serial"
+    );
+
+    store.detach("memory:a");
+    assert_eq!(
+        serials(&store),
+        after[1..],
+        "a detach moves no other serial"
+    );
+}

@@ -1,7 +1,5 @@
 use std::cell::RefCell;
 
-use js_sys::{Array, Object, Reflect};
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::error::to_js;
@@ -16,6 +14,9 @@ pub struct AttachmentStore {
     core: attachment::AttachmentStore,
     /// The last consolidated message built, with the revision it shows.
     message: RefCell<Option<(u64, JsValue)>>,
+    /// Its parts' JS objects with their serials, in consolidated order: a
+    /// rebuild copies only the texts that changed across the boundary.
+    parts: RefCell<Vec<(u64, JsValue)>>,
     /// What `checkPrefix` compares against.
     pub(crate) prefix: RefCell<attachment::PrefixTracker>,
     /// The prefix's characters and bytes, with the revision they measure.
@@ -127,15 +128,49 @@ impl AttachmentStore {
                 return message.clone();
             }
         }
-        let message = match self.core.consolidated_message() {
-            Some(message) => freeze(
-                message
-                    .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-                    .expect("strings and arrays always convert"),
-            ),
-            None => JsValue::UNDEFINED,
+        let message = if self.core.is_empty() {
+            self.parts.borrow_mut().clear();
+            JsValue::UNDEFINED
+        } else {
+            self.rebuild()
         };
         *self.message.borrow_mut() = Some((revision, message.clone()));
+        message
+    }
+}
+
+#[wasm_bindgen(module = "/src/js/message.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = textPart)]
+    fn text_part(text: &str) -> JsValue;
+    #[wasm_bindgen(js_name = userMessage)]
+    fn user_message(parts: Vec<JsValue>) -> JsValue;
+}
+
+/// How far ahead a part is looked for among the last build's: a detach
+/// shifts the rest by one, a changed part by none.
+const LOOKAHEAD: usize = 8;
+
+impl AttachmentStore {
+    /// The message from the cached part objects, making only the parts
+    /// whose serial is new since the last build.
+    fn rebuild(&self) -> JsValue {
+        let previous = std::mem::take(&mut *self.parts.borrow_mut());
+        let mut next = Vec::with_capacity(self.core.len());
+        let mut at = 0;
+        for (serial, text) in self.core.parts() {
+            let end = previous.len().min(at + LOOKAHEAD);
+            let part = match (at..end).find(|&k| previous[k].0 == serial) {
+                Some(k) => {
+                    at = k + 1;
+                    previous[k].1.clone()
+                }
+                None => text_part(text),
+            };
+            next.push((serial, part));
+        }
+        let message = user_message(next.iter().map(|(_, part)| part.clone()).collect());
+        *self.parts.borrow_mut() = next;
         message
     }
 }
@@ -155,17 +190,4 @@ impl AttachmentStore {
             ..Self::default()
         }
     }
-}
-
-/// Freezes the message, its content array and each part, since every
-/// caller shares the one object.
-fn freeze(message: JsValue) -> JsValue {
-    if let Ok(content) = Reflect::get(&message, &"content".into()) {
-        for part in Array::from(&content).iter() {
-            Object::freeze(part.unchecked_ref::<Object>());
-        }
-        Object::freeze(content.unchecked_ref::<Object>());
-    }
-    Object::freeze(message.unchecked_ref::<Object>());
-    message
 }
