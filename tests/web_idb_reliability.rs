@@ -496,3 +496,55 @@ async fn pinned_attachments_survive_a_new_connection_byte_identical() {
     store.close();
     delete_database(&name).await;
 }
+
+#[wasm_bindgen_test]
+async fn a_stored_payload_that_is_not_json_is_a_typed_error_not_a_crash() {
+    let name = fresh_name("corrupt");
+    let store = open(&name, Durability::Default).await;
+    store.create_session(new("s")).await.unwrap();
+    store
+        .append_activity_frames("s", "ok", frames("x", 2))
+        .await
+        .unwrap();
+    // Records written behind the store's back, as another program could.
+    let db: wasm_bindgen::JsValue = store.current_connection().unwrap().into();
+    let write = js_sys::Function::new_with_args(
+        "db",
+        "return new Promise((resolve, reject) => {
+           const tx = db.transaction(['activity_frames', 'session_state'], 'readwrite');
+           tx.objectStore('activity_frames').add({ sessionId: 's', requestId: 'bad', json: '{\"not\": \"a batch\"}' });
+           tx.objectStore('activity_frames').add({ sessionId: 's', requestId: 'cut', json: '[1,' });
+           tx.objectStore('activity_frames').add({ sessionId: 's', requestId: 'syntax', json: '[1,}]' });
+           tx.objectStore('session_state').put({ sessionId: 's', key: 'k', json: '{\"open\": ' });
+           tx.oncomplete = resolve;
+           tx.onerror = () => reject(tx.error);
+         });",
+    );
+    let written: js_sys::Promise = write
+        .call1(&wasm_bindgen::JsValue::NULL, &db)
+        .unwrap()
+        .into();
+    wasm_bindgen_futures::JsFuture::from(written).await.unwrap();
+
+    for request in ["bad", "cut", "syntax"] {
+        let error = store
+            .load_activity_frames("s", Some(request))
+            .await
+            .unwrap_err();
+        assert_eq!(error.code(), "INVALID_VALUE", "{request}: {error}");
+    }
+    let error = store
+        .load_activity_frames_json("s", Some("bad"))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), "INVALID_VALUE");
+    let error = store.load_session_state("s", "k").await.unwrap_err();
+    assert_eq!(error.code(), "INVALID_VALUE");
+    assert_eq!(
+        store.load_activity_frames("s", Some("ok")).await.unwrap(),
+        frames("x", 2),
+        "good records still load"
+    );
+    store.close();
+    delete_database(&name).await;
+}

@@ -168,3 +168,46 @@ async fn plain_data_from_another_realm_is_accepted_and_other_objects_are_not() {
     spec.set_attachment(pinned)
         .expect("an attachment spec from another realm is accepted");
 }
+
+#[wasm_bindgen_test]
+async fn a_stored_payload_that_does_not_parse_rejects_with_a_typed_error() {
+    let name = format!("corrupt-js-{}", js_sys::Math::random());
+    let options = js(&format!("{{ name: {name:?} }}"));
+    let store =
+        IdbSessionStore::try_from_js_value(settle(IdbSessionStore::open(options)).await.unwrap())
+            .unwrap();
+    settle(store.create_session(js("{ id: 's' }")))
+        .await
+        .unwrap();
+    // A batch record whose text passes as an array but is not JSON,
+    // written through a second connection as another program could.
+    let write = js_sys::Function::new_with_args(
+        "name",
+        "return new Promise((resolve, reject) => {
+           const open = indexedDB.open(name);
+           open.onsuccess = () => {
+             const db = open.result;
+             const tx = db.transaction('activity_frames', 'readwrite');
+             tx.objectStore('activity_frames').add({ sessionId: 's', requestId: 'r', json: '[1,}]' });
+             tx.oncomplete = () => { db.close(); resolve(); };
+             tx.onerror = () => reject(tx.error);
+           };
+           open.onerror = () => reject(open.error);
+         });",
+    );
+    let written: Promise = write
+        .call1(&JsValue::NULL, &name.clone().into())
+        .unwrap()
+        .into();
+    JsFuture::from(written).await.unwrap();
+    let error = settle(store.load_activity_frames("s".into(), "r".into()))
+        .await
+        .expect_err("the load is refused");
+    assert!(
+        is_attache_error(&error),
+        "a typed AttacheError, not a SyntaxError"
+    );
+    assert_eq!(get(&error, "code").as_deref(), Some("INVALID_VALUE"));
+    store.close();
+    browser::delete_database(&name).await;
+}

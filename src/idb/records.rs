@@ -18,11 +18,16 @@ pub fn record(fields: &[(&str, &str)], json: String) -> JsValue {
     record.into()
 }
 
-pub fn payload(record: &JsValue) -> Result<Value, Error> {
-    let json = Reflect::get(record, &"json".into())
+/// A record's payload as the JSON text it was stored as.
+pub fn payload_text(record: &JsValue) -> Result<String, Error> {
+    Reflect::get(record, &"json".into())
         .ok()
         .and_then(|json| json.as_string())
-        .ok_or_else(|| corrupt("a record has no JSON payload"))?;
+        .ok_or_else(|| corrupt("a record has no JSON payload"))
+}
+
+pub fn payload(record: &JsValue) -> Result<Value, Error> {
+    let json = payload_text(record)?;
     json::parse(&json).map_err(|e| corrupt(&format!("a stored payload {}", e.reason())))
 }
 
@@ -53,7 +58,7 @@ pub fn state_key_of(primary: &JsValue) -> Option<String> {
         .and_then(|parts| parts.get(1).as_string())
 }
 
-fn corrupt(reason: &str) -> Error {
+pub fn corrupt(reason: &str) -> Error {
     Error::InvalidValue {
         path: "stored".to_owned(),
         reason: reason.to_owned(),

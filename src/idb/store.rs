@@ -1,12 +1,14 @@
 use std::rc::Rc;
 
-use crate::json::Value;
+use crate::json::{self, Value};
 use idb::Query;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::connection::{Connection, Durability, Listener};
 use super::plan::{Plan, Read, Write};
-use super::records::{key, payload, record, session_payload, session_range, state_key_of};
+use super::records::{
+    corrupt, key, payload_text, record, session_payload, session_range, state_key_of,
+};
 use super::schema::{ACTIVITY_FRAMES, BY_REQUEST, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
 use crate::session::{checks, sort_sessions, Environment, NewSession, SessionInfo, SessionStore};
 use crate::Error;
@@ -109,10 +111,6 @@ impl IdbSessionStore {
 
 fn session_record(info: &SessionInfo) -> JsValue {
     record(&[("id", &info.id)], info.to_value().to_json())
-}
-
-fn payloads(records: &JsValue) -> Result<Vec<Value>, Error> {
-    records_of(records).iter().map(payload).collect()
 }
 
 /// A `getAll`/`getAllKeys` result as a list.
@@ -230,11 +228,8 @@ impl SessionStore for IdbSessionStore {
         session_id: &str,
         key_name: &str,
     ) -> Result<Option<Value>, Error> {
-        let primary = Query::Key(key(&[session_id, key_name]));
-        let found = self
-            .read(SESSION_STATE, Read::Get(SESSION_STATE, primary))
-            .await?;
-        (!found.is_undefined()).then(|| payload(&found)).transpose()
+        let text = self.load_session_state_json(session_id, key_name).await?;
+        text.map(|text| parsed(&text)).transpose()
     }
 
     async fn list_session_state_keys(&self, session_id: &str) -> Result<Vec<String>, Error> {
@@ -298,25 +293,10 @@ impl SessionStore for IdbSessionStore {
         session_id: &str,
         request_id: Option<&str>,
     ) -> Result<Vec<Value>, Error> {
-        let (index, query) = match request_id {
-            Some(request_id) => (BY_REQUEST, key(&[session_id, request_id])),
-            None => (BY_SESSION, JsValue::from_str(session_id)),
-        };
-        let read = Read::All(ACTIVITY_FRAMES, Some(index), Some(Query::Key(query)));
-        let batches = self.read(ACTIVITY_FRAMES, read).await?;
-        let mut frames = Vec::new();
-        for batch in payloads(&batches)? {
-            match batch {
-                Value::Array(batch) => frames.extend(batch),
-                _ => {
-                    return Err(Error::InvalidValue {
-                        path: "stored".to_owned(),
-                        reason: "a frame batch is not an array".to_owned(),
-                    })
-                }
-            }
-        }
-        Ok(frames)
+        let text = self
+            .load_activity_frames_json(session_id, request_id)
+            .await?;
+        Ok(into_list(parsed(&text)?))
     }
 
     async fn append_messages(&self, session_id: &str, messages: Vec<Value>) -> Result<(), Error> {
@@ -336,11 +316,86 @@ impl SessionStore for IdbSessionStore {
     }
 
     async fn load_messages(&self, session_id: &str) -> Result<Vec<Value>, Error> {
+        Ok(into_list(parsed(
+            &self.load_messages_json(session_id).await?,
+        )?))
+    }
+
+    async fn load_session_state_json(
+        &self,
+        session_id: &str,
+        key_name: &str,
+    ) -> Result<Option<String>, Error> {
+        let primary = Query::Key(key(&[session_id, key_name]));
+        let found = self
+            .read(SESSION_STATE, Read::Get(SESSION_STATE, primary))
+            .await?;
+        (!found.is_undefined())
+            .then(|| payload_text(&found))
+            .transpose()
+    }
+
+    async fn load_activity_frames_json(
+        &self,
+        session_id: &str,
+        request_id: Option<&str>,
+    ) -> Result<String, Error> {
+        let (index, query) = match request_id {
+            Some(request_id) => (BY_REQUEST, key(&[session_id, request_id])),
+            None => (BY_SESSION, JsValue::from_str(session_id)),
+        };
+        let read = Read::All(ACTIVITY_FRAMES, Some(index), Some(Query::Key(query)));
+        let batches = self.read(ACTIVITY_FRAMES, read).await?;
+        // Each record is one batch's array: the frames are their elements,
+        // joined without parsing them.
+        join_list(&batches, batch_elements)
+    }
+
+    async fn load_messages_json(&self, session_id: &str) -> Result<String, Error> {
         let read = Read::All(
             MESSAGES,
             Some(BY_SESSION),
             Some(Query::Key(session_id.into())),
         );
-        payloads(&self.read(MESSAGES, read).await?)
+        join_list(&self.read(MESSAGES, read).await?, whole)
+    }
+}
+
+/// A JSON array of the records' payloads, each cut down by `element`.
+fn join_list(records: &JsValue, element: fn(&str) -> Result<&str, Error>) -> Result<String, Error> {
+    let mut list = String::from("[");
+    for record in records_of(records) {
+        let text = payload_text(&record)?;
+        let inner = element(&text)?;
+        if !inner.is_empty() {
+            if list.len() > 1 {
+                list.push(',');
+            }
+            list.push_str(inner);
+        }
+    }
+    list.push(']');
+    Ok(list)
+}
+
+fn batch_elements(batch: &str) -> Result<&str, Error> {
+    batch
+        .strip_prefix('[')
+        .and_then(|rest| rest.strip_suffix(']'))
+        .ok_or_else(|| corrupt("a frame batch is not an array"))
+}
+
+fn whole(text: &str) -> Result<&str, Error> {
+    Ok(text)
+}
+
+fn parsed(text: &str) -> Result<Value, Error> {
+    json::parse(text).map_err(|e| corrupt(&format!("a stored payload {}", e.reason())))
+}
+
+fn into_list(value: Value) -> Vec<Value> {
+    match value {
+        Value::Array(items) => items,
+        other => vec![other],
     }
 }

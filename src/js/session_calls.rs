@@ -46,8 +46,9 @@ enum Reply {
     MaybeInfo(Option<session::SessionInfo>),
     Infos(Vec<session::SessionInfo>),
     Keys(Vec<String>),
-    MaybeValue(Option<Value>),
-    Values(Vec<Value>),
+    /// JSON text, as stored: parsed once, by the engine.
+    Text(String),
+    MaybeText(Option<String>),
     Pinned(Option<attachment::AttachmentStore>),
 }
 
@@ -97,34 +98,44 @@ async fn run<S: SessionStore>(store: &S, call: Call) -> Result<JsValue, Error> {
             store.save_session_state(&id, &key, value).await?;
             Reply::Unit
         }
-        Call::LoadState(id, key) => Reply::MaybeValue(store.load_session_state(&id, &key).await?),
+        Call::LoadState(id, key) => {
+            Reply::MaybeText(store.load_session_state_json(&id, &key).await?)
+        }
         Call::StateKeys(id) => Reply::Keys(store.list_session_state_keys(&id).await?),
         Call::DeleteState(id, key) => Reply::Bool(store.delete_session_state(&id, &key).await?),
         Call::AppendFrames(id, request, frames) => {
             store.append_activity_frames(&id, &request, frames).await?;
             Reply::Unit
         }
-        Call::LoadFrames(id, request) => {
-            Reply::Values(store.load_activity_frames(&id, request.as_deref()).await?)
-        }
+        Call::LoadFrames(id, request) => Reply::Text(
+            store
+                .load_activity_frames_json(&id, request.as_deref())
+                .await?,
+        ),
         Call::AppendMessages(id, messages) => {
             store.append_messages(&id, messages).await?;
             Reply::Unit
         }
-        Call::LoadMessages(id) => Reply::Values(store.load_messages(&id).await?),
+        Call::LoadMessages(id) => Reply::Text(store.load_messages_json(&id).await?),
         Call::SaveAttachments(id, pinned) => {
             store.save_attachments(&id, &pinned).await?;
             Reply::Unit
         }
         Call::LoadAttachments(id) => Reply::Pinned(store.load_attachments(&id).await?),
     };
-    Ok(to_reply(reply))
+    to_reply(reply)
 }
 
 /// Not generic: one copy of the conversion for both backends.
 #[inline(never)]
-fn to_reply(reply: Reply) -> JsValue {
-    match reply {
+fn to_reply(reply: Reply) -> Result<JsValue, Error> {
+    let parse = |text: &str| {
+        js_sys::JSON::parse(text).map_err(|_| Error::InvalidValue {
+            path: "stored".to_owned(),
+            reason: "a stored payload is not valid JSON".to_owned(),
+        })
+    };
+    Ok(match reply {
         Reply::Unit => JsValue::UNDEFINED,
         Reply::Bool(b) => b.into(),
         Reply::Info(info) => to_js(&info.to_value()),
@@ -135,11 +146,12 @@ fn to_reply(reply: Reply) -> JsValue {
             .map(JsValue::from)
             .collect::<js_sys::Array>()
             .into(),
-        Reply::MaybeValue(value) => to_js(&value.unwrap_or_default()),
-        Reply::Values(values) => to_js(&Value::Array(values)),
+        Reply::Text(text) => parse(&text)?,
+        Reply::MaybeText(Some(text)) => parse(&text)?,
+        Reply::MaybeText(None) => JsValue::NULL,
         Reply::Pinned(Some(pinned)) => AttachmentStore::from_core(pinned).into(),
         Reply::Pinned(None) => JsValue::NULL,
-    }
+    })
 }
 
 // Argument checks, shared by both classes' methods and kept out of line so

@@ -145,6 +145,31 @@ pub trait SessionStore {
     async fn append_messages(&self, session_id: &str, messages: Vec<Value>) -> Result<(), Error>;
     async fn load_messages(&self, session_id: &str) -> Result<Vec<Value>, Error>;
 
+    // The loads again, as the JSON text the bindings hand to `JSON.parse`:
+    // a backend that stores text passes it through without parsing it.
+
+    async fn load_session_state_json(
+        &self,
+        session_id: &str,
+        key: &str,
+    ) -> Result<Option<String>, Error> {
+        let value = self.load_session_state(session_id, key).await?;
+        Ok(value.map(|v| v.to_json()))
+    }
+    /// A JSON array.
+    async fn load_activity_frames_json(
+        &self,
+        session_id: &str,
+        request_id: Option<&str>,
+    ) -> Result<String, Error> {
+        let frames = self.load_activity_frames(session_id, request_id).await?;
+        Ok(Value::Array(frames).to_json())
+    }
+    /// A JSON array.
+    async fn load_messages_json(&self, session_id: &str) -> Result<String, Error> {
+        Ok(Value::Array(self.load_messages(session_id).await?).to_json())
+    }
+
     /// The target's introspection tree, under key `snapshot`.
     async fn save_snapshot(&self, session_id: &str, snapshot: Value) -> Result<(), Error> {
         self.save_session_state(session_id, SNAPSHOT_KEY, snapshot)

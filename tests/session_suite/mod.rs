@@ -33,7 +33,8 @@ macro_rules! for_each_case {
             credentials_are_never_stored,
             pinned_attachments_come_back_byte_identical_in_pin_order,
             an_empty_batch_needs_the_session_but_writes_nothing,
-            deleting_state_that_is_not_there_changes_nothing
+            deleting_state_that_is_not_there_changes_nothing,
+            loads_as_json_text_are_the_loaded_values
         }
     };
 }
@@ -603,5 +604,58 @@ pub async fn deleting_state_that_is_not_there_changes_nothing(store: &impl Sessi
         store.get_session("s").await.unwrap(),
         Some(created),
         "updatedAt is not bumped by a no-op"
+    );
+}
+
+/// The bindings load through the `_json` variants; a backend may pass its
+/// stored text through, so they must say exactly what the value loads say.
+pub async fn loads_as_json_text_are_the_loaded_values(store: &impl SessionStore) {
+    store.create_session(new("s")).await.unwrap();
+    let text = |v: &[Value]| Value::Array(v.to_vec()).to_json();
+    assert_eq!(
+        store.load_activity_frames_json("s", None).await.unwrap(),
+        "[]"
+    );
+    assert_eq!(store.load_messages_json("s").await.unwrap(), "[]");
+    assert_eq!(store.load_session_state_json("s", "k").await.unwrap(), None);
+    store
+        .append_activity_frames("s", "r1", frames("a", 2))
+        .await
+        .unwrap();
+    store
+        .append_activity_frames("s", "r2", Vec::new())
+        .await
+        .unwrap();
+    store
+        .append_activity_frames("s", "r2", frames("b", 1))
+        .await
+        .unwrap();
+    store
+        .append_activity_frames("s", "r1", frames("c", 3))
+        .await
+        .unwrap();
+    store
+        .append_messages("s", vec![json!({"role": "user", "content": "é \"q\""})])
+        .await
+        .unwrap();
+    store
+        .save_session_state("s", "k", json!({"n": [1, {"m": null}]}))
+        .await
+        .unwrap();
+    for request in [None, Some("r1"), Some("r2"), Some("none")] {
+        let values = store.load_activity_frames("s", request).await.unwrap();
+        let json = store.load_activity_frames_json("s", request).await.unwrap();
+        assert_eq!(json, text(&values), "frames of {request:?}");
+        assert_eq!(json::parse(&json).unwrap(), Value::Array(values));
+    }
+    let messages = store.load_messages("s").await.unwrap();
+    assert_eq!(
+        store.load_messages_json("s").await.unwrap(),
+        text(&messages)
+    );
+    let state = store.load_session_state("s", "k").await.unwrap().unwrap();
+    assert_eq!(
+        store.load_session_state_json("s", "k").await.unwrap(),
+        Some(state.to_json())
     );
 }
