@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Builds the package and prints benchmark figures (never part of the tests).
+# Builds the package and runs the benchmarks side by side (never part of the
+# tests): target/bench/results.json and the README's Performance table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/build.sh
-node tests/bench/frames.bench.mjs "$@"
-node tests/bench/consolidated.bench.mjs
+node tests/bench/run.mjs "$@"

@@ -10,8 +10,9 @@ import { fileURLToPath } from "node:url";
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const port = Number(process.argv[2] ?? process.env.PORT ?? 8080);
 const root = process.argv[3] ? resolve(process.argv[3]) : repo;
-// fast-check and pure-rand are served for the browser fuzz page only.
-const allowed = process.argv[3] ? /^\// : /^\/(www|pkg|tests\/e2e\/pages|tests\/boundary|node_modules\/(fast-check|pure-rand))\//;
+// fast-check and pure-rand are served for the browser fuzz page, Dexie and
+// idb for the benchmarks.
+const allowed = process.argv[3] ? /^\// : /^\/(www|pkg|tests\/e2e\/pages|tests\/boundary|tests\/bench|node_modules\/(fast-check|pure-rand|dexie|idb))\//;
 const home = process.argv[3] ? "/index.html" : "/www/";
 const types = {
   ".html": "text/html; charset=utf-8",
@@ -36,7 +37,13 @@ const server = createServer(async (req, res) => {
   const file = join(root, path.endsWith("/") ? `${path}index.html` : path);
   try {
     const body = await readFile(file);
-    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+    const headers = { "content-type": types[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" };
+    if (path.startsWith("/tests/bench/")) {
+      // Cross-origin isolation: the benchmarks' timer resolution is 5 µs.
+      headers["cross-origin-opener-policy"] = "same-origin";
+      headers["cross-origin-embedder-policy"] = "require-corp";
+    }
+    res.writeHead(200, headers);
     res.end(body);
   } catch {
     res.writeHead(404).end("not found");
