@@ -1,7 +1,6 @@
 // Runs in the benchmark page: consolidatedMessage() against a plain-JS
 // full re-render of the same spec, on each workload. Times are µs per call.
-import { PlainAttachments } from "./plain.mjs";
-import { workloads, tick } from "./workloads.mjs";
+import { pinned, workloads, tick } from "./workloads.mjs";
 
 /** µs per call of `f(i)`, over enough calls to take about `ms`. */
 function perCall(f, ms = 300) {
@@ -46,13 +45,7 @@ export function renderBench(attache) {
   const results = {};
   const stores = { typical: 100, heavy: 20, "one 1 MB file": 100 };
   for (const [name, make] of Object.entries(workloads)) {
-    const specs = make();
-    const store = new attache.AttachmentStore();
-    const plain = new PlainAttachments();
-    for (const spec of specs) {
-      store.setAttachment(spec);
-      plain.setAttachment(spec);
-    }
+    const { specs, store, plain } = pinned(attache, make);
     const bytes = store.consolidatedMessage().content.reduce((n, p) => n + new TextEncoder().encode(p.text).length, 0);
     results[name] = {
       attachments: specs.length,

@@ -1,3 +1,5 @@
+import { PlainAttachments } from "./plain.mjs";
+
 // The render benchmark's workloads, shared with the test that checks the
 // plain-JS renderer gives attache's output on them.
 const para = (n) => "The agent keeps this context pinned across every turn. ".repeat(n);
@@ -23,6 +25,18 @@ export const workloads = {
     todo(20),
   ],
 };
+
+/** A workload pinned into an attache store and the plain-JS one alike. */
+export function pinned(attache, make) {
+  const specs = make();
+  const store = new attache.AttachmentStore();
+  const plain = new PlainAttachments();
+  for (const spec of specs) {
+    store.setAttachment(spec);
+    plain.setAttachment(spec);
+  }
+  return { specs, store, plain };
+}
 
 /** The turn's one change: tick the todo item `i`. */
 export function tick(specs, i) {

@@ -5,7 +5,7 @@ import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { PlainAttachments, render } from "../bench/plain.mjs";
-import { workloads, tick } from "../bench/workloads.mjs";
+import { pinned, workloads, tick } from "../bench/workloads.mjs";
 
 const root = new URL("../../", import.meta.url);
 const attache = await import(new URL("pkg/attache.js", root));
@@ -33,13 +33,7 @@ test("the plain-JS renderer reproduces every reference vector", () => {
 
 test("the plain-JS renderer and attache agree on the benchmark workloads, before and after a change", () => {
   for (const [name, make] of Object.entries(workloads)) {
-    const specs = make();
-    const store = new attache.AttachmentStore();
-    const plain = new PlainAttachments();
-    for (const spec of specs) {
-      store.setAttachment(spec);
-      plain.setAttachment(spec);
-    }
+    const { specs, store, plain } = pinned(attache, make);
     assert.deepEqual(store.consolidatedMessage(), plain.consolidatedMessage(), name);
     const changed = tick(specs, 3);
     store.setAttachment(changed);
