@@ -26,19 +26,62 @@ pub enum Error {
     /// A session with this id exists already.
     AlreadyExists { session_id: String },
     /// The database was written by a newer version of attache.
-    Version { reason: String },
+    Version { reason: String, cause: Cause },
     /// The browser refused the write for lack of storage.
-    Quota { dom_name: String, message: String },
+    Quota {
+        dom_name: String,
+        message: String,
+        cause: Cause,
+    },
     /// The transaction aborted; nothing of it was stored.
-    Aborted { dom_name: String, message: String },
+    Aborted {
+        dom_name: String,
+        message: String,
+        cause: Cause,
+    },
     /// The connection was lost and could not be restored.
-    ConnectionLost { dom_name: String, message: String },
+    ConnectionLost {
+        dom_name: String,
+        message: String,
+        cause: Cause,
+    },
     /// IndexedDB is missing or refused to open (private mode, policy).
-    Unavailable { dom_name: String, message: String },
+    Unavailable {
+        dom_name: String,
+        message: String,
+        cause: Cause,
+    },
     /// An object was used after its `free()`.
     Freed { class: String },
     /// A method got a `this` that is not a live object of its class.
     InvalidThis { class: String },
+}
+
+/// The JS error (a DOMException, say) behind a storage error, kept so the
+/// binding can hand it to the host as `error.cause`. Natively there is
+/// none. It never decides equality: two errors are equal by what they say.
+#[derive(Clone, Default)]
+pub struct Cause(#[cfg(target_arch = "wasm32")] pub Option<wasm_bindgen::JsValue>);
+
+impl Cause {
+    pub const NONE: Cause = Cause(
+        #[cfg(target_arch = "wasm32")]
+        None,
+    );
+}
+
+impl PartialEq for Cause {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Cause {}
+
+impl fmt::Debug for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Cause")
+    }
 }
 
 impl Error {
@@ -87,20 +130,47 @@ impl Error {
         }
     }
 
+    /// The JS error behind this one, for the binding's `error.cause`.
+    pub fn cause(&self) -> &Cause {
+        match self {
+            Error::Quota { cause, .. }
+            | Error::Aborted { cause, .. }
+            | Error::ConnectionLost { cause, .. }
+            | Error::Unavailable { cause, .. }
+            | Error::Version { cause, .. } => cause,
+            _ => &Cause::NONE,
+        }
+    }
+
     /// Maps a DOMException by name: quota, version and connection loss get
     /// their own codes; anything else aborted the transaction.
-    pub fn from_dom(name: &str, message: &str) -> Self {
+    pub fn from_dom(name: &str, message: &str, cause: Cause) -> Self {
         let (dom_name, message) = (name.to_owned(), message.to_owned());
         let text = message.to_ascii_lowercase();
         match name {
-            "QuotaExceededError" => Error::Quota { dom_name, message },
-            "VersionError" => Error::Version { reason: message },
+            "QuotaExceededError" => Error::Quota {
+                dom_name,
+                message,
+                cause,
+            },
+            "VersionError" => Error::Version {
+                reason: message,
+                cause,
+            },
             "InvalidStateError" | "UnknownError"
                 if text.contains("clos") || text.contains("lost") =>
             {
-                Error::ConnectionLost { dom_name, message }
+                Error::ConnectionLost {
+                    dom_name,
+                    message,
+                    cause,
+                }
             }
-            _ => Error::Aborted { dom_name, message },
+            _ => Error::Aborted {
+                dom_name,
+                message,
+                cause,
+            },
         }
     }
 
@@ -158,25 +228,33 @@ impl fmt::Display for Error {
             Error::AlreadyExists { session_id } => {
                 write!(f, "session {} exists already", quote(session_id))
             }
-            Error::Version { reason } => write!(f, "database version mismatch: {reason}"),
-            Error::Quota { dom_name, message } => {
+            Error::Version { reason, .. } => write!(f, "database version mismatch: {reason}"),
+            Error::Quota {
+                dom_name, message, ..
+            } => {
                 write!(
                     f,
                     "storage quota exceeded, nothing was stored ({})",
                     cause(dom_name, message)
                 )
             }
-            Error::Aborted { dom_name, message } => {
+            Error::Aborted {
+                dom_name, message, ..
+            } => {
                 write!(
                     f,
                     "transaction aborted, nothing was stored ({})",
                     cause(dom_name, message)
                 )
             }
-            Error::ConnectionLost { dom_name, message } => {
+            Error::ConnectionLost {
+                dom_name, message, ..
+            } => {
                 write!(f, "database connection lost ({})", cause(dom_name, message))
             }
-            Error::Unavailable { dom_name, message } => {
+            Error::Unavailable {
+                dom_name, message, ..
+            } => {
                 write!(f, "IndexedDB is unavailable ({})", cause(dom_name, message))
             }
             Error::Freed { class } => write!(f, "this {class} was freed; create a new one"),
@@ -210,7 +288,7 @@ impl std::error::Error for Error {}
 
 #[cfg(test)]
 mod tests {
-    use super::Error;
+    use super::{Cause, Error};
 
     #[test]
     fn within_prefixes_the_path_and_keeps_the_code() {
@@ -226,19 +304,22 @@ mod tests {
         );
         let whole = Error::invalid("", "must be an object").within("attachments");
         assert_eq!(whole.field(), Some("attachments"), "no dangling dot");
-        let quota = Error::from_dom("QuotaExceededError", "").within("x");
+        let quota = Error::from_dom("QuotaExceededError", "", Cause::NONE).within("x");
         assert_eq!(quota.field(), None, "storage errors have no field");
     }
 
     #[test]
     fn dom_exceptions_map_to_codes_that_keep_the_dom_name() {
-        let quota = Error::from_dom("QuotaExceededError", "full");
+        let quota = Error::from_dom("QuotaExceededError", "full", Cause::NONE);
         assert_eq!(
             (quota.code(), quota.dom_name()),
             ("QUOTA", Some("QuotaExceededError"))
         );
-        assert_eq!(Error::from_dom("VersionError", "newer").code(), "VERSION");
-        let constraint = Error::from_dom("ConstraintError", "key exists");
+        assert_eq!(
+            Error::from_dom("VersionError", "newer", Cause::NONE).code(),
+            "VERSION"
+        );
+        let constraint = Error::from_dom("ConstraintError", "key exists", Cause::NONE);
         assert_eq!(
             (constraint.code(), constraint.dom_name()),
             ("ABORTED", Some("ConstraintError"))
@@ -250,16 +331,21 @@ mod tests {
         let webkit = Error::from_dom(
             "UnknownError",
             "Connection to Indexed Database server lost. Refresh the page to try again",
+            Cause::NONE,
         );
         assert_eq!(webkit.code(), "CONNECTION_LOST", "WebKit's wording");
-        let closed = Error::from_dom("InvalidStateError", "The database connection is closing.");
+        let closed = Error::from_dom(
+            "InvalidStateError",
+            "The database connection is closing.",
+            Cause::NONE,
+        );
         assert_eq!(
             closed.code(),
             "CONNECTION_LOST",
             "Chromium's wording after close()"
         );
         assert_eq!(
-            Error::from_dom("UnknownError", "disk I/O").code(),
+            Error::from_dom("UnknownError", "disk I/O", Cause::NONE).code(),
             "ABORTED",
             "other unknowns abort"
         );

@@ -211,3 +211,34 @@ async fn a_stored_payload_that_does_not_parse_rejects_with_a_typed_error() {
     store.close();
     browser::delete_database(&name).await;
 }
+
+#[wasm_bindgen_test]
+async fn a_storage_error_keeps_the_dom_exception_as_its_cause() {
+    let name = format!("cause-{}", js_sys::Math::random());
+    let options = js(&format!("{{ name: {name:?} }}"));
+    let store =
+        IdbSessionStore::try_from_js_value(settle(IdbSessionStore::open(options)).await.unwrap())
+            .unwrap();
+    settle(store.create_session(js("{ id: 's' }")))
+        .await
+        .unwrap();
+    browser::run_js(
+        "const original = IDBObjectStore.prototype.add;
+         globalThis.__restoreAdd = () => { IDBObjectStore.prototype.add = original; };
+         IDBObjectStore.prototype.add = function () { throw new DOMException('injected', 'DataError'); };",
+    );
+    let error =
+        settle(store.append_activity_frames("s".into(), "r".into(), js("[{ a: 1 }]"))).await;
+    browser::run_js("globalThis.__restoreAdd()");
+    let error = error.expect_err("the append fails");
+    assert_eq!(get(&error, "code").as_deref(), Some("ABORTED"));
+    let cause = Reflect::get(&error, &"cause".into()).unwrap();
+    assert!(
+        cause.is_instance_of::<web_sys::DomException>(),
+        "the DOMException itself"
+    );
+    assert_eq!(get(&cause, "name").as_deref(), Some("DataError"));
+    assert_eq!(get(&cause, "message").as_deref(), Some("injected"));
+    store.close();
+    browser::delete_database(&name).await;
+}

@@ -201,9 +201,15 @@ impl Connection {
             .map_err(|e| match from_js(&e) {
                 // The spec's only InvalidStateError here is a closing
                 // connection; Firefox words it as a mutation error.
-                Error::Aborted { dom_name, message } if dom_name == "InvalidStateError" => {
-                    Error::ConnectionLost { dom_name, message }
-                }
+                Error::Aborted {
+                    dom_name,
+                    message,
+                    cause,
+                } if dom_name == "InvalidStateError" => Error::ConnectionLost {
+                    dom_name,
+                    message,
+                    cause,
+                },
                 other => other,
             })?
             .unchecked_into();
@@ -237,9 +243,10 @@ pub async fn completed(tx: Tx) -> Result<(), Error> {
 }
 
 async fn open_database(name: &str) -> Result<IdbDatabase, Error> {
-    let factory = Factory::new().map_err(|e| Error::Unavailable {
+    let factory = Factory::new().map_err(|_| Error::Unavailable {
         dom_name: "NotSupportedError".to_owned(),
-        message: e.to_string(),
+        message: "indexedDB is not defined in this context".to_owned(),
+        cause: crate::error::Cause::NONE,
     })?;
     let mut request = factory.open(name, Some(schema::VERSION)).dom()?;
     request.on_upgrade_needed(|event| {
@@ -256,7 +263,8 @@ async fn open_database(name: &str) -> Result<IdbDatabase, Error> {
     match request.await {
         Ok(db) => Ok(db.into()),
         Err(e) => Err(match from_idb(&e) {
-            Error::Version { reason } => Error::Version {
+            Error::Version { reason, cause } => Error::Version {
+                cause,
                 reason: format!(
                     "{reason} (this build writes schema version {})",
                     schema::VERSION

@@ -1,13 +1,13 @@
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::DomException;
 
+use crate::error::Cause;
 use crate::Error;
 
-fn from_dom(name: &str, message: &str) -> Error {
-    Error::from_dom(name, message)
-}
-
+/// The error a JS error maps to, keeping the JS error as its cause.
 pub fn from_js(value: &JsValue) -> Error {
+    let from_dom =
+        |name: &str, message: &str| Error::from_dom(name, message, Cause(Some(value.clone())));
     match value.dyn_ref::<DomException>() {
         Some(dom) => from_dom(&dom.name(), &dom.message()),
         None => match value.dyn_ref::<js_sys::Error>() {
@@ -27,7 +27,7 @@ pub fn from_js(value: &JsValue) -> Error {
 pub fn from_idb(error: &idb::Error) -> Error {
     use idb::Error as E;
     match error {
-        E::DomException(dom) => from_dom(&dom.name(), &dom.message()),
+        E::DomException(dom) => from_js(dom),
         E::AddFailed(v)
         | E::ClearFailed(v)
         | E::CountFailed(v)
@@ -47,7 +47,14 @@ pub fn from_idb(error: &idb::Error) -> Error {
         | E::TransactionAbortError(v)
         | E::KeyRangeCreateFailed(v)
         | E::IndexedDbNotFound(v) => from_js(v),
-        other => from_dom("UnknownError", &other.to_string()),
+        // The idb crate's own failures (a closed channel, an unexpected JS
+        // type) carry no DOMException; its Display text is not worth the
+        // 3 KB of wasm its strings cost.
+        _ => Error::from_dom(
+            "UnknownError",
+            "the idb crate failed outside IndexedDB",
+            Cause::NONE,
+        ),
     }
 }
 

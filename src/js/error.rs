@@ -1,4 +1,4 @@
-use js_sys::{Error as JsError, Reflect};
+use js_sys::{Error as JsError, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
 /// Every error crosses into JS as a real `Error` named `AttacheError` with
@@ -13,6 +13,20 @@ pub(crate) fn to_js(error: &crate::Error) -> JsValue {
     }
     if let Some(dom_name) = error.dom_name() {
         let _ = Reflect::set(&js, &"domName".into(), &dom_name.into());
+    }
+    // The error behind it, as `new Error(message, { cause })` would keep
+    // it: a DOMException, or what the host's counter threw.
+    let cause = error
+        .cause()
+        .0
+        .clone()
+        .or_else(|| super::budget::thrown_by_counter(error));
+    if let Some(cause) = cause {
+        let descriptor = Object::new();
+        let _ = Reflect::set(&descriptor, &"value".into(), &cause);
+        let _ = Reflect::set(&descriptor, &"writable".into(), &true.into());
+        let _ = Reflect::set(&descriptor, &"configurable".into(), &true.into());
+        Object::define_property(&js, &"cause".into(), &descriptor);
     }
     js.into()
 }

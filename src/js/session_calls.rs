@@ -75,6 +75,7 @@ impl Backend {
                     Poll::Pending => Promise::reject(&error_to_js(&Error::Unavailable {
                         dom_name: String::new(),
                         message: "the memory store suspended".to_owned(),
+                        cause: crate::error::Cause::NONE,
                     })),
                 }
             }

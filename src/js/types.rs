@@ -33,6 +33,8 @@ export interface AttacheError extends Error {
   field?: string;
   /** The DOMException name behind a storage error, such as `QuotaExceededError`. */
   domName?: string;
+  /** What caused it: the DOMException itself, or what the host's counter threw. */
+  cause?: unknown;
 }
 
 /** A message part the token counters understand. */

@@ -133,9 +133,14 @@ test(`arbitrary values in every id and option parameter (${RUNS} runs, ATTACHE_F
 test("errors say what the host passed, keep their code on every route, and show no parser internals", async () => {
   const thrown = (f) => { try { f(); return null; } catch (e) { return e; } };
   assert.match(thrown(() => planTurn({ contextWindow: 100, history: 0, thresholdPercent: 300 }))?.message, /got 300/);
-  const counter = thrown(() => estimateTokens([], () => { throw new Error("tokenizer down"); }));
+  const down = new Error("tokenizer down");
+  const counter = thrown(() => estimateTokens([], () => { throw down; }));
   assert.equal(counter?.code, "INVALID_ARGUMENT");
   assert.match(counter.message, /threw: tokenizer down/, "the host's own message, not {}");
+  assert.equal(counter.cause, down, "the host's error is kept as the cause");
+  const planned = thrown(() => planTurn({ contextWindow: 100, history: [], counter: () => { throw "no tokens"; } }));
+  assert.equal(planned?.cause, "no tokens", "whatever the host threw");
+  assert.equal(thrown(() => estimateTokens(5))?.cause, undefined, "an error of ours has no cause");
 
   const sessions = new MemorySessionStore();
   await sessions.createSession({ id: "s" });
