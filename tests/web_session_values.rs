@@ -169,16 +169,19 @@ async fn plain_data_from_another_realm_is_accepted_and_other_objects_are_not() {
         .expect("an attachment spec from another realm is accepted");
 }
 
+/// A fresh IndexedDB store, through the JS class, holding session `s`.
+async fn store_with_session(tag: &str) -> (IdbSessionStore, String) {
+    let name = browser::fresh_name(tag);
+    let options = js(&format!("{{ name: {name:?} }}"));
+    let opened = settle(IdbSessionStore::open(options)).await.unwrap();
+    let store = IdbSessionStore::try_from_js_value(opened).unwrap();
+    settle(store.create_session(js("{ id: 's' }"))).await.unwrap();
+    (store, name)
+}
+
 #[wasm_bindgen_test]
 async fn a_stored_payload_that_does_not_parse_rejects_with_a_typed_error() {
-    let name = format!("corrupt-js-{}", js_sys::Math::random());
-    let options = js(&format!("{{ name: {name:?} }}"));
-    let store =
-        IdbSessionStore::try_from_js_value(settle(IdbSessionStore::open(options)).await.unwrap())
-            .unwrap();
-    settle(store.create_session(js("{ id: 's' }")))
-        .await
-        .unwrap();
+    let (store, name) = store_with_session("corrupt-js").await;
     // A batch record whose text passes as an array but is not JSON,
     // written through a second connection as another program could.
     let write = js_sys::Function::new_with_args(
@@ -214,14 +217,7 @@ async fn a_stored_payload_that_does_not_parse_rejects_with_a_typed_error() {
 
 #[wasm_bindgen_test]
 async fn a_storage_error_keeps_the_dom_exception_as_its_cause() {
-    let name = format!("cause-{}", js_sys::Math::random());
-    let options = js(&format!("{{ name: {name:?} }}"));
-    let store =
-        IdbSessionStore::try_from_js_value(settle(IdbSessionStore::open(options)).await.unwrap())
-            .unwrap();
-    settle(store.create_session(js("{ id: 's' }")))
-        .await
-        .unwrap();
+    let (store, name) = store_with_session("cause").await;
     browser::run_js(
         "const original = IDBObjectStore.prototype.add;
          globalThis.__restoreAdd = () => { IDBObjectStore.prototype.add = original; };
