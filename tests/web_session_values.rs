@@ -175,7 +175,9 @@ async fn store_with_session(tag: &str) -> (IdbSessionStore, String) {
     let options = js(&format!("{{ name: {name:?} }}"));
     let opened = settle(IdbSessionStore::open(options)).await.unwrap();
     let store = IdbSessionStore::try_from_js_value(opened).unwrap();
-    settle(store.create_session(js("{ id: 's' }"))).await.unwrap();
+    settle(store.create_session(js("{ id: 's' }")))
+        .await
+        .unwrap();
     (store, name)
 }
 

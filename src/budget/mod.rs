@@ -5,7 +5,7 @@ mod counter;
 mod plan;
 
 pub use counter::{rendered_chars, Counter, TokenCounter};
-pub use plan::{plan_turn, Action, Plan, TurnBudget, DEFAULT_THRESHOLD_PERCENT};
+pub use plan::{plan_turn, transients, Action, Plan, TurnBudget, DEFAULT_THRESHOLD_PERCENT};
 
 #[cfg(test)]
 mod tests;

@@ -34,7 +34,9 @@ pub struct Plan {
     pub action: Action,
     /// History plus overhead plus transients.
     pub payload_tokens: u64,
+    pub history_tokens: u64,
     pub transient_tokens: u64,
+    pub overhead_tokens: u64,
     pub threshold_tokens: u64,
     pub emergency_tokens: u64,
     /// Transients plus overhead: what every request carries besides history.
@@ -72,10 +74,39 @@ pub fn plan_turn(budget: TurnBudget) -> Result<Plan, Error> {
     Ok(Plan {
         action,
         payload_tokens,
+        history_tokens: budget.history_tokens,
         transient_tokens: budget.transient_tokens,
+        overhead_tokens: budget.overhead_tokens,
         threshold_tokens,
         emergency_tokens,
         reserve_tokens,
         history_budget: window.saturating_sub(reserve_tokens),
     })
+}
+
+impl Action {
+    /// The action as hosts see it: its name, and whether it is the
+    /// emergency compaction.
+    pub fn name(self) -> (&'static str, bool) {
+        match self {
+            Action::Send => ("send", false),
+            Action::Compact { emergency } => ("compact", emergency),
+            Action::ContextExceeded => ("context_exceeded", false),
+        }
+    }
+}
+
+/// A turn's transients in the order they ride and are counted, as one
+/// list: the consolidated attachment message, then contributor messages,
+/// then memory transients. One list, because counters round per list.
+pub fn transients<T>(
+    attachments: Option<T>,
+    contributors: impl IntoIterator<Item = T>,
+    memories: impl IntoIterator<Item = T>,
+) -> Vec<T> {
+    attachments
+        .into_iter()
+        .chain(contributors)
+        .chain(memories)
+        .collect()
 }

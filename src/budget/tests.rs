@@ -310,3 +310,35 @@ fn the_shortest_decimal_matches_print_on_common_ratios() {
         x = f32::from_bits(x.to_bits() + 97);
     }
 }
+
+#[test]
+fn transients_ride_attachments_then_contributors_then_memories() {
+    assert_eq!(
+        transients(Some("a"), ["c1", "c2"], ["m"]),
+        ["a", "c1", "c2", "m"]
+    );
+    assert_eq!(transients(None, Vec::new(), ["m"]), ["m"]);
+    assert!(transients::<&str>(None, [], []).is_empty());
+}
+
+#[test]
+fn an_action_has_the_name_hosts_see() {
+    assert_eq!(Action::Send.name(), ("send", false));
+    assert_eq!(
+        Action::Compact { emergency: true }.name(),
+        ("compact", true)
+    );
+    assert_eq!(Action::ContextExceeded.name(), ("context_exceeded", false));
+    let p = plan_turn(TurnBudget {
+        context_window: 1000,
+        threshold_percent: 80,
+        history_tokens: 10,
+        overhead_tokens: 7,
+        transient_tokens: 5,
+    })
+    .unwrap();
+    assert_eq!(
+        (p.history_tokens, p.overhead_tokens, p.reserve_tokens),
+        (10, 7, 12)
+    );
+}

@@ -4,7 +4,7 @@ use wasm_bindgen::prelude::*;
 use super::error::to_js;
 use super::values::{list_from_js, to_js as value_to_js, Options};
 use crate::budget::{
-    plan_turn, Action, Counter, TokenCounter, TurnBudget, DEFAULT_THRESHOLD_PERCENT,
+    plan_turn, transients, Counter, TokenCounter, TurnBudget, DEFAULT_THRESHOLD_PERCENT,
 };
 use crate::Error;
 
@@ -183,29 +183,23 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
             })
         }
     };
-    // The turn's transients ride together: attachments, contributors, memories.
-    let transients = Array::new();
-    let attachments = get("attachments");
-    if !attachments.is_undefined() && !attachments.is_null() {
-        transients.push(&attachments);
-    }
-    for name in ["contributors", "memories"] {
-        let list = get(name);
-        if Array::is_array(&list) {
-            for message in Array::from(&list).iter() {
-                transients.push(&message);
-            }
-        } else if !list.is_undefined() && !list.is_null() {
-            return Err(Error::InvalidArgument {
+    let absent = |v: &JsValue| v.is_undefined() || v.is_null();
+    let list = |name: &str| -> Result<Vec<JsValue>, Error> {
+        match get(name) {
+            v if absent(&v) => Ok(Vec::new()),
+            v if Array::is_array(&v) => Ok(Array::from(&v).iter().collect()),
+            _ => Err(Error::InvalidArgument {
                 field: name.to_owned(),
                 reason: "must be an array of messages".to_owned(),
-            });
+            }),
         }
-    }
-    let transient_tokens = if transients.length() == 0 {
+    };
+    let attachments = Some(get("attachments")).filter(|v| !absent(v));
+    let transients = transients(attachments, list("contributors")?, list("memories")?);
+    let transient_tokens = if transients.is_empty() {
         0
     } else {
-        counter.count(&transients, "transients")?
+        counter.count(&transients.into_iter().collect::<Array>(), "transients")?
     };
     let plan = plan_turn(TurnBudget {
         context_window,
@@ -214,18 +208,14 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
         overhead_tokens: tokens(&get("overheadTokens"), "overheadTokens")?.unwrap_or(0),
         transient_tokens,
     })?;
-    let (action, emergency) = match plan.action {
-        Action::Send => ("send", false),
-        Action::Compact { emergency } => ("compact", emergency),
-        Action::ContextExceeded => ("context_exceeded", false),
-    };
+    let (action, emergency) = plan.action.name();
     Ok(value_to_js(&crate::json!({
         "action": action,
         "emergency": emergency,
         "payloadTokens": plan.payload_tokens,
-        "historyTokens": history_tokens,
+        "historyTokens": plan.history_tokens,
         "transientTokens": plan.transient_tokens,
-        "overheadTokens": plan.reserve_tokens - plan.transient_tokens,
+        "overheadTokens": plan.overhead_tokens,
         "thresholdTokens": plan.threshold_tokens,
         "emergencyTokens": plan.emergency_tokens,
         "reserveTokens": plan.reserve_tokens,
