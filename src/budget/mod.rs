@@ -5,7 +5,9 @@ mod counter;
 mod plan;
 
 pub use counter::{rendered_chars, Counter, TokenCounter};
-pub use plan::{plan_turn, transients, Action, Plan, TurnBudget, DEFAULT_THRESHOLD_PERCENT};
+pub use plan::{
+    plan_turn, Action, Plan, Transient, TurnBudget, DEFAULT_THRESHOLD_PERCENT, TRANSIENTS,
+};
 
 #[cfg(test)]
 mod tests;

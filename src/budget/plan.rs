@@ -96,17 +96,18 @@ impl Action {
     }
 }
 
-/// A turn's transients in the order they ride and are counted, as one
-/// list: the consolidated attachment message, then contributor messages,
-/// then memory transients. One list, because counters round per list.
-pub fn transients<T>(
-    attachments: Option<T>,
-    contributors: impl IntoIterator<Item = T>,
-    memories: impl IntoIterator<Item = T>,
-) -> Vec<T> {
-    attachments
-        .into_iter()
-        .chain(contributors)
-        .chain(memories)
-        .collect()
+/// What a turn's transients are, in the order they ride and are counted:
+/// the consolidated attachment message, then contributor messages, then
+/// memory transients, counted as one list, since counters round per list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transient {
+    Attachments,
+    Contributors,
+    Memories,
 }
+
+pub const TRANSIENTS: [Transient; 3] = [
+    Transient::Attachments,
+    Transient::Contributors,
+    Transient::Memories,
+];

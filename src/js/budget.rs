@@ -4,7 +4,7 @@ use wasm_bindgen::prelude::*;
 use super::error::to_js;
 use super::values::{list_from_js, to_js as value_to_js, Options};
 use crate::budget::{
-    plan_turn, transients, Counter, TokenCounter, TurnBudget, DEFAULT_THRESHOLD_PERCENT,
+    plan_turn, Counter, TokenCounter, Transient, TurnBudget, DEFAULT_THRESHOLD_PERCENT, TRANSIENTS,
 };
 use crate::Error;
 
@@ -183,23 +183,35 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
             })
         }
     };
-    let absent = |v: &JsValue| v.is_undefined() || v.is_null();
-    let list = |name: &str| -> Result<Vec<JsValue>, Error> {
-        match get(name) {
-            v if absent(&v) => Ok(Vec::new()),
-            v if Array::is_array(&v) => Ok(Array::from(&v).iter().collect()),
-            _ => Err(Error::InvalidArgument {
+    // One list, in the order the core gives.
+    let transients = Array::new();
+    for source in TRANSIENTS {
+        let (name, list) = match source {
+            Transient::Attachments => ("attachments", false),
+            Transient::Contributors => ("contributors", true),
+            Transient::Memories => ("memories", true),
+        };
+        let value = get(name);
+        if value.is_undefined() || value.is_null() {
+            continue;
+        }
+        if !list {
+            transients.push(&value);
+        } else if Array::is_array(&value) {
+            Array::from(&value).for_each(&mut |message, _, _| {
+                transients.push(&message);
+            });
+        } else {
+            return Err(Error::InvalidArgument {
                 field: name.to_owned(),
                 reason: "must be an array of messages".to_owned(),
-            }),
+            });
         }
-    };
-    let attachments = Some(get("attachments")).filter(|v| !absent(v));
-    let transients = transients(attachments, list("contributors")?, list("memories")?);
-    let transient_tokens = if transients.is_empty() {
+    }
+    let transient_tokens = if transients.length() == 0 {
         0
     } else {
-        counter.count(&transients.into_iter().collect::<Array>(), "transients")?
+        counter.count(&transients, "transients")?
     };
     let plan = plan_turn(TurnBudget {
         context_window,
