@@ -61,7 +61,7 @@ pub struct Tx {
     settled: Option<Promise>,
 }
 
-#[wasm_bindgen(module = "/src/idb/settle.js")]
+#[wasm_bindgen(module = "/src/js/snippet.js")]
 extern "C" {
     fn settle(tx: &IdbTransaction) -> Promise;
 }

@@ -139,7 +139,7 @@ impl AttachmentStore {
     }
 }
 
-#[wasm_bindgen(module = "/src/js/message.js")]
+#[wasm_bindgen(module = "/src/js/snippet.js")]
 extern "C" {
     #[wasm_bindgen(js_name = textPart)]
     fn text_part(text: &str) -> JsValue;

@@ -8,7 +8,7 @@ use crate::json::{self, Value};
 use crate::session::checks;
 use crate::Error;
 
-#[wasm_bindgen(module = "/src/js/json.js")]
+#[wasm_bindgen(module = "/src/js/snippet.js")]
 extern "C" {
     #[wasm_bindgen(catch, js_name = toJson)]
     fn to_json_text(value: &JsValue, path: &str) -> Result<String, JsValue>;

@@ -1,3 +1,8 @@
+// Every JS helper the wasm imports, in one module: each snippet file is one
+// more module request when a page or worker starts (in service workers,
+// three of them made startup fail now and then; see git log).
+
+// ---- JSON data: checked and serialized before anything is copied in ----
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 // Native in current engines; the regex only where it is missing.
 const illFormed = String.prototype.isWellFormed
@@ -68,4 +73,33 @@ export function idProblem(value) {
     return "holds a lone surrogate, which UTF-8 cannot hold";
   }
   return null;
+}
+
+// ---- The consolidated message's objects ----
+// Built in JS so one call makes each; frozen, since every caller shares
+// the same objects.
+export function textPart(text) {
+  return Object.freeze({ type: "text", text });
+}
+
+export function userMessage(parts) {
+  return Object.freeze({ role: "user", content: Object.freeze(parts) });
+}
+
+// ---- IndexedDB: how a write transaction settled ----
+// Watches a write transaction from the moment it opens, in JS so no Rust
+// closure can outlive it. Resolves with the error to report, or null: a
+// call resolves only if its transaction completed and none of its requests
+// failed (a failure the transaction survived, because a handler prevented
+// its abort, still fails the call). The first failing request's error is
+// kept because WebKit leaves `tx.error` null on such an abort.
+export function settle(tx) {
+  let first = null;
+  tx.addEventListener("error", (event) => {
+    first ??= event.target?.error ?? null;
+  });
+  return new Promise((resolve) => {
+    tx.addEventListener("complete", () => resolve(first));
+    tx.addEventListener("abort", () => resolve(first ?? tx.error ?? new DOMException("the transaction was aborted", "AbortError")));
+  });
 }
