@@ -15,17 +15,7 @@ case "$engine" in
 esac
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-if ! "${run[@]}" --mode no-install -- "$@" 2>&1 | tee "$log"; then
-  # Chrome now and then never starts a test's service worker and the runner
-  # times out before any test runs. That, and only that, is tried once
-  # more; a test that ran and failed is never retried.
-  if grep -q "Failed to detect test as having been run" "$log" && ! grep -qE "^test .* \.\.\. FAIL|panicked" "$log"; then
-    echo "browser-test: $engine, ${ATTACHE_TEST_CONTEXT:-Window}: a test binary never started; running the suite once more" >&2
-    "${run[@]}" --mode no-install -- "$@" 2>&1 | tee "$log"
-  else
-    exit 1
-  fi
-fi
+"${run[@]}" --mode no-install -- "$@" 2>&1 | tee "$log"
 if grep -q "skipping" "$log"; then
   echo "browser-test: $engine skipped its tests (is WASM_BINDGEN_USE_* set?)" >&2
   exit 1
