@@ -11,10 +11,12 @@ macro_rules! json {
     };
     ({ $($tt:tt)* }) => {
         $crate::json::Value::Object({
+            // Pushed, not inserted: a literal's keys are distinct.
             #[allow(unused_mut)]
-            let mut map = $crate::json::Map::new();
-            $crate::json_object!(map $($tt)*);
-            map
+            let mut fields: ::std::vec::Vec<(::std::string::String, $crate::json::Value)> =
+                ::std::vec::Vec::new();
+            $crate::json_object!(fields $($tt)*);
+            $crate::json::Map::from_fields(fields)
         })
     };
     ($other:expr) => {
@@ -47,19 +49,19 @@ macro_rules! json_array {
 macro_rules! json_object {
     ($map:ident) => {};
     ($map:ident $key:literal : null $(, $($rest:tt)*)?) => {
-        $map.insert(($key).into(), $crate::json::Value::Null);
+        $map.push((($key).into(), $crate::json::Value::Null));
         $crate::json_object!($map $($($rest)*)?);
     };
     ($map:ident $key:literal : [$($inner:tt)*] $(, $($rest:tt)*)?) => {
-        $map.insert(($key).into(), $crate::json!([$($inner)*]));
+        $map.push((($key).into(), $crate::json!([$($inner)*])));
         $crate::json_object!($map $($($rest)*)?);
     };
     ($map:ident $key:literal : {$($inner:tt)*} $(, $($rest:tt)*)?) => {
-        $map.insert(($key).into(), $crate::json!({$($inner)*}));
+        $map.push((($key).into(), $crate::json!({$($inner)*})));
         $crate::json_object!($map $($($rest)*)?);
     };
     ($map:ident $key:literal : $value:expr $(, $($rest:tt)*)?) => {
-        $map.insert(($key).into(), $crate::json!($value));
+        $map.push((($key).into(), $crate::json!($value)));
         $crate::json_object!($map $($($rest)*)?);
     };
 }

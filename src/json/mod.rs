@@ -46,6 +46,11 @@ impl Map {
     pub fn len(&self) -> usize {
         self.0.len()
     }
+    /// `json!`'s: fields with distinct keys, in order.
+    #[doc(hidden)]
+    pub fn from_fields(fields: Vec<(String, Value)>) -> Self {
+        Self(fields)
+    }
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
