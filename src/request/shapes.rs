@@ -112,7 +112,9 @@ pub fn anthropic(
             system.push(text_of(&blocks));
             continue;
         }
-        if let (Some(marker), Some(last)) = (
+        // Only a block object can carry the marker: a part the host wrote
+        // as a bare string is sent as it is, never replaced.
+        if let (Some(marker), Some(last @ Value::Object(_))) = (
             cache_control.as_ref().filter(|_| pinned_at == Some(index)),
             blocks.last_mut(),
         ) {

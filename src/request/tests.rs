@@ -234,3 +234,15 @@ fn attachments_never_enter_the_history() {
         "the pins ride once, ahead of it"
     );
 }
+
+#[test]
+fn a_pinned_part_that_is_not_a_block_object_is_sent_as_it_is() {
+    let t = Turn {
+        attachments: Some(json!({"role": "user", "content": ["bare text"]})),
+        cache_control: Some(json!({"type": "ephemeral"})),
+        history: vec![json!({"role": "user", "content": "hi"})],
+        ..Turn::default()
+    };
+    let request = build_request(Format::AnthropicMessages, t).unwrap();
+    assert_eq!(request["messages"][0]["content"][0], json!("bare text"));
+}
