@@ -13,10 +13,9 @@ macro_rules! json {
         $crate::json::Value::Object({
             // Pushed, not inserted: a literal's keys are distinct.
             #[allow(unused_mut)]
-            let mut fields: ::std::vec::Vec<(::std::string::String, $crate::json::Value)> =
-                ::std::vec::Vec::new();
+            let mut fields = $crate::json::Map::new();
             $crate::json_object!(fields $($tt)*);
-            $crate::json::Map::from_fields(fields)
+            fields
         })
     };
     ($other:expr) => {
@@ -49,19 +48,19 @@ macro_rules! json_array {
 macro_rules! json_object {
     ($map:ident) => {};
     ($map:ident $key:literal : null $(, $($rest:tt)*)?) => {
-        $map.push((($key).into(), $crate::json::Value::Null));
+        $map.push_field(($key).into(), $crate::json::Value::Null);
         $crate::json_object!($map $($($rest)*)?);
     };
     ($map:ident $key:literal : [$($inner:tt)*] $(, $($rest:tt)*)?) => {
-        $map.push((($key).into(), $crate::json!([$($inner)*])));
+        $map.push_field(($key).into(), $crate::json!([$($inner)*]));
         $crate::json_object!($map $($($rest)*)?);
     };
     ($map:ident $key:literal : {$($inner:tt)*} $(, $($rest:tt)*)?) => {
-        $map.push((($key).into(), $crate::json!({$($inner)*})));
+        $map.push_field(($key).into(), $crate::json!({$($inner)*}));
         $crate::json_object!($map $($($rest)*)?);
     };
     ($map:ident $key:literal : $value:expr $(, $($rest:tt)*)?) => {
-        $map.push((($key).into(), $crate::json!($value)));
+        $map.push_field(($key).into(), $crate::json!($value));
         $crate::json_object!($map $($($rest)*)?);
     };
 }

@@ -46,10 +46,10 @@ impl Map {
     pub fn len(&self) -> usize {
         self.0.len()
     }
-    /// `json!`'s: fields with distinct keys, in order.
+    /// `json!`'s: appends a field whose key is not there yet.
     #[doc(hidden)]
-    pub fn from_fields(fields: Vec<(String, Value)>) -> Self {
-        Self(fields)
+    pub fn push_field(&mut self, key: String, value: Value) {
+        self.0.push((key, value));
     }
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
