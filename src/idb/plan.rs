@@ -125,12 +125,22 @@ async fn attempt(tx: super::connection::Tx, plan: &Plan<'_>) -> Result<Vec<JsVal
     Ok(results)
 }
 
+impl Read {
+    /// The object store it reads.
+    pub fn store(&self) -> &'static str {
+        match self {
+            Read::Get(name, _) | Read::GetKey(name, _) => name,
+            Read::All(name, ..) | Read::AllKeys(name, ..) => name,
+        }
+    }
+}
+
 fn issue(tx: &idb::Transaction, read: &Read) -> Result<IdbRequest, Error> {
-    let (name, index) = match read {
-        Read::Get(name, _) | Read::GetKey(name, _) => (*name, None),
-        Read::All(name, index, _) | Read::AllKeys(name, index, _) => (*name, *index),
+    let index = match read {
+        Read::All(_, index, _) | Read::AllKeys(_, index, _) => *index,
+        _ => None,
     };
-    let store = tx.object_store(name).dom()?;
+    let store = tx.object_store(read.store()).dom()?;
     Ok(match (read, index) {
         (Read::Get(_, query), _) => store.get(query.clone()).dom()?.into(),
         (Read::GetKey(_, query), _) => store.get_key(query.clone()).dom()?.into(),

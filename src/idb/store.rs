@@ -94,17 +94,32 @@ impl IdbSessionStore {
         Ok(results)
     }
 
-    async fn read(&self, store: &'static str, read: Read) -> Result<JsValue, Error> {
-        let stores: &'static [&'static str] = match store {
-            SESSIONS => &[SESSIONS],
-            SESSION_STATE => &[SESSION_STATE],
-            ACTIVITY_FRAMES => &[ACTIVITY_FRAMES],
-            _ => &[MESSAGES],
+    /// Adds `records` to `stores[1]` of an existing session. Not
+    /// idempotent: run again after a lost connection, it could add twice.
+    async fn append(
+        &self,
+        session_id: &str,
+        stores: &'static [&'static str],
+        records: Vec<JsValue>,
+    ) -> Result<(), Error> {
+        let add = |_: &[JsValue]| {
+            let add = |record: &JsValue| Write::Add(stores[1], record.clone());
+            records.iter().map(add).collect()
         };
-        let mut results = self
-            .connection
-            .execute(&Plan::read(stores, vec![read]))
-            .await?;
+        self.write_session(session_id, stores, false, Vec::new(), &add)
+            .await
+            .map(drop)
+    }
+
+    /// One read in its own read-only transaction, on the store it names.
+    async fn read(&self, read: Read) -> Result<JsValue, Error> {
+        let all: &'static [&'static str] = &ALL;
+        let at = all
+            .iter()
+            .position(|&name| name == read.store())
+            .unwrap_or(0);
+        let plan = Plan::read(&all[at..=at], vec![read]);
+        let mut results = self.connection.execute(&plan).await?;
         Ok(results.pop().unwrap_or_default())
     }
 }
@@ -146,7 +161,7 @@ impl SessionStore for IdbSessionStore {
 
     async fn get_session(&self, id: &str) -> Result<Option<SessionInfo>, Error> {
         let found = self
-            .read(SESSIONS, Read::Get(SESSIONS, Query::Key(id.into())))
+            .read(Read::Get(SESSIONS, Query::Key(id.into())))
             .await?;
         (!found.is_undefined())
             .then(|| session_payload(&found))
@@ -154,7 +169,7 @@ impl SessionStore for IdbSessionStore {
     }
 
     async fn list_sessions(&self) -> Result<Vec<SessionInfo>, Error> {
-        let all = self.read(SESSIONS, Read::All(SESSIONS, None, None)).await?;
+        let all = self.read(Read::All(SESSIONS, None, None)).await?;
         let mut sessions = records_of(&all)
             .iter()
             .map(session_payload)
@@ -234,9 +249,7 @@ impl SessionStore for IdbSessionStore {
 
     async fn list_session_state_keys(&self, session_id: &str) -> Result<Vec<String>, Error> {
         let range = Some(Query::KeyRange(session_range(session_id)?));
-        let keys = self
-            .read(SESSION_STATE, Read::AllKeys(SESSION_STATE, None, range))
-            .await?;
+        let keys = self.read(Read::AllKeys(SESSION_STATE, None, range)).await?;
         Ok(records_of(&keys).iter().filter_map(state_key_of).collect())
     }
 
@@ -276,16 +289,9 @@ impl SessionStore for IdbSessionStore {
             let ids = [("sessionId", session_id), ("requestId", request_id)];
             record(&ids, Value::Array(frames).to_json())
         });
-        let add = |_: &[JsValue]| {
-            batch
-                .iter()
-                .map(|b| Write::Add(ACTIVITY_FRAMES, b.clone()))
-                .collect()
-        };
         let stores = &[SESSIONS, ACTIVITY_FRAMES];
-        self.write_session(session_id, stores, false, Vec::new(), &add)
+        self.append(session_id, stores, batch.into_iter().collect())
             .await
-            .map(drop)
     }
 
     async fn load_activity_frames(
@@ -296,29 +302,19 @@ impl SessionStore for IdbSessionStore {
         let text = self
             .load_activity_frames_json(session_id, request_id)
             .await?;
-        Ok(into_list(parsed(&text)?))
+        into_list(parsed(&text)?)
     }
 
     async fn append_messages(&self, session_id: &str, messages: Vec<Value>) -> Result<(), Error> {
         checks::objects("messages", &messages)?;
         let ids = [("sessionId", session_id)];
-        let records: Vec<JsValue> = messages.iter().map(|m| record(&ids, m.to_json())).collect();
-        let add = |_: &[JsValue]| {
-            records
-                .iter()
-                .map(|r| Write::Add(MESSAGES, r.clone()))
-                .collect()
-        };
-        let stores = &[SESSIONS, MESSAGES];
-        self.write_session(session_id, stores, false, Vec::new(), &add)
+        let records = messages.iter().map(|m| record(&ids, m.to_json())).collect();
+        self.append(session_id, &[SESSIONS, MESSAGES], records)
             .await
-            .map(drop)
     }
 
     async fn load_messages(&self, session_id: &str) -> Result<Vec<Value>, Error> {
-        Ok(into_list(parsed(
-            &self.load_messages_json(session_id).await?,
-        )?))
+        into_list(parsed(&self.load_messages_json(session_id).await?)?)
     }
 
     async fn load_session_state_json(
@@ -327,9 +323,7 @@ impl SessionStore for IdbSessionStore {
         key_name: &str,
     ) -> Result<Option<String>, Error> {
         let primary = Query::Key(key(&[session_id, key_name]));
-        let found = self
-            .read(SESSION_STATE, Read::Get(SESSION_STATE, primary))
-            .await?;
+        let found = self.read(Read::Get(SESSION_STATE, primary)).await?;
         (!found.is_undefined())
             .then(|| payload_text(&found))
             .transpose()
@@ -345,7 +339,7 @@ impl SessionStore for IdbSessionStore {
             None => (BY_SESSION, JsValue::from_str(session_id)),
         };
         let read = Read::All(ACTIVITY_FRAMES, Some(index), Some(Query::Key(query)));
-        let batches = self.read(ACTIVITY_FRAMES, read).await?;
+        let batches = self.read(read).await?;
         // Each record is one batch's array: the frames are their elements,
         // joined without parsing them.
         join_list(&batches, batch_elements)
@@ -357,7 +351,7 @@ impl SessionStore for IdbSessionStore {
             Some(BY_SESSION),
             Some(Query::Key(session_id.into())),
         );
-        join_list(&self.read(MESSAGES, read).await?, whole)
+        join_list(&self.read(read).await?, whole)
     }
 }
 
@@ -393,9 +387,9 @@ fn parsed(text: &str) -> Result<Value, Error> {
     json::parse(text).map_err(|e| corrupt(&format!("a stored payload {}", e.reason())))
 }
 
-fn into_list(value: Value) -> Vec<Value> {
+fn into_list(value: Value) -> Result<Vec<Value>, Error> {
     match value {
-        Value::Array(items) => items,
-        other => vec![other],
+        Value::Array(items) => Ok(items),
+        _ => Err(corrupt("a stored list is not an array")),
     }
 }
