@@ -1,8 +1,9 @@
 //! Every store operation as one plan: its reads, issued together, then a
-//! decision made from their results with no await, then its writes. One
-//! executor runs every plan, so the wasm holds one transaction state
-//! machine rather than one per operation, and nothing but IndexedDB is
-//! awaited inside a transaction.
+//! decision made from their results with no await, then its writes. An
+//! operation is built by plain functions (no `async`); one executor runs
+//! every plan, so the wasm holds one transaction state machine rather than
+//! one per operation, and nothing but IndexedDB is awaited inside a
+//! transaction.
 
 use idb::Query;
 use wasm_bindgen::JsValue;
@@ -29,28 +30,45 @@ pub enum Write {
 }
 
 /// Chooses the writes from the reads' results.
-pub type Decide<'a> = &'a dyn Fn(&[JsValue]) -> Result<Vec<Write>, Error>;
+pub type Decide = Box<dyn Fn(&[JsValue]) -> Result<Vec<Write>, Error>>;
 
-pub struct Plan<'a> {
+pub struct Plan {
     pub stores: &'static [&'static str],
     pub write: bool,
     /// Safe to run again after the connection was lost mid-way.
     pub idempotent: bool,
     pub reads: Vec<Read>,
     /// The writes, from the reads' results. Runs once per attempt.
-    pub decide: Decide<'a>,
+    pub decide: Decide,
 }
 
-impl Plan<'_> {
-    /// A read-only plan.
-    pub fn read(stores: &'static [&'static str], reads: Vec<Read>) -> Plan<'static> {
-        Plan {
-            stores,
-            write: false,
-            idempotent: true,
-            reads,
-            decide: &|_| Ok(Vec::new()),
+/// What the executor's outcome means to the caller.
+pub type Finish<T> = Box<dyn FnOnce(Result<Vec<JsValue>, Error>) -> Result<T, Error>>;
+
+/// A store operation: its plan, and what its results mean.
+pub struct Op<T> {
+    pub plan: Plan,
+    pub finish: Finish<T>,
+}
+
+impl<T: 'static> Op<T> {
+    pub fn new(plan: Plan, finish: impl FnOnce(Vec<JsValue>) -> Result<T, Error> + 'static) -> Self {
+        Op {
+            plan,
+            finish: Box::new(move |results| results.and_then(finish)),
         }
+    }
+
+    pub fn map<U>(self, f: impl FnOnce(T) -> U + 'static) -> Op<U> {
+        let finish = self.finish;
+        Op {
+            plan: self.plan,
+            finish: Box::new(move |results| finish(results).map(f)),
+        }
+    }
+
+    pub async fn run(self, connection: &Connection) -> Result<T, Error> {
+        (self.finish)(connection.execute(&self.plan).await)
     }
 }
 
@@ -58,7 +76,7 @@ impl Connection {
     /// Runs a plan in one transaction and returns its reads' results. A
     /// connection found closed is reopened and the plan runs once more;
     /// one lost mid-way is retried only when the plan is idempotent.
-    pub async fn execute(&self, plan: &Plan<'_>) -> Result<Vec<JsValue>, Error> {
+    pub async fn execute(&self, plan: &Plan) -> Result<Vec<JsValue>, Error> {
         let mut retried = false;
         loop {
             let db = self.database().await?;
@@ -91,7 +109,7 @@ impl Connection {
     }
 }
 
-async fn attempt(tx: super::connection::Tx, plan: &Plan<'_>) -> Result<Vec<JsValue>, Error> {
+async fn attempt(tx: super::connection::Tx, plan: &Plan) -> Result<Vec<JsValue>, Error> {
     let requests = plan
         .reads
         .iter()

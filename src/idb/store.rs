@@ -5,12 +5,14 @@ use idb::Query;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::connection::{Connection, Durability, Listener};
-use super::plan::{Plan, Read, Write};
+use super::plan::{Op, Plan, Read, Write};
 use super::records::{
     corrupt, key, payload_text, record, session_payload, session_range, state_key_of,
 };
 use super::schema::{ACTIVITY_FRAMES, BY_REQUEST, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
+use crate::session::call::{self, Call, Reply};
 use crate::session::{checks, sort_sessions, Environment, NewSession, SessionInfo, SessionStore};
+use crate::session::ATTACHMENTS_KEY;
 use crate::Error;
 
 /// The session store backed by IndexedDB.
@@ -56,22 +58,23 @@ impl IdbSessionStore {
     /// Writes to an existing session in one transaction: after `reads`
     /// (the session record is read first), `writes` issues its writes; if
     /// there are any, the session's `updatedAt` is bumped in the same
-    /// transaction. `NOT_FOUND` writes nothing.
-    async fn write_session(
+    /// transaction. `NOT_FOUND` writes nothing. The results are the reads'.
+    fn write_session(
         &self,
         session_id: &str,
         stores: &'static [&'static str],
         idempotent: bool,
         mut reads: Vec<Read>,
-        writes: &dyn Fn(&[JsValue]) -> Vec<Write>,
-    ) -> Result<Vec<JsValue>, Error> {
+        writes: impl Fn(&[JsValue]) -> Vec<Write> + 'static,
+    ) -> Op<Vec<JsValue>> {
         let now = self.env.now();
-        reads.insert(0, Read::Get(SESSIONS, Query::Key(session_id.into())));
-        let decide = |results: &[JsValue]| {
+        let session_id = session_id.to_owned();
+        reads.insert(0, Read::Get(SESSIONS, Query::Key(session_id.as_str().into())));
+        let decide = move |results: &[JsValue]| {
             let stored = &results[0];
             if stored.is_undefined() {
                 return Err(Error::NotFound {
-                    session_id: session_id.to_owned(),
+                    session_id: session_id.clone(),
                 });
             }
             let mut writes = writes(&results[1..]);
@@ -87,98 +90,140 @@ impl IdbSessionStore {
             write: true,
             idempotent,
             reads,
-            decide: &decide,
+            decide: Box::new(decide),
         };
-        let mut results = self.connection.execute(&plan).await?;
-        results.remove(0);
-        Ok(results)
+        Op::new(plan, |mut results| {
+            results.remove(0);
+            Ok(results)
+        })
     }
 
     /// Adds `records` to `stores[1]` of an existing session. Not
     /// idempotent: run again after a lost connection, it could add twice.
-    async fn append(
+    fn append(
         &self,
         session_id: &str,
         stores: &'static [&'static str],
         records: Vec<JsValue>,
-    ) -> Result<(), Error> {
-        let add = |_: &[JsValue]| {
+    ) -> Op<()> {
+        let add = move |_: &[JsValue]| {
             let add = |record: &JsValue| Write::Add(stores[1], record.clone());
             records.iter().map(add).collect()
         };
-        self.write_session(session_id, stores, false, Vec::new(), &add)
-            .await
+        self.write_session(session_id, stores, false, Vec::new(), add)
             .map(drop)
     }
 
     /// One read in its own read-only transaction, on the store it names.
-    async fn read(&self, read: Read) -> Result<JsValue, Error> {
+    fn read<T: 'static>(
+        &self,
+        read: Read,
+        finish: impl FnOnce(JsValue) -> Result<T, Error> + 'static,
+    ) -> Op<T> {
         let all: &'static [&'static str] = &ALL;
         let at = all
             .iter()
             .position(|&name| name == read.store())
             .unwrap_or(0);
-        let plan = Plan::read(&all[at..=at], vec![read]);
-        let mut results = self.connection.execute(&plan).await?;
-        Ok(results.pop().unwrap_or_default())
+        let plan = Plan {
+            stores: &all[at..=at],
+            write: false,
+            idempotent: true,
+            reads: vec![read],
+            decide: Box::new(|_| Ok(Vec::new())),
+        };
+        Op::new(plan, |mut results| finish(results.pop().unwrap_or_default()))
     }
-}
 
-fn session_record(info: &SessionInfo) -> JsValue {
-    record(&[("id", &info.id)], info.to_value().to_json())
-}
+    /// Runs a call: every call is one operation, so this is the bindings'
+    /// one state machine.
+    pub async fn run(&self, call: Call) -> Result<Reply, Error> {
+        self.op(call)?.run(&self.connection).await
+    }
 
-/// A `getAll`/`getAllKeys` result as a list.
-fn records_of(result: &JsValue) -> Vec<JsValue> {
-    result
-        .dyn_ref::<js_sys::Array>()
-        .map(|all| all.iter().collect())
-        .unwrap_or_default()
-}
+    #[inline(never)]
+    fn op(&self, call: Call) -> Result<Op<Reply>, Error> {
+        Ok(match call {
+            Call::CreateSession(new) => self.create_session_op(new)?.map(Reply::Info),
+            Call::GetSession(id) => self.get_session_op(&id).map(Reply::MaybeInfo),
+            Call::ListSessions => self.list_sessions_op().map(Reply::Infos),
+            Call::DeleteSession(id) => self.delete_session_op(&id)?.map(Reply::Bool),
+            Call::SaveState(id, key, value) => {
+                self.save_state_op(&id, &key, value)?.map(|()| Reply::Unit)
+            }
+            Call::LoadState(id, key) => self.load_state_op(&id, &key).map(Reply::MaybeText),
+            Call::StateKeys(id) => self.state_keys_op(&id)?.map(Reply::Keys),
+            Call::DeleteState(id, key) => self.delete_state_op(&id, &key).map(Reply::Bool),
+            Call::AppendFrames(id, request, frames) => self
+                .append_frames_op(&id, &request, frames)?
+                .map(|()| Reply::Unit),
+            Call::LoadFrames(id, request) => self
+                .load_frames_op(&id, request.as_deref())
+                .map(Reply::Text),
+            Call::AppendMessages(id, messages) => self
+                .append_messages_op(&id, messages)?
+                .map(|()| Reply::Unit),
+            Call::LoadMessages(id) => self.load_messages_op(&id).map(Reply::Text),
+            Call::SaveAttachments(id, pinned) => self
+                .save_state_op(&id, ATTACHMENTS_KEY, pinned.to_specs())?
+                .map(|()| Reply::Unit),
+            Call::LoadAttachments(id) => {
+                let specs = self.load_state_op(&id, ATTACHMENTS_KEY);
+                Op::new(specs.plan, {
+                    let finish = specs.finish;
+                    move |results| {
+                        let text = finish(Ok(results))?;
+                        call::pinned(text.map(|t| parsed(&t)).transpose()?).map(Reply::Pinned)
+                    }
+                })
+            }
+        })
+    }
 
-impl SessionStore for IdbSessionStore {
-    async fn create_session(&self, new: NewSession) -> Result<SessionInfo, Error> {
+    fn create_session_op(&self, new: NewSession) -> Result<Op<SessionInfo>, Error> {
         let info = checks::new_session(new, self.env.now(), || self.env.new_id())?;
         let stored = session_record(&info);
-        let decide = |_: &[JsValue]| Ok(vec![Write::Add(SESSIONS, stored.clone())]);
         let plan = Plan {
             stores: &[SESSIONS],
             write: true,
             idempotent: false,
             reads: Vec::new(),
-            decide: &decide,
+            decide: Box::new(move |_| Ok(vec![Write::Add(SESSIONS, stored.clone())])),
         };
-        match self.connection.execute(&plan).await {
-            Ok(_) => Ok(info),
-            Err(Error::Aborted { dom_name, .. }) if dom_name == "ConstraintError" => {
-                Err(Error::AlreadyExists {
-                    session_id: info.id,
-                })
-            }
-            Err(other) => Err(other),
-        }
+        Ok(Op {
+            plan,
+            finish: Box::new(move |outcome| match outcome {
+                Ok(_) => Ok(info),
+                Err(Error::Aborted { dom_name, .. }) if dom_name == "ConstraintError" => {
+                    Err(Error::AlreadyExists {
+                        session_id: info.id,
+                    })
+                }
+                Err(other) => Err(other),
+            }),
+        })
     }
 
-    async fn get_session(&self, id: &str) -> Result<Option<SessionInfo>, Error> {
-        let found = self
-            .read(Read::Get(SESSIONS, Query::Key(id.into())))
-            .await?;
-        (!found.is_undefined())
-            .then(|| session_payload(&found))
-            .transpose()
+    fn get_session_op(&self, id: &str) -> Op<Option<SessionInfo>> {
+        self.read(Read::Get(SESSIONS, Query::Key(id.into())), |found| {
+            (!found.is_undefined())
+                .then(|| session_payload(&found))
+                .transpose()
+        })
     }
 
-    async fn list_sessions(&self) -> Result<Vec<SessionInfo>, Error> {
-        let all = self.read(Read::All(SESSIONS, None, None)).await?;
-        let mut sessions = records_of(&all)
-            .iter()
-            .map(session_payload)
-            .collect::<Result<Vec<SessionInfo>, _>>()?;
-        sort_sessions(&mut sessions);
-        Ok(sessions)
+    fn list_sessions_op(&self) -> Op<Vec<SessionInfo>> {
+        self.read(Read::All(SESSIONS, None, None), |all| {
+            let mut sessions = records_of(&all)
+                .iter()
+                .map(session_payload)
+                .collect::<Result<Vec<SessionInfo>, _>>()?;
+            sort_sessions(&mut sessions);
+            Ok(sessions)
+        })
     }
 
-    async fn delete_session(&self, id: &str) -> Result<bool, Error> {
+    fn delete_session_op(&self, id: &str) -> Result<Op<bool>, Error> {
         let by_session = || Some(Query::Key(id.into()));
         let reads = vec![
             Read::Get(SESSIONS, Query::Key(id.into())),
@@ -186,12 +231,13 @@ impl SessionStore for IdbSessionStore {
             Read::AllKeys(MESSAGES, Some(BY_SESSION), by_session()),
         ];
         let range = session_range(id)?;
-        let decide = |results: &[JsValue]| {
+        let id = JsValue::from_str(id);
+        let decide = move |results: &[JsValue]| {
             if results[0].is_undefined() {
                 return Ok(Vec::new());
             }
             let mut writes = vec![
-                Write::Delete(SESSIONS, Query::Key(id.into())),
+                Write::Delete(SESSIONS, Query::Key(id.clone())),
                 Write::Delete(SESSION_STATE, Query::KeyRange(range.clone())),
             ];
             for (store, keys) in [(ACTIVITY_FRAMES, &results[1]), (MESSAGES, &results[2])] {
@@ -208,10 +254,136 @@ impl SessionStore for IdbSessionStore {
             write: true,
             idempotent: true,
             reads,
-            decide: &decide,
+            decide: Box::new(decide),
         };
-        let results = self.connection.execute(&plan).await?;
-        Ok(!results[0].is_undefined())
+        Ok(Op::new(plan, |results| Ok(!results[0].is_undefined())))
+    }
+
+    fn save_state_op(&self, session_id: &str, key_name: &str, value: Value) -> Result<Op<()>, Error> {
+        checks::id_argument("key", key_name)?;
+        checks::state_value(key_name, &value)?;
+        let stored = record(
+            &[("sessionId", session_id), ("key", key_name)],
+            value.to_json(),
+        );
+        let put = move |_: &[JsValue]| vec![Write::Put(SESSION_STATE, stored.clone())];
+        Ok(self
+            .write_session(session_id, &[SESSIONS, SESSION_STATE], true, Vec::new(), put)
+            .map(drop))
+    }
+
+    fn load_state_op(&self, session_id: &str, key_name: &str) -> Op<Option<String>> {
+        let primary = Query::Key(key(&[session_id, key_name]));
+        self.read(Read::Get(SESSION_STATE, primary), |found| {
+            (!found.is_undefined())
+                .then(|| payload_text(&found))
+                .transpose()
+        })
+    }
+
+    fn state_keys_op(&self, session_id: &str) -> Result<Op<Vec<String>>, Error> {
+        let range = Some(Query::KeyRange(session_range(session_id)?));
+        Ok(self.read(Read::AllKeys(SESSION_STATE, None, range), |keys| {
+            Ok(records_of(&keys).iter().filter_map(state_key_of).collect())
+        }))
+    }
+
+    fn delete_state_op(&self, session_id: &str, key_name: &str) -> Op<bool> {
+        let primary = key(&[session_id, key_name]);
+        // One transaction: checking and deleting apart would let another
+        // connection act in between.
+        let reads = vec![Read::GetKey(SESSION_STATE, Query::Key(primary.clone()))];
+        let delete = move |results: &[JsValue]| {
+            if results[0].is_undefined() {
+                return Vec::new();
+            }
+            vec![Write::Delete(SESSION_STATE, Query::Key(primary.clone()))]
+        };
+        let op = self.write_session(session_id, &[SESSIONS, SESSION_STATE], true, reads, delete);
+        let finish = op.finish;
+        Op {
+            plan: op.plan,
+            finish: Box::new(move |outcome| match finish(outcome) {
+                Ok(results) => Ok(!results[0].is_undefined()),
+                Err(Error::NotFound { .. }) => Ok(false),
+                Err(other) => Err(other),
+            }),
+        }
+    }
+
+    fn append_frames_op(
+        &self,
+        session_id: &str,
+        request_id: &str,
+        frames: Vec<Value>,
+    ) -> Result<Op<()>, Error> {
+        checks::id_argument("requestId", request_id)?;
+        checks::objects("frames", &frames)?;
+        // One record per call: the batch is atomic anyway, and IndexedDB's
+        // cost is per record, so a 1,000-frame call is one add, not 1,000.
+        let batch = (!frames.is_empty()).then(|| {
+            let ids = [("sessionId", session_id), ("requestId", request_id)];
+            record(&ids, Value::Array(frames).to_json())
+        });
+        let stores = &[SESSIONS, ACTIVITY_FRAMES];
+        Ok(self.append(session_id, stores, batch.into_iter().collect()))
+    }
+
+    fn load_frames_op(&self, session_id: &str, request_id: Option<&str>) -> Op<String> {
+        let (index, query) = match request_id {
+            Some(request_id) => (BY_REQUEST, key(&[session_id, request_id])),
+            None => (BY_SESSION, JsValue::from_str(session_id)),
+        };
+        let read = Read::All(ACTIVITY_FRAMES, Some(index), Some(Query::Key(query)));
+        // Each record is one batch's array: the frames are their elements,
+        // joined without parsing them.
+        self.read(read, |batches| join_list(&batches, batch_elements))
+    }
+
+    fn append_messages_op(&self, session_id: &str, messages: Vec<Value>) -> Result<Op<()>, Error> {
+        checks::objects("messages", &messages)?;
+        let ids = [("sessionId", session_id)];
+        let records = messages.iter().map(|m| record(&ids, m.to_json())).collect();
+        Ok(self.append(session_id, &[SESSIONS, MESSAGES], records))
+    }
+
+    fn load_messages_op(&self, session_id: &str) -> Op<String> {
+        let query = Some(Query::Key(session_id.into()));
+        self.read(Read::All(MESSAGES, Some(BY_SESSION), query), |all| {
+            join_list(&all, whole)
+        })
+    }
+}
+
+fn session_record(info: &SessionInfo) -> JsValue {
+    record(&[("id", &info.id)], info.to_value().to_json())
+}
+
+/// A `getAll`/`getAllKeys` result as a list.
+fn records_of(result: &JsValue) -> Vec<JsValue> {
+    result
+        .dyn_ref::<js_sys::Array>()
+        .map(|all| all.iter().collect())
+        .unwrap_or_default()
+}
+
+// The trait, for Rust callers and the conformance suite: each method runs
+// the same operation the bindings run.
+impl SessionStore for IdbSessionStore {
+    async fn create_session(&self, new: NewSession) -> Result<SessionInfo, Error> {
+        self.create_session_op(new)?.run(&self.connection).await
+    }
+
+    async fn get_session(&self, id: &str) -> Result<Option<SessionInfo>, Error> {
+        self.get_session_op(id).run(&self.connection).await
+    }
+
+    async fn list_sessions(&self) -> Result<Vec<SessionInfo>, Error> {
+        self.list_sessions_op().run(&self.connection).await
+    }
+
+    async fn delete_session(&self, id: &str) -> Result<bool, Error> {
+        self.delete_session_op(id)?.run(&self.connection).await
     }
 
     async fn save_session_state(
@@ -220,22 +392,8 @@ impl SessionStore for IdbSessionStore {
         key_name: &str,
         value: Value,
     ) -> Result<(), Error> {
-        checks::id_argument("key", key_name)?;
-        checks::state_value(key_name, &value)?;
-        let stored = record(
-            &[("sessionId", session_id), ("key", key_name)],
-            value.to_json(),
-        );
-        let put = |_: &[JsValue]| vec![Write::Put(SESSION_STATE, stored.clone())];
-        self.write_session(
-            session_id,
-            &[SESSIONS, SESSION_STATE],
-            true,
-            Vec::new(),
-            &put,
-        )
-        .await
-        .map(drop)
+        let op = self.save_state_op(session_id, key_name, value)?;
+        op.run(&self.connection).await
     }
 
     async fn load_session_state(
@@ -248,31 +406,12 @@ impl SessionStore for IdbSessionStore {
     }
 
     async fn list_session_state_keys(&self, session_id: &str) -> Result<Vec<String>, Error> {
-        let range = Some(Query::KeyRange(session_range(session_id)?));
-        let keys = self.read(Read::AllKeys(SESSION_STATE, None, range)).await?;
-        Ok(records_of(&keys).iter().filter_map(state_key_of).collect())
+        self.state_keys_op(session_id)?.run(&self.connection).await
     }
 
     async fn delete_session_state(&self, session_id: &str, key_name: &str) -> Result<bool, Error> {
-        let primary = key(&[session_id, key_name]);
-        // One transaction: checking and deleting apart would let another
-        // connection act in between.
-        let reads = vec![Read::GetKey(SESSION_STATE, Query::Key(primary.clone()))];
-        let delete = |results: &[JsValue]| {
-            if results[0].is_undefined() {
-                return Vec::new();
-            }
-            vec![Write::Delete(SESSION_STATE, Query::Key(primary.clone()))]
-        };
-        let stores = &[SESSIONS, SESSION_STATE];
-        match self
-            .write_session(session_id, stores, true, reads, &delete)
-            .await
-        {
-            Ok(results) => Ok(!results[0].is_undefined()),
-            Err(Error::NotFound { .. }) => Ok(false),
-            Err(other) => Err(other),
-        }
+        let op = self.delete_state_op(session_id, key_name);
+        op.run(&self.connection).await
     }
 
     async fn append_activity_frames(
@@ -281,17 +420,8 @@ impl SessionStore for IdbSessionStore {
         request_id: &str,
         frames: Vec<Value>,
     ) -> Result<(), Error> {
-        checks::id_argument("requestId", request_id)?;
-        checks::objects("frames", &frames)?;
-        // One record per call: the batch is atomic anyway, and IndexedDB's
-        // cost is per record, so a 1,000-frame call is one add, not 1,000.
-        let batch = (!frames.is_empty()).then(|| {
-            let ids = [("sessionId", session_id), ("requestId", request_id)];
-            record(&ids, Value::Array(frames).to_json())
-        });
-        let stores = &[SESSIONS, ACTIVITY_FRAMES];
-        self.append(session_id, stores, batch.into_iter().collect())
-            .await
+        let op = self.append_frames_op(session_id, request_id, frames)?;
+        op.run(&self.connection).await
     }
 
     async fn load_activity_frames(
@@ -306,11 +436,8 @@ impl SessionStore for IdbSessionStore {
     }
 
     async fn append_messages(&self, session_id: &str, messages: Vec<Value>) -> Result<(), Error> {
-        checks::objects("messages", &messages)?;
-        let ids = [("sessionId", session_id)];
-        let records = messages.iter().map(|m| record(&ids, m.to_json())).collect();
-        self.append(session_id, &[SESSIONS, MESSAGES], records)
-            .await
+        let op = self.append_messages_op(session_id, messages)?;
+        op.run(&self.connection).await
     }
 
     async fn load_messages(&self, session_id: &str) -> Result<Vec<Value>, Error> {
@@ -322,11 +449,8 @@ impl SessionStore for IdbSessionStore {
         session_id: &str,
         key_name: &str,
     ) -> Result<Option<String>, Error> {
-        let primary = Query::Key(key(&[session_id, key_name]));
-        let found = self.read(Read::Get(SESSION_STATE, primary)).await?;
-        (!found.is_undefined())
-            .then(|| payload_text(&found))
-            .transpose()
+        let op = self.load_state_op(session_id, key_name);
+        op.run(&self.connection).await
     }
 
     async fn load_activity_frames_json(
@@ -334,24 +458,12 @@ impl SessionStore for IdbSessionStore {
         session_id: &str,
         request_id: Option<&str>,
     ) -> Result<String, Error> {
-        let (index, query) = match request_id {
-            Some(request_id) => (BY_REQUEST, key(&[session_id, request_id])),
-            None => (BY_SESSION, JsValue::from_str(session_id)),
-        };
-        let read = Read::All(ACTIVITY_FRAMES, Some(index), Some(Query::Key(query)));
-        let batches = self.read(read).await?;
-        // Each record is one batch's array: the frames are their elements,
-        // joined without parsing them.
-        join_list(&batches, batch_elements)
+        let op = self.load_frames_op(session_id, request_id);
+        op.run(&self.connection).await
     }
 
     async fn load_messages_json(&self, session_id: &str) -> Result<String, Error> {
-        let read = Read::All(
-            MESSAGES,
-            Some(BY_SESSION),
-            Some(Query::Key(session_id.into())),
-        );
-        join_list(&self.read(read).await?, whole)
+        self.load_messages_op(session_id).run(&self.connection).await
     }
 }
 

@@ -9,7 +9,6 @@ use std::pin::pin;
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
-use crate::json::Value;
 use js_sys::Promise;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::future_to_promise;
@@ -17,40 +16,10 @@ use wasm_bindgen_futures::future_to_promise;
 use super::error::to_js as error_to_js;
 use super::values::{from_js, id_arg, list_from_js, to_js};
 use super::AttachmentStore;
-use crate::attachment;
-use crate::session::{self, NewSession, SessionInfo, SessionStore};
+pub use crate::session::call::Call;
+use crate::session::call::{self, Reply};
+use crate::session::{self, NewSession, SessionInfo};
 use crate::{idb, Error};
-
-/// A checked session-store call.
-pub enum Call {
-    CreateSession(NewSession),
-    GetSession(String),
-    ListSessions,
-    DeleteSession(String),
-    SaveState(String, String, Value),
-    LoadState(String, String),
-    StateKeys(String),
-    DeleteState(String, String),
-    AppendFrames(String, String, Vec<Value>),
-    LoadFrames(String, Option<String>),
-    AppendMessages(String, Vec<Value>),
-    LoadMessages(String),
-    SaveAttachments(String, attachment::AttachmentStore),
-    LoadAttachments(String),
-}
-
-enum Reply {
-    Unit,
-    Bool(bool),
-    Info(session::SessionInfo),
-    MaybeInfo(Option<session::SessionInfo>),
-    Infos(Vec<session::SessionInfo>),
-    Keys(Vec<String>),
-    /// JSON text, as stored: parsed once, by the engine.
-    Text(String),
-    MaybeText(Option<String>),
-    Pinned(Option<attachment::AttachmentStore>),
-}
 
 pub enum Backend {
     Memory(Rc<session::MemorySessionStore>),
@@ -66,9 +35,12 @@ impl Backend {
         };
         match self {
             Backend::Memory(store) => {
-                let mut work = pin!(run(&**store, call));
+                let mut work = pin!(call::run(&**store, call));
                 match work.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-                    Poll::Ready(Ok(reply)) => Promise::resolve(&reply),
+                    Poll::Ready(Ok(reply)) => match to_reply(reply) {
+                        Ok(reply) => Promise::resolve(&reply),
+                        Err(e) => Promise::reject(&error_to_js(&e)),
+                    },
                     Poll::Ready(Err(e)) => Promise::reject(&error_to_js(&e)),
                     // The memory store awaits nothing; were that to change,
                     // this says so rather than hanging.
@@ -82,49 +54,11 @@ impl Backend {
             Backend::Idb(store) => {
                 let store = store.clone();
                 future_to_promise(
-                    async move { run(&*store, call).await.map_err(|e| error_to_js(&e)) },
+                    async move { store.run(call).await.and_then(to_reply).map_err(|e| error_to_js(&e)) },
                 )
             }
         }
     }
-}
-
-async fn run<S: SessionStore>(store: &S, call: Call) -> Result<JsValue, Error> {
-    let reply = match call {
-        Call::CreateSession(new) => Reply::Info(store.create_session(new).await?),
-        Call::GetSession(id) => Reply::MaybeInfo(store.get_session(&id).await?),
-        Call::ListSessions => Reply::Infos(store.list_sessions().await?),
-        Call::DeleteSession(id) => Reply::Bool(store.delete_session(&id).await?),
-        Call::SaveState(id, key, value) => {
-            store.save_session_state(&id, &key, value).await?;
-            Reply::Unit
-        }
-        Call::LoadState(id, key) => {
-            Reply::MaybeText(store.load_session_state_json(&id, &key).await?)
-        }
-        Call::StateKeys(id) => Reply::Keys(store.list_session_state_keys(&id).await?),
-        Call::DeleteState(id, key) => Reply::Bool(store.delete_session_state(&id, &key).await?),
-        Call::AppendFrames(id, request, frames) => {
-            store.append_activity_frames(&id, &request, frames).await?;
-            Reply::Unit
-        }
-        Call::LoadFrames(id, request) => Reply::Text(
-            store
-                .load_activity_frames_json(&id, request.as_deref())
-                .await?,
-        ),
-        Call::AppendMessages(id, messages) => {
-            store.append_messages(&id, messages).await?;
-            Reply::Unit
-        }
-        Call::LoadMessages(id) => Reply::Text(store.load_messages_json(&id).await?),
-        Call::SaveAttachments(id, pinned) => {
-            store.save_attachments(&id, &pinned).await?;
-            Reply::Unit
-        }
-        Call::LoadAttachments(id) => Reply::Pinned(store.load_attachments(&id).await?),
-    };
-    to_reply(reply)
 }
 
 /// Not generic: one copy of the conversion for both backends.

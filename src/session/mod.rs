@@ -2,6 +2,7 @@
 //! The trait is the one behaviour both backends share; `checks` holds the
 //! validation both run before touching storage.
 
+pub mod call;
 pub mod checks;
 mod memory;
 
@@ -198,10 +199,7 @@ pub trait SessionStore {
     /// The store saved for this session, pinned again in the same order,
     /// so its consolidated message is byte-identical; `None` if none.
     async fn load_attachments(&self, session_id: &str) -> Result<Option<AttachmentStore>, Error> {
-        let specs = self.load_session_state(session_id, ATTACHMENTS_KEY).await?;
-        specs
-            .map(|specs| AttachmentStore::from_specs(&specs))
-            .transpose()
+        call::pinned(self.load_session_state(session_id, ATTACHMENTS_KEY).await?)
     }
 }
 
