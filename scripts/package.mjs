@@ -9,12 +9,26 @@ import { readFile, writeFile, readdir, rm } from "node:fs/promises";
 import { transform } from "esbuild";
 import { gzipSync } from "node:zlib";
 import { join } from "node:path";
+import { execFileSync } from "node:child_process";
 
 const pkg = new URL("../pkg/", import.meta.url);
 const at = (name) => new URL(name, pkg);
 const cargo = await readFile(new URL("../Cargo.toml", import.meta.url), "utf8");
 const field = (name) => cargo.match(new RegExp(`^${name} = "(.*)"$`, "m"))[1];
 const generated = JSON.parse(await readFile(at("package.json"), "utf8"));
+
+// Import and export names, minified. wasm-bindgen's carry a 16-hex hash
+// each, in the wasm and again in the glue, and every byte ships in every
+// page. wasm-opt renames them and prints the mapping; the glue follows it.
+const wasmFile = new URL("attache_bg.wasm", pkg).pathname;
+const features = [...cargo.matchAll(/"(--enable-[\w-]+)"/g)].map((m) => m[1]);
+const renamed = JSON.parse(execFileSync("wasm-opt", [...features, "--minify-imports-and-exports-and-modules",
+  wasmFile, "-o", wasmFile], { encoding: "utf8" }));
+const importModules = new Set(WebAssembly.Module.imports(new WebAssembly.Module(await readFile(wasmFile)))
+  .map((i) => i.module));
+if (importModules.size !== 1) throw new Error(`expected one import module, found ${[...importModules]}`);
+const [importModule] = importModules;
+const exportName = new Map(renamed.exports);
 
 // The gzipped wasm as base64: about the size of the .wasm served gzipped,
 // where plain base64 would add a third.
@@ -53,6 +67,7 @@ await writeFile(at("node.d.ts"), `/** The Node entry: the wasm is initialised on
 // Every method first checks that \`this\` is a live instance of its class
 // (src/js/guard.js says why); free() on a freed instance does nothing.
 let glue = await readFile(at("attache.js"), "utf8");
+glue = minifyNames(glue);
 const guarded = new Map();
 glue = glue.replace(/export class (\w+) \{[\s\S]*?\n\}\n/g, (block, Class) =>
   block.replace(/(\n {4}\/\*\*(?:(?!\*\/)[\s\S])*?\*\/)?\n {4}(get )?(\w+)\(([^)]*)\) \{\n/g, (method, doc, _getter, name) => {
@@ -82,9 +97,15 @@ glue = glue.replace(literalUrl, "new URL(WASM_FILE, import.meta.url)") +
 const unguarded = glue;
 glue = glue.replace(/^(import .*\n)/m, `import { alive, refuse } from "./guard.js";\n$1`);
 if (glue === unguarded) throw new Error("the glue has no import line to put the guard's beside");
-// Every byte of the glue ships in every page: minified, keeping class
-// names, which hosts and errors show.
-const minify = async (code) => (await transform(code, { minify: true, keepNames: true, format: "esm", target: "es2022" })).code;
+// Every byte of the glue ships in every page: minified. The exports keep
+// their names, which hosts and errors show; esbuild's keepNames would keep
+// every internal function's too, at about 1 KB gzipped.
+const exported = [...glue.matchAll(/^export (?:class|function) (\w+)/gm), ...glue.matchAll(/^function (initSync)\(/gm)]
+  .map((m) => m[1]);
+if (!exported.includes("AttachmentStore")) throw new Error("the glue's shape changed: no exports found");
+glue += `\nfor (const [f, name] of [${exported.map((name) => `[${name}, "${name}"]`).join(", ")}]) ` +
+  `Object.defineProperty(f, "name", { value: name });\n`;
+const minify = async (code) => (await transform(code, { minify: true, format: "esm", target: "es2022" })).code;
 await writeFile(at("attache.js"), await minify(glue));
 await writeFile(at("guard.js"), await minify(await readFile(new URL("../src/js/guard.js", import.meta.url), "utf8")));
 for (const entry of await readdir(at("snippets"), { recursive: true, withFileTypes: true })) {
@@ -131,3 +152,39 @@ const manifest = {
 };
 if (generated.repository) manifest.repository = generated.repository;
 await writeFile(at("package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+
+/** The glue, calling the wasm by its minified import and export names. */
+function minifyNames(glue) {
+  const shapeChanged = (what) => { throw new Error(`the glue's shape changed: ${what}`); };
+  glue = glue.replace(/\bwasm\.([\w$]+)/g, (_, name) =>
+    `wasm.${exportName.get(name) ?? shapeChanged(`no minified name for export ${name}`)}`);
+  // The instance's raw exports stay private: init() gives hosts the memory.
+  const returns = glue.split("return wasm;").length - 1;
+  if (returns !== 3) shapeChanged(`${returns} places return the exports`);
+  glue = glue.replaceAll("return wasm;", `return { memory: wasm.${exportName.get("memory")} };`);
+  const [start, end] = [glue.indexOf("function __wbg_get_imports() {"), glue.indexOf("\nfunction ", glue.indexOf("function __wbg_get_imports() {") + 1)];
+  if (start < 0 || end < 0) shapeChanged("no __wbg_get_imports");
+  let imports = glue.slice(start, end);
+  const modules = new Map(); // module -> [[name, minified]]
+  for (const [module, name, minified] of renamed.imports) {
+    modules.set(module, [...(modules.get(module) ?? []), [name, minified]]);
+  }
+  const own = new Map(modules.get("./attache_bg.js"));
+  // An import wasm-opt found unused is gone from the wasm: drop it here too.
+  let kept = 0;
+  imports = imports.replace(/\n {8}([\w$]+): function\([\s\S]*?(?=\n {8}[\w$]+: function\(|\n {4}\};)/g, (entry, name) => {
+    if (!own.has(name)) return "";
+    kept++;
+    return entry.replace(`${name}: function(`, `${own.get(name)}: function(`);
+  });
+  if (kept !== own.size) shapeChanged(`${own.size - kept} imports of the wasm not found`);
+  const returned = /\n {4}return \{\n {8}__proto__: null,\n([\s\S]*?)\n {4}\};\n/;
+  const entries = imports.match(returned)?.[1] ?? shapeChanged("no imports object");
+  const others = [];
+  for (const [, module, object] of entries.matchAll(/^ {8}"([^"]+)": (\w+),$/gm)) {
+    if (module === "./attache_bg.js") continue;
+    for (const [name, minified] of modules.get(module) ?? []) others.push(`${minified}: ${object}.${name}`);
+  }
+  imports = imports.replace(returned, `\n    return { ${JSON.stringify(importModule)}: Object.assign(import0, { ${others.join(", ")} }) };\n`);
+  return glue.slice(0, start) + imports + glue.slice(end);
+}
