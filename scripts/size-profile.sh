@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # twiggy's view of the shipped wasm, with names: the release build run
-# through wasm-bindgen and wasm-opt -Oz as scripts/build.sh does, but keeping
+# through wasm-bindgen and wasm-opt -Os as scripts/build.sh does, but keeping
 # the name section. Usage: scripts/size-profile.sh [twiggy top args...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +10,7 @@ out=target/size-profile
 cargo build --quiet --release --target wasm32-unknown-unknown
 rm -rf "$out" && mkdir -p "$out"
 wasm-bindgen --keep-debug --target web --out-dir "$out" target/wasm32-unknown-unknown/release/attache.wasm
-wasm-opt -Oz -g --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+wasm-opt -Os --converge -g --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
   --enable-reference-types --enable-multivalue --enable-mutable-globals \
   "$out/attache_bg.wasm" -o "$out/named.wasm"
 twiggy top "${@:--n 25}" "$out/named.wasm"
