@@ -1,12 +1,13 @@
 //! attache: pinned context and durable sessions for browser agent loops.
 //!
-//! `attachment`, `budget`, `request`, `session` and `error` are pure Rust and run natively under
+//! `attachment`, `budget`, `message`, `request`, `session` and `error` are pure Rust and run natively under
 //! `cargo test`; `js` is the thin wasm-bindgen layer over them.
 
 pub mod attachment;
 pub mod budget;
 pub mod error;
 pub mod json;
+pub mod message;
 pub mod request;
 pub mod session;
 

@@ -381,7 +381,10 @@ async fn each_call_is_one_transaction_with_every_request_issued_inside_it() {
     store
         .append_messages(
             "s",
-            vec![json!({"role": "user"}), json!({"role": "assistant"})],
+            vec![
+                json!({"role": "user", "content": "hi"}),
+                json!({"role": "assistant", "content": "hello"}),
+            ],
         )
         .await
         .unwrap();

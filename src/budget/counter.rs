@@ -1,8 +1,9 @@
 use crate::json::Value;
+use crate::message::{Message, Part};
 
 use crate::Error;
 
-/// Counts the tokens of a list of messages.
+/// Counts the tokens of a list of messages, each checked as a message.
 pub trait TokenCounter {
     fn count(&self, messages: &[Value]) -> Result<u64, Error>;
 }
@@ -130,61 +131,35 @@ impl Counter {
 
 impl TokenCounter for Counter {
     fn count(&self, messages: &[Value]) -> Result<u64, Error> {
-        let chars = messages
-            .iter()
-            .enumerate()
-            .map(|(i, m)| rendered_chars(m, &format!("messages[{i}]")))
-            .collect::<Result<Vec<u64>, Error>>()?;
-        Ok(self.count_chars(&chars))
+        Ok(self.count_messages(&Message::list(messages, "messages")?))
+    }
+}
+
+impl Counter {
+    pub fn count_messages(&self, messages: &[Message]) -> u64 {
+        let chars: Vec<u64> = messages.iter().map(rendered_chars).collect();
+        self.count_chars(&chars)
     }
 }
 
 /// A message's rendered characters: Unicode scalar values of text and
-/// thinking parts, 256 per image, a tool call's name plus its input's
-/// JSON, a tool result's text. `content` may also be a plain string.
-pub fn rendered_chars(message: &Value, path: &str) -> Result<u64, Error> {
-    match message.get("content") {
-        Some(Value::String(text)) => Ok(chars(text)),
-        Some(Value::Array(parts)) => parts.iter().enumerate().try_fold(0_u64, |sum, (i, part)| {
-            Ok(sum.saturating_add(part_chars(part, &format!("{path}.content[{i}]"))?))
-        }),
-        _ => Err(Error::InvalidValue {
-            path: format!("{path}.content"),
-            reason: "must be a string or an array of parts".to_owned(),
-        }),
-    }
+/// thinking parts, 256 per image, a tool call's name plus its arguments'
+/// JSON, a tool result's parts.
+pub fn rendered_chars(message: &Message) -> u64 {
+    parts_chars(&message.parts)
 }
 
-fn part_chars(part: &Value, path: &str) -> Result<u64, Error> {
-    let text = |field: &str| part.get(field).and_then(Value::as_str).map(chars);
-    let counted = match part.get("type").and_then(Value::as_str) {
-        Some("text") => text("text"),
-        Some("thinking") => text("thinking").or_else(|| text("text")),
-        Some("image" | "image_url") => Some(IMAGE_CHARS),
-        Some("tool_call" | "tool_use") => {
-            let name = text("name");
-            let input = part.get("input").or_else(|| part.get("arguments"));
-            name.map(|name| name.saturating_add(input.map_or(0, |input| chars(&input.to_string()))))
-        }
-        Some("tool_result") => match part.get("content").or_else(|| part.get("output")) {
-            Some(Value::String(output)) => Some(chars(output)),
-            Some(Value::Array(parts)) => Some(
-                parts
-                    .iter()
-                    .map(|p| match p.get("type").and_then(Value::as_str) {
-                        Some("image" | "image_url") => IMAGE_CHARS,
-                        _ => p.get("text").and_then(Value::as_str).map_or(0, chars),
-                    })
-                    .fold(0_u64, u64::saturating_add),
-            ),
-            _ => None,
-        },
-        _ => None,
-    };
-    counted.ok_or_else(|| Error::InvalidValue {
-        path: path.to_owned(),
-        reason: "is not a part attache can count (text, thinking, image, tool_call, tool_result)"
-            .to_owned(),
+fn parts_chars(parts: &[Part]) -> u64 {
+    parts.iter().fold(0_u64, |sum, part| {
+        sum.saturating_add(match part {
+            Part::Text(text) => chars(text),
+            Part::Thinking { thinking, .. } => chars(thinking),
+            Part::Image(_) => IMAGE_CHARS,
+            Part::ToolCall {
+                name, arguments, ..
+            } => chars(name).saturating_add(chars(&arguments.to_json())),
+            Part::ToolResult { content, .. } => parts_chars(content),
+        })
     })
 }
 

@@ -123,19 +123,25 @@ fn a_custom_ratio_is_read_as_the_decimal_it_prints_as() {
 
 #[test]
 fn images_tool_calls_and_tool_results_count_as_the_reference_renders_them() {
-    let image = json!({"role": "user", "content": [{"type": "image", "source": {}}]});
+    let image = json!({"role": "user", "content": [{"type": "image", "url": "https://x/y.png"}]});
     assert_eq!(count(Counter::Heuristic, &[image]), 69, "(256 + 20) / 4");
-    let call = json!({"role": "assistant", "content": [{"type": "tool_call", "name": "search", "input": {"q": "x"}}]});
+    let call = json!({"role": "assistant", "content": [{"type": "tool_call", "id": "c1", "name": "search", "arguments": {"q": "x"}}]});
     assert_eq!(
         count(Counter::Heuristic, &[call]),
         8,
-        "search plus its input JSON is 15 chars: 35 / 4"
+        "search plus its arguments' JSON is 15 chars: 35 / 4"
     );
-    let result = json!({"role": "user", "content": [{"type": "tool_result", "content": [{"type": "text", "text": "ok"}, {"type": "image"}]}]});
+    let result = json!({"role": "tool", "content": [{"type": "tool_result", "callId": "c1", "content": [{"type": "text", "text": "ok"}, {"type": "image", "data": "AA==", "mediaType": "image/png"}]}]});
     assert_eq!(
         count(Counter::Heuristic, &[result]),
         69,
         "2 + 256 + 20 = 278 / 4"
+    );
+    let thinking = json!({"role": "assistant", "content": [{"type": "thinking", "thinking": "hmm", "signature": "sig"}]});
+    assert_eq!(
+        count(Counter::Heuristic, &[thinking]),
+        5,
+        "3 + 20 = 23 / 4; the signature is not text"
     );
     assert_eq!(
         count(
@@ -148,13 +154,13 @@ fn images_tool_calls_and_tool_results_count_as_the_reference_renders_them() {
 }
 
 #[test]
-fn an_uncountable_part_is_an_invalid_value_naming_it() {
+fn what_is_not_a_message_is_an_invalid_value_naming_where() {
     let odd =
         json!({"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "audio"}]});
     let error = Counter::Heuristic.count(&[odd]).unwrap_err();
     assert_eq!(
         (error.code(), error.field()),
-        ("INVALID_VALUE", Some("messages[0].content[1]"))
+        ("INVALID_VALUE", Some("messages[0].content[1].type"))
     );
     let error = Counter::Heuristic
         .count(&[json!({"role": "user"})])

@@ -52,7 +52,10 @@ pub struct Op<T> {
 }
 
 impl<T: 'static> Op<T> {
-    pub fn new(plan: Plan, finish: impl FnOnce(Vec<JsValue>) -> Result<T, Error> + 'static) -> Self {
+    pub fn new(
+        plan: Plan,
+        finish: impl FnOnce(Vec<JsValue>) -> Result<T, Error> + 'static,
+    ) -> Self {
         Op {
             plan,
             finish: Box::new(move |results| results.and_then(finish)),

@@ -11,8 +11,8 @@ use super::records::{
 };
 use super::schema::{ACTIVITY_FRAMES, BY_REQUEST, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
 use crate::session::call::{self, Call, Reply};
-use crate::session::{checks, sort_sessions, Environment, NewSession, SessionInfo, SessionStore};
 use crate::session::ATTACHMENTS_KEY;
+use crate::session::{checks, sort_sessions, Environment, NewSession, SessionInfo, SessionStore};
 use crate::Error;
 
 /// The session store backed by IndexedDB.
@@ -69,7 +69,10 @@ impl IdbSessionStore {
     ) -> Op<Vec<JsValue>> {
         let now = self.env.now();
         let session_id = session_id.to_owned();
-        reads.insert(0, Read::Get(SESSIONS, Query::Key(session_id.as_str().into())));
+        reads.insert(
+            0,
+            Read::Get(SESSIONS, Query::Key(session_id.as_str().into())),
+        );
         let decide = move |results: &[JsValue]| {
             let stored = &results[0];
             if stored.is_undefined() {
@@ -132,7 +135,9 @@ impl IdbSessionStore {
             reads: vec![read],
             decide: Box::new(|_| Ok(Vec::new())),
         };
-        Op::new(plan, |mut results| finish(results.pop().unwrap_or_default()))
+        Op::new(plan, |mut results| {
+            finish(results.pop().unwrap_or_default())
+        })
     }
 
     /// Runs a call: every call is one operation, so this is the bindings'
@@ -259,7 +264,12 @@ impl IdbSessionStore {
         Ok(Op::new(plan, |results| Ok(!results[0].is_undefined())))
     }
 
-    fn save_state_op(&self, session_id: &str, key_name: &str, value: Value) -> Result<Op<()>, Error> {
+    fn save_state_op(
+        &self,
+        session_id: &str,
+        key_name: &str,
+        value: Value,
+    ) -> Result<Op<()>, Error> {
         checks::id_argument("key", key_name)?;
         checks::state_value(key_name, &value)?;
         let stored = record(
@@ -268,7 +278,13 @@ impl IdbSessionStore {
         );
         let put = move |_: &[JsValue]| vec![Write::Put(SESSION_STATE, stored.clone())];
         Ok(self
-            .write_session(session_id, &[SESSIONS, SESSION_STATE], true, Vec::new(), put)
+            .write_session(
+                session_id,
+                &[SESSIONS, SESSION_STATE],
+                true,
+                Vec::new(),
+                put,
+            )
             .map(drop))
     }
 
@@ -283,9 +299,11 @@ impl IdbSessionStore {
 
     fn state_keys_op(&self, session_id: &str) -> Result<Op<Vec<String>>, Error> {
         let range = Some(Query::KeyRange(session_range(session_id)?));
-        Ok(self.read(Read::AllKeys(SESSION_STATE, None, range), |keys| {
-            Ok(records_of(&keys).iter().filter_map(state_key_of).collect())
-        }))
+        Ok(
+            self.read(Read::AllKeys(SESSION_STATE, None, range), |keys| {
+                Ok(records_of(&keys).iter().filter_map(state_key_of).collect())
+            }),
+        )
     }
 
     fn delete_state_op(&self, session_id: &str, key_name: &str) -> Op<bool> {
@@ -341,7 +359,7 @@ impl IdbSessionStore {
     }
 
     fn append_messages_op(&self, session_id: &str, messages: Vec<Value>) -> Result<Op<()>, Error> {
-        checks::objects("messages", &messages)?;
+        checks::messages(&messages)?;
         let ids = [("sessionId", session_id)];
         let records = messages.iter().map(|m| record(&ids, m.to_json())).collect();
         Ok(self.append(session_id, &[SESSIONS, MESSAGES], records))
@@ -463,7 +481,9 @@ impl SessionStore for IdbSessionStore {
     }
 
     async fn load_messages_json(&self, session_id: &str) -> Result<String, Error> {
-        self.load_messages_op(session_id).run(&self.connection).await
+        self.load_messages_op(session_id)
+            .run(&self.connection)
+            .await
     }
 }
 

@@ -1,11 +1,10 @@
 //! Request assembly: the consolidated attachment message, then contributor
-//! messages, then memory transients, then the history, in one of three
+//! messages, then memory transients, then the history, in one of four
 //! shapes. Attachments never enter the history.
-
-mod shapes;
 
 use crate::json;
 use crate::json::Value;
+use crate::message::{ai_sdk, anthropic, openai, to_values, Message, Part, Role, Sourced};
 
 use crate::Error;
 
@@ -15,6 +14,8 @@ pub enum Format {
     Generic,
     OpenAiChat,
     AnthropicMessages,
+    /// The Vercel AI SDK's `ModelMessage`.
+    AiSdk,
 }
 
 impl Format {
@@ -23,6 +24,7 @@ impl Format {
             "generic" => Some(Format::Generic),
             "openai" => Some(Format::OpenAiChat),
             "anthropic" => Some(Format::AnthropicMessages),
+            "ai-sdk" => Some(Format::AiSdk),
             _ => None,
         }
     }
@@ -36,8 +38,8 @@ pub struct Turn {
     pub contributors: Vec<Value>,
     pub memories: Vec<Value>,
     pub history: Vec<Value>,
-    /// Anthropic only: the `cache_control` put on the last block of the
-    /// pinned prefix.
+    /// Anthropic and the AI SDK: the cache breakpoint put on the last part
+    /// of the pinned prefix.
     pub cache_control: Option<Value>,
 }
 
@@ -47,48 +49,56 @@ pub fn default_cache_control() -> Value {
     crate::json!({"type": "ephemeral"})
 }
 
-/// `{ messages }`, plus a top-level `system` for Anthropic.
+/// `{ messages }`, plus a top-level `system` for Anthropic. Every message
+/// is checked first, and a refusal names its list and index.
 pub fn build_request(format: Format, turn: Turn) -> Result<Value, Error> {
-    for (i, message) in turn
-        .history
-        .iter()
-        .chain(&turn.contributors)
-        .chain(&turn.memories)
-        .enumerate()
-    {
-        if !message.is_object() {
-            return Err(Error::InvalidValue {
-                path: format!("messages[{i}]"),
-                reason: "must be a message object".to_owned(),
-            });
-        }
-    }
+    let named = |list: &[Value], name: &str| -> Result<Vec<Sourced>, Error> {
+        let messages = Message::list(list, name)?;
+        Ok((0..)
+            .map(|i| format!("{name}[{i}]"))
+            .zip(messages)
+            .collect())
+    };
+    let mut history = named(&turn.history, "history")?;
+    let contributors = named(&turn.contributors, "contributors")?;
+    let memories = named(&turn.memories, "memories")?;
+    let attachments = match &turn.attachments {
+        Some(value) => Some((
+            "attachments".to_owned(),
+            Message::from_value(value, "attachments")?,
+        )),
+        None => None,
+    };
     // A leading system message in the history stays first, as the reference
     // inserts pinned messages after it.
-    let leading = turn
-        .history
+    let leading = history
         .iter()
-        .take_while(|m| m["role"] == "system")
+        .take_while(|(_, m)| m.role == Role::System)
         .count();
-    let mut history = turn.history;
     let rest = history.split_off(leading);
-    let mut messages: Vec<Value> = Vec::new();
-    if let Some(system) = &turn.system {
-        messages.push(json!({"role": "system", "content": [{"type": "text", "text": system}]}));
+    let mut messages: Vec<Sourced> = Vec::new();
+    if let Some(system) = turn.system {
+        messages.push((
+            "system".to_owned(),
+            Message::new(Role::System, vec![Part::Text(system)]),
+        ));
     }
     messages.extend(history);
-    let pinned_at = turn.attachments.as_ref().map(|_| messages.len());
-    messages.extend(turn.attachments);
-    messages.extend(turn.contributors);
-    messages.extend(turn.memories);
+    let pinned_at = attachments.as_ref().map(|_| messages.len());
+    messages.extend(attachments);
+    messages.extend(contributors);
+    messages.extend(memories);
     messages.extend(rest);
-    match format {
-        Format::Generic => Ok(json!({ "messages": messages })),
-        Format::OpenAiChat => Ok(json!({ "messages": shapes::openai(&messages) })),
-        Format::AnthropicMessages => {
-            Ok(shapes::anthropic(&messages, pinned_at, turn.cache_control))
+    let marker = turn.cache_control.as_ref();
+    Ok(match format {
+        Format::Generic => {
+            let plain: Vec<Message> = messages.into_iter().map(|(_, m)| m).collect();
+            json!({ "messages": (to_values(&plain)) })
         }
-    }
+        Format::OpenAiChat => json!({ "messages": (openai::to_openai(&messages)?) }),
+        Format::AnthropicMessages => anthropic::to_anthropic(&messages, pinned_at, marker)?,
+        Format::AiSdk => json!({ "messages": (ai_sdk::to_ai_sdk(&messages, pinned_at, marker)?) }),
+    })
 }
 
 #[cfg(test)]

@@ -105,8 +105,8 @@ fn openai_gets_system_text_as_a_string_and_tool_calls_in_their_own_fields() {
         system: Some("sys".into()),
         history: vec![
             user("find it"),
-            json!({"role": "assistant", "content": [{"type": "tool_call", "id": "c1", "name": "search", "input": {"q": "x"}}]}),
-            json!({"role": "user", "content": [{"type": "tool_result", "id": "c1", "content": [{"type": "text", "text": "found"}]}]}),
+            json!({"role": "assistant", "content": [{"type": "tool_call", "id": "c1", "name": "search", "arguments": {"q": "x"}}]}),
+            json!({"role": "tool", "content": [{"type": "tool_result", "callId": "c1", "content": [{"type": "text", "text": "found"}]}]}),
         ],
         ..Turn::default()
     };
@@ -115,7 +115,7 @@ fn openai_gets_system_text_as_a_string_and_tool_calls_in_their_own_fields() {
         request["messages"],
         json!([
             {"role": "system", "content": "sys"},
-            {"role": "user", "content": [{"type": "text", "text": "find it"}]},
+            {"role": "user", "content": "find it"},
             {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "search", "arguments": "{\"q\":\"x\"}"}}]},
             {"role": "tool", "tool_call_id": "c1", "content": "found"},
         ])
@@ -199,8 +199,8 @@ fn anthropic_puts_the_cache_breakpoint_on_the_last_pinned_block() {
 fn anthropic_tool_calls_become_tool_use_and_tool_result_blocks() {
     let t = Turn {
         history: vec![
-            json!({"role": "assistant", "content": [{"type": "tool_call", "id": "c1", "name": "search", "input": {"q": "x"}}]}),
-            json!({"role": "user", "content": [{"type": "tool_result", "id": "c1", "content": "found"}]}),
+            json!({"role": "assistant", "content": [{"type": "tool_call", "id": "c1", "name": "search", "arguments": {"q": "x"}}]}),
+            json!({"role": "tool", "content": [{"type": "tool_result", "callId": "c1", "content": "found"}]}),
         ],
         ..Turn::default()
     };
@@ -236,13 +236,52 @@ fn attachments_never_enter_the_history() {
 }
 
 #[test]
-fn a_pinned_part_that_is_not_a_block_object_is_sent_as_it_is() {
+fn a_message_that_is_not_attaches_is_refused_with_its_list_and_index() {
     let t = Turn {
-        attachments: Some(json!({"role": "user", "content": ["bare text"]})),
-        cache_control: Some(json!({"type": "ephemeral"})),
-        history: vec![json!({"role": "user", "content": "hi"})],
+        history: vec![
+            user("hi"),
+            json!({"role": "user", "content": ["bare text"]}),
+        ],
         ..Turn::default()
     };
-    let request = build_request(Format::AnthropicMessages, t).unwrap();
-    assert_eq!(request["messages"][0]["content"][0], json!("bare text"));
+    let error = build_request(Format::OpenAiChat, t).unwrap_err();
+    assert_eq!(
+        (error.code(), error.field()),
+        ("INVALID_VALUE", Some("history[1].content[0]"))
+    );
+    let t = Turn {
+        memories: vec![json!({"id": "chatcmpl-1", "choices": []})],
+        history: vec![user("hi")],
+        ..Turn::default()
+    };
+    let error = build_request(Format::Generic, t).unwrap_err();
+    assert_eq!(
+        error.field(),
+        Some("memories[0].id"),
+        "a raw response is not a message"
+    );
+}
+
+#[test]
+fn the_ai_sdk_gets_the_cache_breakpoint_in_provider_options_on_the_last_pinned_part() {
+    let mut t = turn();
+    t.cache_control = Some(json!({"type": "ephemeral"}));
+    let request = build_request(Format::AiSdk, t).unwrap();
+    let pinned = &request["messages"][0];
+    assert_eq!(pinned["role"], "user");
+    assert_eq!(
+        pinned["content"][1]["providerOptions"],
+        json!({"anthropic": {"cacheControl": {"type": "ephemeral"}}})
+    );
+    assert!(
+        pinned["content"][0].get("providerOptions").is_none(),
+        "only the last pinned part"
+    );
+    let marked = request["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m.to_json().contains("providerOptions"))
+        .count();
+    assert_eq!(marked, 1, "nothing after the pinned prefix is marked");
 }

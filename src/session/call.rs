@@ -78,5 +78,7 @@ pub async fn run<S: SessionStore>(store: &S, call: Call) -> Result<Reply, Error>
 
 /// The saved pins from their stored specs.
 pub fn pinned(specs: Option<Value>) -> Result<Option<AttachmentStore>, Error> {
-    specs.map(|specs| AttachmentStore::from_specs(&specs)).transpose()
+    specs
+        .map(|specs| AttachmentStore::from_specs(&specs))
+        .transpose()
 }

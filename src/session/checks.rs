@@ -75,6 +75,13 @@ pub fn objects(what: &str, values: &[Value]) -> Result<(), Error> {
     Ok(())
 }
 
+/// Messages are attache's one message model, checked on write so a
+/// provider's raw payload never lands in the history.
+pub fn messages(values: &[Value]) -> Result<(), Error> {
+    crate::message::Message::list(values, "messages")?;
+    objects("messages", values)
+}
+
 /// `repl_state` is `{ env?: Record<string, Json>, history?: string[] }`.
 pub fn repl_state(value: &Value) -> Result<(), Error> {
     let fields = as_object("repl_state", value)?;

@@ -177,7 +177,7 @@ impl SessionStore for MemorySessionStore {
     }
 
     async fn append_messages(&self, session_id: &str, messages: Vec<Value>) -> Result<(), Error> {
-        checks::objects("messages", &messages)?;
+        checks::messages(&messages)?;
         let wrote = !messages.is_empty();
         self.write(session_id, |s| {
             s.messages.extend(messages);

@@ -34,7 +34,8 @@ macro_rules! for_each_case {
             pinned_attachments_come_back_byte_identical_in_pin_order,
             an_empty_batch_needs_the_session_but_writes_nothing,
             deleting_state_that_is_not_there_changes_nothing,
-            loads_as_json_text_are_the_loaded_values
+            loads_as_json_text_are_the_loaded_values,
+            only_messages_are_stored_as_messages
         }
     };
 }
@@ -123,7 +124,7 @@ pub async fn sessions_list_most_recently_updated_first(store: &impl SessionStore
         store.create_session(new(id)).await.unwrap();
     }
     store
-        .append_messages("a", vec![json!({"role": "user"})])
+        .append_messages("a", vec![json!({"role": "user", "content": "hi"})])
         .await
         .unwrap();
     let ids: Vec<String> = store
@@ -153,7 +154,7 @@ pub async fn deleting_a_session_removes_its_state_frames_and_messages(store: &im
             .await
             .unwrap();
         store
-            .append_messages(id, vec![json!({"role": "user"})])
+            .append_messages(id, vec![json!({"role": "user", "content": "hi"})])
             .await
             .unwrap();
     }
@@ -385,7 +386,11 @@ pub async fn writes_to_a_missing_session_are_not_found_and_write_nothing(
         "NOT_FOUND"
     );
     assert_eq!(
-        code(store.append_messages("ghost", vec![json!({})]).await),
+        code(
+            store
+                .append_messages("ghost", vec![json!({"role": "user", "content": "hi"})])
+                .await
+        ),
         "NOT_FOUND"
     );
     store.create_session(new("ghost")).await.unwrap();
@@ -657,5 +662,43 @@ pub async fn loads_as_json_text_are_the_loaded_values(store: &impl SessionStore)
     assert_eq!(
         store.load_session_state_json("s", "k").await.unwrap(),
         Some(state.to_json())
+    );
+}
+
+pub async fn only_messages_are_stored_as_messages(store: &impl SessionStore) {
+    store.create_session(new("m")).await.unwrap();
+    let good = json!({"role": "assistant", "content": [
+        {"type": "thinking", "thinking": "plan", "signature": "sig"},
+        {"type": "text", "text": "calling"},
+        {"type": "tool_call", "id": "c1", "name": "search", "arguments": {"q": "x"}},
+    ]});
+    // A provider's raw response, and a tool result in a user message.
+    let raw = json!({"id": "chatcmpl-1", "object": "chat.completion", "choices": []});
+    let misplaced = json!({"role": "user", "content": [{"type": "tool_result", "callId": "c1", "content": "ok"}]});
+    for (bad, field) in [
+        (raw, "messages[1].id"),
+        (misplaced, "messages[1].content[0]"),
+    ] {
+        let error = store
+            .append_messages("m", vec![good.clone(), bad])
+            .await
+            .expect_err("refused");
+        assert_eq!(
+            (error.code(), error.field()),
+            ("INVALID_VALUE", Some(field))
+        );
+    }
+    assert!(
+        store.load_messages("m").await.unwrap().is_empty(),
+        "the batch wrote nothing"
+    );
+    store
+        .append_messages("m", vec![good.clone()])
+        .await
+        .unwrap();
+    assert_eq!(
+        store.load_messages("m").await.unwrap(),
+        [good],
+        "stored as given"
     );
 }

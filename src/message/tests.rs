@@ -1,0 +1,416 @@
+use crate::json;
+use crate::json::Value;
+
+use super::ai_sdk::{from_ai_sdk, to_ai_sdk};
+use super::anthropic::{from_anthropic, to_anthropic};
+use super::openai::{from_openai, to_openai};
+use super::*;
+
+fn fixture(name: &str) -> Value {
+    let text = match name {
+        "openai" => include_str!("../../tests/fixtures/providers/openai.json"),
+        "anthropic" => include_str!("../../tests/fixtures/providers/anthropic.json"),
+        "ai-sdk" => include_str!("../../tests/fixtures/providers/ai-sdk.json"),
+        _ => include_str!("../../tests/fixtures/providers/neutral.json"),
+    };
+    json::parse(text).expect("fixture")
+}
+
+fn neutral() -> Vec<Message> {
+    let values = fixture("neutral");
+    Message::list(values.as_array().unwrap(), "neutral").unwrap()
+}
+
+fn sourced(messages: &[Message]) -> Vec<Sourced> {
+    (0..)
+        .map(|i| format!("messages[{i}]"))
+        .zip(messages.iter().cloned())
+        .collect()
+}
+
+fn refused<T: std::fmt::Debug>(result: Result<T, Error>) -> (&'static str, String) {
+    let error = result.expect_err("refused");
+    (error.code(), error.field().unwrap_or_default().to_owned())
+}
+
+#[test]
+fn a_message_is_role_and_content_and_a_string_is_one_text_part() {
+    let short = Message::from_value(&json!({"role": "user", "content": "hi"}), "m").unwrap();
+    let long = json!({"role": "user", "content": [{"type": "text", "text": "hi"}]});
+    assert_eq!(short, Message::from_value(&long, "m").unwrap());
+    assert_eq!(short.to_value(), long, "returned in the long form");
+}
+
+#[test]
+fn each_role_holds_only_its_parts() {
+    let cases = [
+        (
+            json!({"role": "system", "content": [{"type": "image", "url": "u"}]}),
+            "m.content[0]",
+        ),
+        (
+            json!({"role": "user", "content": [{"type": "tool_call", "id": "c", "name": "n", "arguments": {}}]}),
+            "m.content[0]",
+        ),
+        (
+            json!({"role": "user", "content": [{"type": "tool_result", "callId": "c", "content": "x"}]}),
+            "m.content[0]",
+        ),
+        (json!({"role": "tool", "content": "text"}), "m.content[0]"),
+        (
+            json!({"role": "assistant", "content": [{"type": "image", "url": "u"}]}),
+            "m.content[0]",
+        ),
+        (
+            json!({"role": "tool", "content": [{"type": "tool_result", "callId": "c", "content": [{"type": "thinking", "thinking": "t"}]}]}),
+            "m.content[0].content[0]",
+        ),
+        (json!({"role": "robot", "content": "x"}), "m.role"),
+        (
+            json!({"role": "user", "content": "x", "name": "bob"}),
+            "m.name",
+        ),
+        (
+            json!({"role": "user", "content": [{"type": "text", "text": "x", "cache_control": {}}]}),
+            "m.content[0].cache_control",
+        ),
+        (
+            json!({"role": "user", "content": [{"type": "image", "url": "u", "data": "d"}]}),
+            "m.content[0].data",
+        ),
+        (
+            json!({"role": "user", "content": [{"type": "image", "data": "d"}]}),
+            "m.content[0].mediaType",
+        ),
+        (json!({"role": "user", "content": 5}), "m.content"),
+        (json!("hello"), "m"),
+    ];
+    for (value, field) in cases {
+        assert_eq!(
+            refused(Message::from_value(&value, "m")),
+            ("INVALID_VALUE", field.to_owned()),
+            "{value}"
+        );
+    }
+}
+
+#[test]
+fn openai_conversations_and_responses_convert_both_ways() {
+    let openai = fixture("openai");
+    let conversation = &openai["conversation"];
+    let messages = from_openai(conversation, "input").unwrap();
+    let back = Value::Array(to_openai(&sourced(&messages)).unwrap());
+    assert_eq!(back, *conversation, "the provider's shape, exactly");
+    let reply = from_openai(&openai["response"], "response").unwrap();
+    assert_eq!(
+        to_values(&reply),
+        openai["responseMessage"],
+        "choices[0].message"
+    );
+}
+
+/// What Chat Completions cannot carry: thinking, the error flag, and
+/// several results in one message.
+fn as_openai_keeps_it(messages: &[Message]) -> Vec<Message> {
+    let mut kept = Vec::new();
+    for message in messages {
+        let mut parts = message.parts.clone();
+        parts.retain(|p| !matches!(p, Part::Thinking { .. }));
+        for part in &mut parts {
+            if let Part::ToolResult { is_error, .. } = part {
+                *is_error = false;
+            }
+        }
+        match message.role {
+            Role::Tool => kept.extend(parts.into_iter().map(|p| Message::new(Role::Tool, vec![p]))),
+            role => kept.push(Message::new(role, parts)),
+        }
+    }
+    kept
+}
+
+#[test]
+fn neutral_messages_survive_openai_except_what_it_has_no_field_for() {
+    let messages = neutral();
+    let sent = to_openai(&sourced(&messages)).unwrap();
+    let back = from_openai(&Value::Array(sent), "x").unwrap();
+    assert_eq!(back, as_openai_keeps_it(&messages));
+}
+
+#[test]
+fn anthropic_conversations_and_responses_convert_both_ways() {
+    let anthropic = fixture("anthropic");
+    let conversation = &anthropic["conversation"];
+    let messages = from_anthropic(conversation, "input").unwrap();
+    assert_eq!(messages[0].role, Role::System);
+    assert_eq!(
+        messages.iter().filter(|m| m.role == Role::Tool).count(),
+        2,
+        "each user turn of tool results is a tool message"
+    );
+    let back = to_anthropic(&sourced(&messages), None, None).unwrap();
+    assert_eq!(back, *conversation, "the provider's shape, exactly");
+    let reply = from_anthropic(&anthropic["response"], "response").unwrap();
+    assert_eq!(
+        to_values(&reply),
+        anthropic["responseMessage"],
+        "the response's content"
+    );
+}
+
+#[test]
+fn neutral_messages_survive_anthropic_whole() {
+    let messages = neutral();
+    let sent = to_anthropic(&sourced(&messages), None, None).unwrap();
+    assert_eq!(from_anthropic(&sent, "x").unwrap(), messages);
+}
+
+#[test]
+fn ai_sdk_model_messages_convert_both_ways() {
+    let conversation = fixture("ai-sdk")["conversation"].clone();
+    let messages = from_ai_sdk(&conversation, "input").unwrap();
+    let back = Value::Array(to_ai_sdk(&sourced(&messages), None, None).unwrap());
+    assert_eq!(back, conversation, "the SDK's shape, exactly");
+}
+
+#[test]
+fn neutral_messages_survive_the_ai_sdk_whole() {
+    let messages = neutral();
+    let sent = Value::Array(to_ai_sdk(&sourced(&messages), None, None).unwrap());
+    assert_eq!(from_ai_sdk(&sent, "x").unwrap(), messages);
+}
+
+#[test]
+fn openai_tool_history_reaches_anthropic_with_its_tool_calls() {
+    let openai = fixture("openai");
+    let messages = from_openai(&openai["conversation"], "input").unwrap();
+    let request = to_anthropic(&sourced(&messages), None, None).unwrap();
+    assert_eq!(request["system"], "You are a coding agent.");
+    let turns = request["messages"].as_array().unwrap();
+    assert_eq!(
+        turns[1]["content"][0],
+        json!({"type": "tool_use", "id": "call_abc123", "name": "read_file", "input": {"path": "src/main.rs"}}),
+        "the call and its arguments, as an object"
+    );
+    assert_eq!(
+        turns[2]["content"],
+        json!([
+            {"type": "tool_result", "tool_use_id": "call_abc123", "content": "fn main() {}"},
+            {"type": "tool_result", "tool_use_id": "call_def456", "content": [{"type": "text", "text": "3 matches"}, {"type": "text", "text": " in 2 files"}]},
+        ]),
+        "both results in the one user turn after the call"
+    );
+    let roles: Vec<&str> = turns.iter().map(|t| t["role"].as_str().unwrap()).collect();
+    assert_eq!(
+        roles,
+        [
+            "user",
+            "assistant",
+            "user",
+            "assistant",
+            "user",
+            "assistant",
+            "user"
+        ]
+    );
+}
+
+#[test]
+fn anthropic_history_reaches_openai_as_tool_messages() {
+    let anthropic = fixture("anthropic");
+    let messages = from_anthropic(&anthropic["conversation"], "input").unwrap();
+    assert_eq!(
+        refused(to_openai(&sourced(&messages))),
+        (
+            "INVALID_VALUE",
+            "messages[6].content[0].content[1]".to_owned()
+        ),
+        "a screenshot in a tool result has nowhere to go in Chat Completions"
+    );
+    let sent = to_openai(&sourced(&messages[..6])).unwrap();
+    let roles: Vec<&str> = sent.iter().map(|m| m["role"].as_str().unwrap()).collect();
+    assert_eq!(
+        roles,
+        ["system", "user", "assistant", "tool", "user", "assistant"]
+    );
+    assert_eq!(
+        sent[2]["content"], "Reading it.",
+        "the thinking block is not sent"
+    );
+    assert_eq!(
+        sent[2]["tool_calls"][0]["function"],
+        json!({"name": "read_file", "arguments": "{\"path\":\"src/main.rs\"}"})
+    );
+}
+
+#[test]
+fn what_a_provider_shape_holds_that_attache_cannot_keep_is_refused_with_its_path() {
+    let openai = [
+        (
+            json!([{"role": "user", "content": [{"type": "input_audio", "input_audio": {}}]}]),
+            "x[0].content[0].type",
+        ),
+        (
+            json!([{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "u", "detail": "high"}}]}]),
+            "x[0].content[0].image_url.detail",
+        ),
+        (
+            json!([{"role": "assistant", "content": null, "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{oops"}}]}]),
+            "x[0].tool_calls[0].function.arguments",
+        ),
+        (
+            json!([{"role": "assistant", "content": null, "tool_calls": [{"id": "c", "type": "custom", "custom": {}}]}]),
+            "x[0].tool_calls[0].custom",
+        ),
+        (
+            json!([{"role": "assistant", "content": "a", "annotations": [{"type": "url_citation"}]}]),
+            "x[0].annotations",
+        ),
+        (
+            json!([{"role": "function", "name": "f", "content": "x"}]),
+            "x[0].role",
+        ),
+        (
+            json!([{"role": "user", "content": "hi", "name": "bob"}]),
+            "x[0].name",
+        ),
+        (json!({"choices": []}), "x.choices[0].message"),
+    ];
+    for (input, field) in openai {
+        assert_eq!(
+            refused(from_openai(&input, "x")),
+            ("INVALID_VALUE", field.to_owned()),
+            "{input}"
+        );
+    }
+    let anthropic = [
+        (
+            json!([{"role": "assistant", "content": [{"type": "redacted_thinking", "data": "x"}]}]),
+            "x[0].content[0].type",
+        ),
+        (
+            json!([{"role": "user", "content": [{"type": "document", "source": {}}]}]),
+            "x[0].content[0].type",
+        ),
+        (
+            json!([{"role": "assistant", "content": [{"type": "text", "text": "t", "citations": [{}]}]}]),
+            "x[0].content[0].citations",
+        ),
+        (
+            json!([{"role": "user", "content": [{"type": "tool_use", "id": "i", "name": "n", "input": {}}]}]),
+            "x[0].content[0].type",
+        ),
+        (
+            json!([{"role": "user", "content": [{"type": "image", "source": {"type": "file", "file_id": "f"}}]}]),
+            "x[0].content[0].source.type",
+        ),
+    ];
+    for (input, field) in anthropic {
+        assert_eq!(
+            refused(from_anthropic(&input, "x")),
+            ("INVALID_VALUE", field.to_owned()),
+            "{input}"
+        );
+    }
+    let ai_sdk = [
+        (
+            json!([{"role": "user", "content": [{"type": "file", "data": "x", "mediaType": "application/pdf"}]}]),
+            "x[0].content[0].type",
+        ),
+        (
+            json!([{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "n", "output": {"type": "execution-denied"}}]}]),
+            "x[0].content[0].output.type",
+        ),
+        (
+            json!([{"role": "user", "content": [{"type": "image", "image": "iVBORw0KGgo="}]}]),
+            "x[0].content[0].mediaType",
+        ),
+        (
+            json!([{"role": "system", "content": [{"type": "text", "text": "s"}]}]),
+            "x[0].content",
+        ),
+    ];
+    for (input, field) in ai_sdk {
+        assert_eq!(
+            refused(from_ai_sdk(&input, "x")),
+            ("INVALID_VALUE", field.to_owned()),
+            "{input}"
+        );
+    }
+}
+
+#[test]
+fn what_a_provider_cannot_take_is_refused_before_sending() {
+    let message = |value: Value| {
+        vec![(
+            "history[0]".to_owned(),
+            Message::from_value(&value, "m").unwrap(),
+        )]
+    };
+    let image_result = message(
+        json!({"role": "tool", "content": [{"type": "tool_result", "callId": "c", "content": [{"type": "image", "url": "u"}]}]}),
+    );
+    assert_eq!(
+        refused(to_openai(&image_result)),
+        (
+            "INVALID_VALUE",
+            "history[0].content[0].content[0]".to_owned()
+        )
+    );
+    let unsigned =
+        message(json!({"role": "assistant", "content": [{"type": "thinking", "thinking": "t"}]}));
+    assert_eq!(
+        refused(to_anthropic(&unsigned, None, None)),
+        (
+            "INVALID_VALUE",
+            "history[0].content[0].signature".to_owned()
+        )
+    );
+    let bmp = message(
+        json!({"role": "user", "content": [{"type": "image", "data": "Qk0=", "mediaType": "image/bmp"}]}),
+    );
+    assert_eq!(
+        refused(to_anthropic(&bmp, None, None)),
+        (
+            "INVALID_VALUE",
+            "history[0].content[0].mediaType".to_owned()
+        )
+    );
+    let array_input = message(
+        json!({"role": "assistant", "content": [{"type": "tool_call", "id": "c", "name": "n", "arguments": [1]}]}),
+    );
+    assert_eq!(
+        refused(to_anthropic(&array_input, None, None)),
+        (
+            "INVALID_VALUE",
+            "history[0].content[0].arguments".to_owned()
+        )
+    );
+    let orphan = message(
+        json!({"role": "tool", "content": [{"type": "tool_result", "callId": "nobody", "content": "x"}]}),
+    );
+    assert_eq!(
+        refused(to_ai_sdk(&orphan, None, None)),
+        ("INVALID_VALUE", "history[0].content[0].callId".to_owned())
+    );
+}
+
+#[test]
+fn a_data_url_is_a_base64_image_and_any_other_url_stays_a_url() {
+    assert_eq!(
+        image_from_url("data:image/png;base64,AAAA"),
+        Image::Base64 {
+            media_type: "image/png".into(),
+            data: "AAAA".into()
+        }
+    );
+    for url in [
+        "https://x/a.png",
+        "data:,plain",
+        "data:;base64,AAAA",
+        "data:text/plain,hi",
+    ] {
+        assert_eq!(image_from_url(url), Image::Url(url.into()), "{url}");
+        assert_eq!(image_url(&image_from_url(url)), url);
+    }
+}
