@@ -2,10 +2,11 @@ use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 
 use super::error::to_js;
-use super::values::{list_from_js, to_js as value_to_js, Options};
+use super::values::{from_js, list_from_js, to_js as value_to_js, Options};
 use crate::budget::{
-    plan_turn, Counter, TokenCounter, Transient, TurnBudget, DEFAULT_THRESHOLD_PERCENT, TRANSIENTS,
+    plan_turn, Counter, Transient, TurnBudget, DEFAULT_THRESHOLD_PERCENT, TRANSIENTS,
 };
+use crate::message::Message;
 use crate::Error;
 
 /// A built-in counter, or the host's own function (wrapping js-tiktoken,
@@ -59,9 +60,15 @@ impl JsCounter {
         }
     }
 
+    /// Every message is checked, with its path, whichever counter counts.
     pub(crate) fn count(&self, messages: &JsValue, path: &str) -> Result<u64, Error> {
+        let checked = Message::list(&list_from_js(messages, path)?, path)?;
+        self.count_checked(messages, &checked)
+    }
+
+    fn count_checked(&self, messages: &JsValue, checked: &[Message]) -> Result<u64, Error> {
         match self {
-            JsCounter::Builtin(counter) => counter.count(&list_from_js(messages, path)?),
+            JsCounter::Builtin(counter) => Ok(counter.count_messages(checked)),
             JsCounter::Host(function) => {
                 let counted = function.call1(&JsValue::UNDEFINED, messages).map_err(|e| {
                     THROWN.with(|thrown| thrown.replace(Some(e.clone())));
@@ -127,7 +134,7 @@ pub(crate) fn tokens(value: &JsValue, field: &str) -> Result<Option<u64>, Error>
 /// ```
 #[wasm_bindgen(js_name = estimateTokens)]
 pub fn estimate_tokens(
-    #[wasm_bindgen(unchecked_param_type = "CountableMessage[]")] messages: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Message[]")] messages: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "TokenCounterSpec")] counter: JsValue,
 ) -> Result<f64, JsValue> {
     let counter = JsCounter::from_js(&counter).map_err(|e| to_js(&e))?;
@@ -183,8 +190,10 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
             })
         }
     };
-    // One list, in the order the core gives.
+    // One list, in the order the core gives, each source checked under
+    // its own name.
     let transients = Array::new();
+    let mut checked = Vec::new();
     for source in TRANSIENTS {
         let (name, list) = match source {
             Transient::Attachments => ("attachments", false),
@@ -196,8 +205,10 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
             continue;
         }
         if !list {
+            checked.push(Message::from_value(&from_js(&value, name)?, name)?);
             transients.push(&value);
         } else if Array::is_array(&value) {
+            checked.extend(Message::list(&list_from_js(&value, name)?, name)?);
             Array::from(&value).for_each(&mut |message, _, _| {
                 transients.push(&message);
             });
@@ -211,7 +222,7 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
     let transient_tokens = if transients.length() == 0 {
         0
     } else {
-        counter.count(&transients, "transients")?
+        counter.count_checked(&transients, &checked)?
     };
     let plan = plan_turn(TurnBudget {
         context_window,

@@ -4,6 +4,7 @@
 mod attachment_store;
 mod budget;
 mod error;
+mod messages;
 mod prefix;
 mod request;
 mod session_calls;

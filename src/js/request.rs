@@ -11,10 +11,9 @@ use crate::Error;
 ///   attachments: store.consolidatedMessage(), cacheControl: true });
 /// await anthropic.messages.create({ model, max_tokens, ...request });
 /// ```
-#[wasm_bindgen(js_name = buildRequest, unchecked_return_type = "BuiltRequest")]
-pub fn build_request_js(
-    #[wasm_bindgen(unchecked_param_type = "BuildRequestOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
+// Typed by overloads in types.rs: the format picks the result's type.
+#[wasm_bindgen(js_name = buildRequest, skip_typescript)]
+pub fn build_request_js(options: JsValue) -> Result<JsValue, JsValue> {
     build(&options).map_err(|e| to_js(&e))
 }
 
@@ -40,7 +39,10 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
     let format = match get("format").as_string() {
         None if absent(&get("format")) => Format::Generic,
         Some(name) => Format::parse(&name).ok_or_else(|| {
-            argument("format", "must be \"generic\", \"openai\" or \"anthropic\"")
+            argument(
+                "format",
+                "must be \"generic\", \"openai\", \"anthropic\" or \"ai-sdk\"",
+            )
         })?,
         None => return Err(argument("format", "must be a string")),
     };

@@ -53,9 +53,13 @@ impl Backend {
             }
             Backend::Idb(store) => {
                 let store = store.clone();
-                future_to_promise(
-                    async move { store.run(call).await.and_then(to_reply).map_err(|e| error_to_js(&e)) },
-                )
+                future_to_promise(async move {
+                    store
+                        .run(call)
+                        .await
+                        .and_then(to_reply)
+                        .map_err(|e| error_to_js(&e))
+                })
             }
         }
     }

@@ -238,13 +238,13 @@ macro_rules! session_store_methods {
             pub fn append_messages(
                 &self,
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
-                #[wasm_bindgen(unchecked_param_type = "StoredMessage[]")] messages: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "readonly Message[]")] messages: JsValue,
             ) -> Promise {
                 self.backend().call(calls::append_messages(&session_id, &messages))
             }
 
             /// `await store.loadMessages(sessionId) // in order`
-            #[wasm_bindgen(js_name = loadMessages, unchecked_return_type = "Promise<StoredMessage[]>")]
+            #[wasm_bindgen(js_name = loadMessages, unchecked_return_type = "Promise<Message[]>")]
             pub fn load_messages(&self, #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue) -> Promise {
                 self.backend().call(calls::session(&session_id, Call::LoadMessages))
             }

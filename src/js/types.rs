@@ -37,34 +37,89 @@ export interface AttacheError extends Error {
   cause?: unknown;
 }
 
-/** A message part the token counters understand. */
-export type CountablePart =
-  | TextPart
-  | { type: "thinking"; thinking?: string; text?: string }
-  | { type: "image" | "image_url"; [key: string]: Json }
-  | { type: "tool_call" | "tool_use"; name: string; input?: Json; arguments?: Json; id?: string }
-  | { type: "tool_result"; content?: string | Array<TextPart | { type: "image" | "image_url" }>; output?: string; tool_use_id?: string };
-/** A message as counted: `content` is a string or a list of parts. */
-export interface CountableMessage { role: string; content: string | CountablePart[] }
+/** attache's one message model: what the host stores, counts and sends. */
+export type Role = "system" | "user" | "assistant" | "tool";
+/** An image by URL, or as base64 with its media type. */
+export type ImagePart = { type: "image"; url: string } | { type: "image"; data: string; mediaType: string };
+/** A tool call; `arguments` is JSON, not JSON text. */
+export interface ToolCallPart { type: "tool_call"; id: string; name: string; arguments: Json }
+export interface ToolResultPart { type: "tool_result"; callId: string; content: string | Array<TextPart | ImagePart>; isError?: boolean }
+/** Model reasoning; Anthropic needs the `signature` to take it back. */
+export interface ThinkingPart { type: "thinking"; thinking: string; signature?: string }
+export type Part = TextPart | ImagePart | ToolCallPart | ToolResultPart | ThinkingPart;
+export interface SystemMessage { role: "system"; content: string | TextPart[] }
+export interface UserMessage { role: "user"; content: string | Array<TextPart | ImagePart> }
+export interface AssistantMessage { role: "assistant"; content: string | Array<TextPart | ThinkingPart | ToolCallPart> }
+export interface ToolMessage { role: "tool"; content: ToolResultPart[] }
+/** A string `content` is one text part; messages come back with arrays. */
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+/** What `toOpenAI` and `buildRequest({ format: "openai" })` give: Chat Completions messages. */
+export interface OpenAITextPart { type: "text"; text: string }
+export interface OpenAIImagePart { type: "image_url"; image_url: { url: string } }
+export interface OpenAIToolCall { id: string; type: "function"; function: { name: string; arguments: string } }
+export type OpenAIChatMessage =
+  | { role: "system"; content: string | OpenAITextPart[] }
+  | { role: "user"; content: string | Array<OpenAITextPart | OpenAIImagePart> }
+  | { role: "assistant"; content: string | OpenAITextPart[] | null; tool_calls?: OpenAIToolCall[] }
+  | { role: "tool"; tool_call_id: string; content: string | OpenAITextPart[] };
+export interface OpenAIRequest { messages: OpenAIChatMessage[] }
+
+/** What `toAnthropic` and `buildRequest({ format: "anthropic" })` give: Messages API fields. */
+export interface AnthropicCacheControl { type: "ephemeral"; ttl?: "5m" | "1h" }
+export interface AnthropicTextBlock { type: "text"; text: string; cache_control?: AnthropicCacheControl }
+export interface AnthropicImageBlock {
+  type: "image";
+  source: { type: "url"; url: string } | { type: "base64"; media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp"; data: string };
+  cache_control?: AnthropicCacheControl;
+}
+export interface AnthropicToolUseBlock { type: "tool_use"; id: string; name: string; input: JsonObject; cache_control?: AnthropicCacheControl }
+export interface AnthropicToolResultBlock {
+  type: "tool_result"; tool_use_id: string; content?: string | Array<AnthropicTextBlock | AnthropicImageBlock>;
+  is_error?: boolean; cache_control?: AnthropicCacheControl;
+}
+export interface AnthropicThinkingBlock { type: "thinking"; thinking: string; signature: string }
+export type AnthropicMessage =
+  | { role: "user"; content: Array<AnthropicTextBlock | AnthropicImageBlock | AnthropicToolResultBlock> }
+  | { role: "assistant"; content: Array<AnthropicTextBlock | AnthropicThinkingBlock | AnthropicToolUseBlock> };
+export interface AnthropicRequest { system?: string; messages: AnthropicMessage[] }
+
+/** What `toAiSdk` and `buildRequest({ format: "ai-sdk" })` give: the Vercel AI SDK's `ModelMessage`s. */
+export type AiSdkProviderOptions = { [provider: string]: JsonObject };
+export interface AiSdkTextPart { type: "text"; text: string; providerOptions?: AiSdkProviderOptions }
+export interface AiSdkImagePart { type: "image"; image: string; mediaType?: string; providerOptions?: AiSdkProviderOptions }
+export interface AiSdkReasoningPart { type: "reasoning"; text: string; providerOptions?: AiSdkProviderOptions }
+export interface AiSdkToolCallPart { type: "tool-call"; toolCallId: string; toolName: string; input: Json; providerOptions?: AiSdkProviderOptions }
+export type AiSdkToolResultOutput =
+  | { type: "text" | "error-text"; value: string }
+  | { type: "content"; value: Array<{ type: "text"; text: string } | { type: "file"; data: { type: "data"; data: string }; mediaType: string }> };
+export interface AiSdkToolResultPart { type: "tool-result"; toolCallId: string; toolName: string; output: AiSdkToolResultOutput }
+export type AiSdkMessage =
+  | { role: "system"; content: string }
+  | { role: "user"; content: Array<AiSdkTextPart | AiSdkImagePart> }
+  | { role: "assistant"; content: Array<AiSdkTextPart | AiSdkReasoningPart | AiSdkToolCallPart> }
+  | { role: "tool"; content: AiSdkToolResultPart[] };
+export interface AiSdkRequest { messages: AiSdkMessage[] }
+
 /** A built-in counter, `{ ratio, perMessage }`, or the host's own function. */
 export type TokenCounterSpec =
   | "heuristic" | "openai" | "anthropic" | "gemini" | "local"
   | { ratio: number; perMessage?: number }
-  | ((messages: CountableMessage[]) => number);
+  | ((messages: Message[]) => number);
 export interface PlanTurnOptions {
   contextWindow: number;
   /** The compaction trigger as a percentage of the window; default 80. */
   thresholdPercent?: number;
   /** The history's messages, or its token count. */
-  history: CountableMessage[] | number;
+  history: readonly Message[] | number;
   /** Per-request overhead such as tool schemas. */
   overheadTokens?: number;
   /** The consolidated attachment message, if any. */
   attachments?: Readonly<ConsolidatedMessage> | null;
   /** Messages host code computes for this turn. */
-  contributors?: CountableMessage[];
+  contributors?: readonly Message[];
   /** Memory transients retrieved for this turn. */
-  memories?: CountableMessage[];
+  memories?: readonly Message[];
   counter?: TokenCounterSpec;
 }
 export interface TurnPlan {
@@ -86,20 +141,27 @@ export interface TurnPlan {
 }
 
 export interface BuildRequestOptions {
-  /** `generic` (attache's message shape, the default), OpenAI Chat Completions or Anthropic Messages. */
-  format?: "generic" | "openai" | "anthropic";
+  /** `generic` (attache's messages, the default), OpenAI Chat Completions, Anthropic Messages or the Vercel AI SDK. */
+  format?: "generic" | "openai" | "anthropic" | "ai-sdk";
   /** A system prompt: a leading message, or Anthropic's top-level `system`. */
   system?: string;
   /** The consolidated attachment message: it leads the request. */
   attachments?: Readonly<ConsolidatedMessage> | null;
-  contributors?: StoredMessage[];
-  memories?: StoredMessage[];
-  history: StoredMessage[];
-  /** Anthropic only: a cache breakpoint on the last block of the pinned prefix. */
-  cacheControl?: boolean | { type: "ephemeral"; ttl?: "5m" | "1h" };
+  contributors?: readonly Message[];
+  memories?: readonly Message[];
+  history: readonly Message[];
+  /** Anthropic and the AI SDK: a cache breakpoint on the last part of the pinned prefix. */
+  cacheControl?: boolean | AnthropicCacheControl;
 }
-/** Spread into the provider's request body beside `model` and the rest. */
-export interface BuiltRequest { system?: string; messages: JsonObject[] }
+/** `buildRequest`'s result in the generic format. */
+export interface GenericRequest { messages: Message[] }
+/** Spread into the provider's request body beside `model` and the rest:
+ * `client.chat.completions.create({ model, ...buildRequest({ format: "openai", history }) })`. */
+export function buildRequest(options: BuildRequestOptions & { format: "openai" }): OpenAIRequest;
+export function buildRequest(options: BuildRequestOptions & { format: "anthropic" }): AnthropicRequest;
+export function buildRequest(options: BuildRequestOptions & { format: "ai-sdk" }): AiSdkRequest;
+export function buildRequest(options: BuildRequestOptions & { format?: "generic" }): GenericRequest;
+export function buildRequest(options: BuildRequestOptions): GenericRequest | OpenAIRequest | AnthropicRequest | AiSdkRequest;
 export interface CheckPrefixOptions {
   /** Picks the minimum cacheable length and the default counter. */
   provider?: "openai" | "anthropic";
@@ -130,8 +192,6 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export type JsonObject = { [key: string]: Json };
 /** One activity frame: any JSON object, returned exactly as given. */
 export type ActivityFrame = JsonObject;
-/** A message as the host stores it: any JSON object, usually `{ role, content }`. */
-export type StoredMessage = JsonObject;
 /** The REPL's state under key `repl_state`. */
 export interface SerializedReplState { env?: { [name: string]: Json }; history?: string[] }
 /** The target's introspection tree under key `snapshot`. */
@@ -172,8 +232,8 @@ export interface SessionStore {
   loadReplState(sessionId: string): Promise<SerializedReplState | null>;
   appendActivityFrames(sessionId: string, requestId: string, frames: ActivityFrame[]): Promise<void>;
   loadActivityFrames(sessionId: string, requestId?: string): Promise<ActivityFrame[]>;
-  appendMessages(sessionId: string, messages: StoredMessage[]): Promise<void>;
-  loadMessages(sessionId: string): Promise<StoredMessage[]>;
+  appendMessages(sessionId: string, messages: readonly Message[]): Promise<void>;
+  loadMessages(sessionId: string): Promise<Message[]>;
   saveAttachments(sessionId: string, pinned: AttachmentStore): Promise<void>;
   loadAttachments(sessionId: string): Promise<AttachmentStore | null>;
 }

@@ -78,7 +78,15 @@ export async function fuzz({ attache, fc, memory, runs, sessions: shared }) {
     buildRequest: (v) => buildRequest(v),
     checkPrefix: (v) => pinned.checkPrefix(v),
     estimateTokens: (v) => estimateTokens([], v),
+    countMessages: (v) => estimateTokens(v),
   };
+  for (const name of ["toOpenAI", "fromOpenAI", "toAnthropic", "fromAnthropic", "toAiSdk", "fromAiSdk"]) {
+    options[name] = (v) => attache[name](v);
+  }
+  for (const name of Object.keys(attache)) {
+    const covered = options[name] ?? ["AttachmentStore", "MemorySessionStore", "IdbSessionStore", "isAttacheError", "default", "initSync"].includes(name);
+    if (!covered) fail(`export ${name} is not fuzzed`);
+  }
   const value = fc.oneof(fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true,
     withTypedArray: true, withSparseArray: true, withNullPrototype: true, withBoxedValues: true }),
   fc.string({ unit: "binary" }), fc.constantFrom(...HOSTILE));
@@ -89,6 +97,7 @@ export async function fuzz({ attache, fc, memory, runs, sessions: shared }) {
     for (const [name, call] of Object.entries(calls.sync)) settlesSync(attache, () => call(v), name);
     for (const [name, call] of Object.entries(options)) settlesSync(attache, () => call(v), name);
     for (const [name, call] of Object.entries(calls.async)) await settlesAsync(attache, () => call(v), name);
+    await settlesAsync(attache, () => sessions.appendMessages(id, v), "appendMessages");
     if (shared) await sessions.deleteSession(id);
     else sessions.free();
   };

@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
-import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -154,4 +154,20 @@ test("a webpack 5 build bundles it with no attache-specific config", async () =>
 
 test("tsc --strict accepts a typed consumer and its @ts-expect-error lines fail to compile", async () => {
   await npx(dir("typed"), "tsc", "-p", ".").catch((e) => assert.fail(`tsc reported:\n${e.stdout}${e.stderr}`));
+});
+
+test("requests and messages go into the openai, @anthropic-ai/sdk and ai types with no casts", async () => {
+  await npx(dir("typed"), "tsc", "-p", "tsconfig.sdk.json").catch((e) => assert.fail(`tsc reported:\n${e.stdout}${e.stderr}`));
+});
+
+test("every TypeScript snippet in the README compiles under --strict", async () => {
+  const readme = await readFile(new URL("../../README.md", import.meta.url), "utf8");
+  const snippets = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+  assert.ok(snippets.length >= 5, `found ${snippets.length} snippets`);
+  const out = join(dir("typed"), "readme");
+  await rm(out, { recursive: true, force: true });
+  await mkdir(out);
+  // Each its own module, so top-level await works and names do not clash.
+  await Promise.all(snippets.map((code, i) => writeFile(join(out, `snippet-${i + 1}.ts`), `${code}\nexport {};\n`)));
+  await npx(dir("typed"), "tsc", "-p", "tsconfig.readme.json").catch((e) => assert.fail(`tsc reported:\n${e.stdout}${e.stderr}`));
 });

@@ -29,6 +29,6 @@ test("a session round-trips through MemorySessionStore", async () => {
 
 test("a missing session rejects with a typed NOT_FOUND", async () => {
   const store = new MemorySessionStore();
-  await assert.rejects(store.appendMessages("ghost", [{ role: "user" }]), (e) => isAttacheError(e) && e.code === "NOT_FOUND");
+  await assert.rejects(store.appendMessages("ghost", [{ role: "user", content: "hi" }]), (e) => isAttacheError(e) && e.code === "NOT_FOUND");
   await assert.rejects(store.saveSessionState("ghost", "k", 1n), (e) => isAttacheError(e) && e.code === "INVALID_VALUE");
 });

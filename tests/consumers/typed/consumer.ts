@@ -10,7 +10,8 @@ import {
   estimateTokens,
   planTurn,
   type ActivityFrame,
-  type BuiltRequest,
+  type AnthropicRequest,
+  type Message,
   type PrefixCheck,
   type TurnPlan,
   type AttacheErrorCode,
@@ -55,11 +56,15 @@ pinned.setAttachment({ kind: "todo", items: [{ text: "x" }] });
 pinned.setAttachment({ kind: "custom", id: "a:b", rank: "custom", text: "t" });
 
 // Each turn: count, plan, build, check the cached prefix.
-const history = [{ role: "user", content: [{ type: "text" as const, text: "hi" }] }];
+const history: Message[] = [
+  { role: "user", content: "hi" },
+  { role: "assistant", content: [{ type: "tool_call", id: "c1", name: "search", arguments: { q: "x" } }] },
+  { role: "tool", content: [{ type: "tool_result", callId: "c1", content: "found" }] },
+];
 const tokens: number = estimateTokens(history, { ratio: 3.7, perMessage: 4 });
 const plan: TurnPlan = planTurn({ contextWindow: 200_000, history, attachments: pinned.consolidatedMessage(), counter: "anthropic" });
 if (plan.action === "compact") console.log(plan.historyBudget, tokens);
-const request: BuiltRequest = buildRequest({ format: "anthropic", history, attachments: pinned.consolidatedMessage(), cacheControl: true });
+const request: AnthropicRequest = buildRequest({ format: "anthropic", history, attachments: pinned.consolidatedMessage(), cacheControl: true });
 const check: PrefixCheck = pinned.checkPrefix({ provider: "anthropic" });
 console.log(request.messages.length, check.change?.attachmentId);
 // @ts-expect-error planTurn's action is a closed union
@@ -68,6 +73,8 @@ const wrongAction: TurnPlan["action"] = "defer";
 pinned.consolidatedMessage()!.role = "assistant";
 // @ts-expect-error an unknown request format
 buildRequest({ format: "gemini", history });
+// @ts-expect-error a tool result belongs in a tool message
+estimateTokens([{ role: "user", content: [{ type: "tool_result", callId: "c1", content: "x" }] }]);
 console.log(wrongAction);
 
 async function persist(sessions: SessionStore): Promise<SessionInfo> {
