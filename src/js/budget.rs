@@ -6,7 +6,7 @@ use super::values::{from_js, list_from_js, to_js as value_to_js, Options};
 use crate::budget::{
     plan_turn, Counter, Transient, TurnBudget, DEFAULT_THRESHOLD_PERCENT, TRANSIENTS,
 };
-use crate::message::Message;
+use crate::message::{At, Message};
 use crate::Error;
 
 /// A built-in counter, or the host's own function (wrapping js-tiktoken,
@@ -205,7 +205,10 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
             continue;
         }
         if !list {
-            checked.push(Message::from_value(&from_js(&value, name)?, name)?);
+            checked.push(Message::from_value(
+                &from_js(&value, name)?,
+                At::Name(name),
+            )?);
             transients.push(&value);
         } else if Array::is_array(&value) {
             checked.extend(Message::list(&list_from_js(&value, name)?, name)?);

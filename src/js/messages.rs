@@ -5,15 +5,13 @@ use wasm_bindgen::prelude::*;
 use super::error::to_js as error_to_js;
 use super::values::{from_js, list_from_js, to_js};
 use crate::json::Value;
-use crate::message::{ai_sdk, anthropic, openai, to_values, Message, Sourced};
+use crate::message::{ai_sdk, anthropic, openai, to_values, At, Message, Sourced};
 use crate::Error;
 
 fn messages(value: &JsValue) -> Result<Vec<Sourced>, Error> {
     let messages = Message::list(&list_from_js(value, "messages")?, "messages")?;
-    Ok((0..)
-        .map(|i| format!("messages[{i}]"))
-        .zip(messages)
-        .collect())
+    let at = |(i, m)| (At::Item("messages", i), m);
+    Ok(messages.into_iter().enumerate().map(at).collect())
 }
 
 fn to(
@@ -28,10 +26,10 @@ fn to(
 
 fn from(
     value: &JsValue,
-    convert: fn(&Value, &str) -> Result<Vec<Message>, Error>,
+    convert: fn(&Value, At) -> Result<Vec<Message>, Error>,
 ) -> Result<JsValue, JsValue> {
     from_js(value, "input")
-        .and_then(|v| convert(&v, "input"))
+        .and_then(|v| convert(&v, At::Name("input")))
         .map(|m| to_js(&to_values(&m)))
         .map_err(|e| error_to_js(&e))
 }
@@ -41,7 +39,7 @@ fn from(
 pub fn to_openai(
     #[wasm_bindgen(unchecked_param_type = "readonly Message[]")] messages: JsValue,
 ) -> Result<JsValue, JsValue> {
-    to(&messages, |m| openai::to_openai(m).map(Value::Array))
+    to(&messages, openai::to_openai)
 }
 
 /// `await store.appendMessages(id, fromOpenAI(completion))`: messages, one
@@ -75,9 +73,7 @@ pub fn from_anthropic(
 pub fn to_ai_sdk(
     #[wasm_bindgen(unchecked_param_type = "readonly Message[]")] messages: JsValue,
 ) -> Result<JsValue, JsValue> {
-    to(&messages, |m| {
-        ai_sdk::to_ai_sdk(m, None, None).map(Value::Array)
-    })
+    to(&messages, |m| ai_sdk::to_ai_sdk(m, None, None))
 }
 
 /// `await store.appendMessages(id, fromAiSdk(response.messages))`

@@ -3,66 +3,56 @@
 //! `providerOptions.anthropic.cacheControl`. A tool result's `json` output
 //! is kept as its JSON text.
 
-use super::{texts, Fields, Image, Message, Part, Role, Sourced};
-use crate::json;
-use crate::json::{Map, Value};
+use super::{image_from_url, object, At, Fields, Image, Message, Part, Role, Sourced};
+use crate::json::Value;
 use crate::Error;
 
-fn wrong(path: String, reason: &str) -> Error {
-    Error::InvalidValue {
-        path,
-        reason: reason.to_owned(),
-    }
-}
-
 fn anthropic_option(name: &str, value: Value) -> Value {
-    json!({"anthropic": (Value::Object(Map::from_iter([(name.to_owned(), value)])))})
+    object([("anthropic", object([(name, value)]))])
 }
 
-/// An image as the AI SDK's `image`: a URL string, or base64 with its type.
-fn image_part(image: &Image) -> Value {
-    match image {
-        Image::Url(url) => json!({"type": "image", "image": url}),
-        Image::Base64 { media_type, data } => {
-            json!({"type": "image", "image": data, "mediaType": media_type})
+fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
+    let kind = if is_error { "error-text" } else { "text" };
+    match content {
+        [] => return Ok(object([("type", kind.into()), ("value", "".into())])),
+        [Part::Text(text)] => {
+            return Ok(object([
+                ("type", kind.into()),
+                ("value", text.as_str().into()),
+            ]))
         }
+        _ if is_error => {
+            return Err(at
+                .field("isError")
+                .wrong("the AI SDK has no error output with images"))
+        }
+        _ => {}
     }
-}
-
-fn output(content: &[Part], is_error: bool, path: &str) -> Result<Value, Error> {
-    if matches!(content, [Part::Text(_)] | []) {
-        let value = text_of(content);
-        return Ok(json!({"type": (if is_error { "error-text" } else { "text" }), "value": value}));
-    }
-    if is_error {
-        return Err(wrong(
-            format!("{path}.isError"),
-            "the AI SDK has no error output with images",
-        ));
-    }
-    let value = content
-        .iter()
-        .enumerate()
-        .map(|(i, part)| match part {
+    let content_at = at.field("content");
+    let mut value = Vec::new();
+    for (i, part) in content.iter().enumerate() {
+        value.push(match part {
+            Part::Text(text) => object([("type", "text".into()), ("text", text.as_str().into())]),
+            Part::Image(Image::Base64 { media_type, data }) => object([
+                ("type", "file".into()),
+                (
+                    "data",
+                    object([("type", "data".into()), ("data", data.as_str().into())]),
+                ),
+                ("mediaType", media_type.as_str().into()),
+            ]),
             // The SDK wants a URL object there, which JSON cannot carry.
-            Part::Image(Image::Url(_)) => Err(wrong(
-                format!("{path}.content[{i}]"),
-                "the AI SDK takes a tool result's image as data, not a URL",
-            )),
-            Part::Image(Image::Base64 { media_type, data }) => Ok(
-                json!({"type": "file", "data": {"type": "data", "data": data}, "mediaType": media_type}),
-            ),
-            other => Ok(json!({"type": "text", "text": (texts(std::slice::from_ref(other)))})),
-        })
-        .collect::<Result<_, _>>()?;
-    Ok(json!({"type": "content", "value": (Value::Array(value))}))
-}
-
-fn text_of(parts: &[Part]) -> &str {
-    match parts {
-        [Part::Text(text)] => text,
-        _ => "",
+            _ => {
+                return Err(content_at
+                    .index(i)
+                    .wrong("the AI SDK takes a tool result's image as data, not a URL"))
+            }
+        });
     }
+    Ok(object([
+        ("type", "content".into()),
+        ("value", Value::Array(value)),
+    ]))
 }
 
 /// `cache_control`, if given, goes on the last part of message `pinned_at`.
@@ -70,124 +60,172 @@ pub fn to_ai_sdk(
     messages: &[Sourced],
     pinned_at: Option<usize>,
     cache_control: Option<&Value>,
-) -> Result<Vec<Value>, Error> {
+) -> Result<Value, Error> {
     let mut names: Vec<(&str, &str)> = Vec::new();
     let mut out = Vec::new();
-    for (index, (path, message)) in messages.iter().enumerate() {
-        let role = message.role.as_str();
+    for (index, (at, message)) in messages.iter().enumerate() {
+        let role = Value::from(message.role.as_str());
         if message.role == Role::System {
-            out.push(json!({"role": role, "content": (message.text())}));
+            out.push(object([("role", role), ("content", message.text().into())]));
             continue;
         }
+        let content_at = at.field("content");
         let mut parts = Vec::new();
         for (i, part) in message.parts.iter().enumerate() {
-            let at = format!("{path}.content[{i}]");
             parts.push(match part {
-                Part::Text(text) => json!({"type": "text", "text": text}),
-                Part::Image(image) => image_part(image),
-                Part::Thinking { thinking, signature } => {
-                    let mut reasoning = json!({"type": "reasoning", "text": thinking});
-                    if let Some(signature) = signature {
-                        reasoning["providerOptions"] = anthropic_option("signature", signature.as_str().into());
-                    }
-                    reasoning
+                Part::Text(text) => {
+                    object([("type", "text".into()), ("text", text.as_str().into())])
                 }
-                Part::ToolCall { id, name, arguments } => {
+                Part::Image(Image::Url(url)) => {
+                    object([("type", "image".into()), ("image", url.as_str().into())])
+                }
+                Part::Image(Image::Base64 { media_type, data }) => object([
+                    ("type", "image".into()),
+                    ("image", data.as_str().into()),
+                    ("mediaType", media_type.as_str().into()),
+                ]),
+                Part::Thinking {
+                    thinking,
+                    signature: None,
+                } => object([
+                    ("type", "reasoning".into()),
+                    ("text", thinking.as_str().into()),
+                ]),
+                Part::Thinking {
+                    thinking,
+                    signature: Some(signature),
+                } => object([
+                    ("type", "reasoning".into()),
+                    ("text", thinking.as_str().into()),
+                    (
+                        "providerOptions",
+                        anthropic_option("signature", signature.as_str().into()),
+                    ),
+                ]),
+                Part::ToolCall {
+                    id,
+                    name,
+                    arguments,
+                } => {
                     names.push((id, name));
-                    json!({"type": "tool-call", "toolCallId": id, "toolName": name, "input": arguments})
+                    object([
+                        ("type", "tool-call".into()),
+                        ("toolCallId", id.as_str().into()),
+                        ("toolName", name.as_str().into()),
+                        ("input", arguments.clone()),
+                    ])
                 }
-                Part::ToolResult { call_id, content, is_error } => {
+                Part::ToolResult {
+                    call_id,
+                    content,
+                    is_error,
+                } => {
+                    let at = content_at.index(i);
                     let name = names
                         .iter()
                         .rev()
                         .find(|(id, _)| id == call_id)
-                        .map(|(_, name)| *name)
-                        .ok_or_else(|| wrong(format!("{at}.callId"), "matches no earlier tool call, so its tool name is unknown"))?;
-                    json!({"type": "tool-result", "toolCallId": call_id, "toolName": name,
-                        "output": (output(content, *is_error, &at)?)})
+                        .map(|(_, name)| *name);
+                    let name = name.ok_or_else(|| {
+                        at.field("callId")
+                            .wrong("matches no earlier tool call, so its tool name is unknown")
+                    })?;
+                    object([
+                        ("type", "tool-result".into()),
+                        ("toolCallId", call_id.as_str().into()),
+                        ("toolName", name.into()),
+                        ("output", output(content, *is_error, at)?),
+                    ])
                 }
             });
         }
-        if let (Some(marker), Some(last)) = (
+        if let (Some(marker), Some(Value::Object(last))) = (
             cache_control.filter(|_| pinned_at == Some(index)),
             parts.last_mut(),
         ) {
-            last["providerOptions"] = anthropic_option("cacheControl", marker.clone());
+            last.insert(
+                "providerOptions".into(),
+                anthropic_option("cacheControl", marker.clone()),
+            );
         }
-        out.push(json!({"role": role, "content": (Value::Array(parts))}));
+        out.push(object([("role", role), ("content", Value::Array(parts))]));
     }
-    Ok(out)
+    Ok(Value::Array(out))
 }
 
 /// `ModelMessage`s, or one. Images must be strings: a URL, or base64 with
 /// `mediaType`.
-pub fn from_ai_sdk(input: &Value, path: &str) -> Result<Vec<Message>, Error> {
+pub fn from_ai_sdk(input: &Value, at: At) -> Result<Vec<Message>, Error> {
+    let mut out = Vec::new();
     match input {
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| message(item, &format!("{path}[{i}]")))
-            .collect(),
-        _ => Ok(vec![message(input, path)?]),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                out.push(message(item, at.index(i))?);
+            }
+        }
+        _ => out.push(message(input, at)?),
     }
+    Ok(out)
 }
 
-fn message(value: &Value, path: &str) -> Result<Message, Error> {
-    let message = Fields::of(value, path, "must be a ModelMessage: {role, content}")?;
+fn message(value: &Value, at: At) -> Result<Message, Error> {
+    let message = Fields::of(value, at, "must be a ModelMessage: {role, content}")?;
     message.only(&["role", "content", "providerOptions"])?;
-    let role = message.str("role")?;
-    let role = Role::parse(role).ok_or_else(|| {
+    let role = Role::parse(message.str("role")?).ok_or_else(|| {
         message.wrong(
             "role",
             "must be \"system\", \"user\", \"assistant\" or \"tool\"",
         )
     })?;
-    let parts = match message.any("content")? {
-        Value::String(text) if role != Role::Tool => vec![Part::Text(text.clone())],
-        Value::Array(items) if role != Role::System => items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| part(item, &message.path(&format!("content[{i}]")), role))
-            .collect::<Result<_, _>>()?,
+    let mut parts = Vec::new();
+    match message.any("content")? {
+        Value::String(text) if role != Role::Tool => parts.push(Part::Text(text.clone())),
+        Value::Array(items) if role != Role::System => {
+            let content = message.at("content");
+            for (i, item) in items.iter().enumerate() {
+                parts.push(part(item, content.index(i), role)?);
+            }
+        }
         _ => return Err(message.wrong("content", "is not this role's content")),
-    };
+    }
     Ok(Message::new(role, parts))
 }
 
-fn part(value: &Value, path: &str, role: Role) -> Result<Part, Error> {
-    let part = Fields::of(value, path, "must be a content part")?;
+fn part(value: &Value, at: At, role: Role) -> Result<Part, Error> {
+    let part = Fields::of(value, at, "must be a content part")?;
     let kind = part.str("type")?;
-    let allowed: Option<&[&str]> = match (kind, role) {
-        ("text", Role::User | Role::Assistant) => Some(&["type", "text", "providerOptions"]),
-        ("image", Role::User) => Some(&["type", "image", "mediaType", "providerOptions"]),
-        ("reasoning", Role::Assistant) => Some(&["type", "text", "providerOptions"]),
+    let allowed: &[&str] = match (kind, role) {
+        ("text", Role::User | Role::Assistant) => &["type", "text", "providerOptions"],
+        ("image", Role::User) => &["type", "image", "mediaType", "providerOptions"],
+        ("reasoning", Role::Assistant) => &["type", "text", "providerOptions"],
         ("tool-call", Role::Assistant) => {
-            Some(&["type", "toolCallId", "toolName", "input", "providerOptions"])
+            &["type", "toolCallId", "toolName", "input", "providerOptions"]
         }
-        ("tool-result", Role::Tool) => Some(&[
+        ("tool-result", Role::Tool) => &[
             "type",
             "toolCallId",
             "toolName",
             "output",
             "providerOptions",
-        ]),
-        _ => None,
+        ],
+        _ => return Err(part.wrong("type", "is not a part attache converts here")),
     };
-    let allowed =
-        allowed.ok_or_else(|| part.wrong("type", "is not a part attache converts here"))?;
     part.only(allowed)?;
     Ok(match kind {
         "text" => Part::Text(part.string("text")?),
         "image" => {
             let image = part.str("image")?;
-            Part::Image(match part.opt_string("mediaType")? {
-                Some(media_type) if !image.contains(':') => Image::Base64 {
+            if image.contains(':') {
+                Part::Image(image_from_url(image))
+            } else {
+                let media_type = part.opt_string("mediaType")?;
+                let media_type = media_type
+                    .ok_or_else(|| part.wrong("mediaType", "is needed for base64 image data"))?;
+                Part::Image(Image::Base64 {
                     media_type,
                     data: image.to_owned(),
-                },
-                _ if image.contains(':') => super::image_from_url(image),
-                _ => return Err(part.wrong("mediaType", "is needed for base64 image data")),
-            })
+                })
+            }
         }
         "reasoning" => {
             let signature = part
@@ -207,7 +245,7 @@ fn part(value: &Value, path: &str, role: Role) -> Result<Part, Error> {
         },
         _ => {
             part.str("toolName")?;
-            let (content, is_error) = tool_output(part.any("output")?, &part.path("output"))?;
+            let (content, is_error) = tool_output(part.any("output")?, part.at("output"))?;
             Part::ToolResult {
                 call_id: part.string("toolCallId")?,
                 content,
@@ -217,29 +255,28 @@ fn part(value: &Value, path: &str, role: Role) -> Result<Part, Error> {
     })
 }
 
-fn tool_output(value: &Value, path: &str) -> Result<(Vec<Part>, bool), Error> {
-    let output = Fields::of(value, path, "must be a tool result output")?;
+fn tool_output(value: &Value, at: At) -> Result<(Vec<Part>, bool), Error> {
+    let output = Fields::of(value, at, "must be a tool result output")?;
     output.only(&["type", "value", "providerOptions"])?;
     let kind = output.str("type")?;
     let is_error = kind.starts_with("error-");
-    Ok(match kind {
-        "text" | "error-text" => (vec![Part::Text(output.string("value")?)], is_error),
-        "json" | "error-json" => (vec![Part::Text(output.any("value")?.to_json())], is_error),
+    let mut parts = Vec::new();
+    match kind {
+        "text" | "error-text" => parts.push(Part::Text(output.string("value")?)),
+        "json" | "error-json" => parts.push(Part::Text(output.any("value")?.to_json())),
         "content" => {
-            let items = output.list("value")?;
-            let parts = items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| content_item(item, &format!("{path}.value[{i}]")))
-                .collect::<Result<_, _>>()?;
-            (parts, false)
+            let items = output.at("value");
+            for (i, item) in output.list("value")?.iter().enumerate() {
+                parts.push(content_item(item, items.index(i))?);
+            }
         }
         _ => return Err(output.wrong("type", "is not an output attache converts")),
-    })
+    }
+    Ok((parts, is_error))
 }
 
-fn content_item(value: &Value, path: &str) -> Result<Part, Error> {
-    let item = Fields::of(value, path, "must be a content item")?;
+fn content_item(value: &Value, at: At) -> Result<Part, Error> {
+    let item = Fields::of(value, at, "must be a content item")?;
     match item.str("type")? {
         "text" => {
             item.only(&["type", "text", "providerOptions"])?;
@@ -248,8 +285,7 @@ fn content_item(value: &Value, path: &str) -> Result<Part, Error> {
         "file" => {
             item.only(&["type", "data", "mediaType", "providerOptions"])?;
             let media_type = item.string("mediaType")?;
-            let at = item.path("data");
-            let data = Fields::of(item.any("data")?, &at, "must be an object")?;
+            let data = Fields::of(item.any("data")?, item.at("data"), "must be an object")?;
             match data.str("type")? {
                 "url" => Ok(Part::Image(Image::Url(data.string("url")?))),
                 "data" if media_type.starts_with("image/") => Ok(Part::Image(Image::Base64 {

@@ -2,8 +2,7 @@
 //! results ride in the user turn, so a tool message and the user message
 //! after it become one turn, and are split again on the way back.
 
-use super::{Fields, Image, Message, Part, Role, Sourced};
-use crate::json;
+use super::{object, At, Fields, Image, Message, Part, Role, Sourced};
 use crate::json::{Map, Value};
 use crate::Error;
 
@@ -18,27 +17,30 @@ enum Join {
     Nothing,
 }
 
-fn wrong(path: String, reason: &str) -> Error {
-    Error::InvalidValue {
-        path,
-        reason: reason.to_owned(),
-    }
+fn text_block(text: &str) -> Value {
+    object([("type", "text".into()), ("text", text.into())])
 }
 
-fn block(part: &Part, path: &str) -> Result<Value, Error> {
+fn block(part: &Part, at: At) -> Result<Value, Error> {
     Ok(match part {
-        Part::Text(text) => json!({"type": "text", "text": text}),
-        Part::Image(Image::Url(url)) => {
-            json!({"type": "image", "source": {"type": "url", "url": url}})
-        }
-        Part::Image(Image::Base64 { media_type, data }) => {
-            if !MEDIA_TYPES.contains(&media_type.as_str()) {
-                return Err(wrong(
-                    format!("{path}.mediaType"),
-                    "Anthropic takes image/jpeg, image/png, image/gif or image/webp",
-                ));
-            }
-            json!({"type": "image", "source": {"type": "base64", "media_type": media_type, "data": data}})
+        Part::Text(text) => text_block(text),
+        Part::Image(image) => {
+            let source = match image {
+                Image::Url(url) => object([("type", "url".into()), ("url", url.as_str().into())]),
+                Image::Base64 { media_type, data } => {
+                    if !MEDIA_TYPES.contains(&media_type.as_str()) {
+                        return Err(at.field("mediaType").wrong(
+                            "Anthropic takes image/jpeg, image/png, image/gif or image/webp",
+                        ));
+                    }
+                    object([
+                        ("type", "base64".into()),
+                        ("media_type", media_type.as_str().into()),
+                        ("data", data.as_str().into()),
+                    ])
+                }
+            };
+            object([("type", "image".into()), ("source", source)])
         }
         Part::ToolCall {
             id,
@@ -46,12 +48,16 @@ fn block(part: &Part, path: &str) -> Result<Value, Error> {
             arguments,
         } => {
             if !arguments.is_object() {
-                return Err(wrong(
-                    format!("{path}.arguments"),
-                    "Anthropic takes an object as tool input",
-                ));
+                return Err(at
+                    .field("arguments")
+                    .wrong("Anthropic takes an object as tool input"));
             }
-            json!({"type": "tool_use", "id": id, "name": name, "input": arguments})
+            object([
+                ("type", "tool_use".into()),
+                ("id", id.as_str().into()),
+                ("name", name.as_str().into()),
+                ("input", arguments.clone()),
+            ])
         }
         Part::ToolResult {
             call_id,
@@ -61,11 +67,11 @@ fn block(part: &Part, path: &str) -> Result<Value, Error> {
             let mut result = Map::new();
             result.push_field("type".into(), "tool_result".into());
             result.push_field("tool_use_id".into(), call_id.as_str().into());
-            let blocks = content
-                .iter()
-                .enumerate()
-                .map(|(i, part)| block(part, &format!("{path}.content[{i}]")))
-                .collect::<Result<Vec<_>, _>>()?;
+            let content_at = at.field("content");
+            let mut blocks = Vec::new();
+            for (i, part) in content.iter().enumerate() {
+                blocks.push(block(part, content_at.index(i))?);
+            }
             match blocks.as_slice() {
                 [] => {}
                 [only] if only["type"] == "text" => {
@@ -82,13 +88,15 @@ fn block(part: &Part, path: &str) -> Result<Value, Error> {
             thinking,
             signature,
         } => {
-            let signature = signature.as_ref().ok_or_else(|| {
-                wrong(
-                    format!("{path}.signature"),
-                    "Anthropic needs a thinking part's signature",
-                )
+            let signature = signature.as_deref().ok_or_else(|| {
+                at.field("signature")
+                    .wrong("Anthropic needs a thinking part's signature")
             })?;
-            json!({"type": "thinking", "thinking": thinking, "signature": signature})
+            object([
+                ("type", "thinking".into()),
+                ("thinking", thinking.as_str().into()),
+                ("signature", signature.into()),
+            ])
         }
     })
 }
@@ -103,17 +111,16 @@ pub fn to_anthropic(
     let mut system = Vec::new();
     // Each turn: its role, its blocks, and what may still join it.
     let mut turns: Vec<(&str, Vec<Value>, Join)> = Vec::new();
-    for (index, (path, message)) in messages.iter().enumerate() {
+    for (index, (at, message)) in messages.iter().enumerate() {
         if message.role == Role::System {
             system.push(message.text());
             continue;
         }
-        let mut blocks = message
-            .parts
-            .iter()
-            .enumerate()
-            .map(|(i, part)| block(part, &format!("{path}.content[{i}]")))
-            .collect::<Result<Vec<_>, _>>()?;
+        let content_at = at.field("content");
+        let mut blocks = Vec::new();
+        for (i, part) in message.parts.iter().enumerate() {
+            blocks.push(block(part, content_at.index(i))?);
+        }
         if let (Some(marker), Some(Value::Object(last))) = (
             cache_control.filter(|_| pinned_at == Some(index)),
             blocks.last_mut(),
@@ -130,21 +137,21 @@ pub fn to_anthropic(
         // Tool results, then what the user says next, are one user turn;
         // so are adjacent all-text user messages (the pinned prefix, then
         // the first user message, say).
-        let joined = match turns.last_mut() {
-            Some(("user", last, open)) if role == "user" => match (*open, message.role) {
-                (Join::Results, Role::Tool) => Some((last, Join::Results)),
-                (Join::Results, _) => Some((last, text)),
-                (Join::Text, Role::User) if all_text => Some((last, Join::Text)),
+        let joins = match turns.last() {
+            Some(("user", _, open)) if role == "user" => match (*open, message.role) {
+                (Join::Results, Role::Tool) => Some(Join::Results),
+                (Join::Results, _) => Some(text),
+                (Join::Text, Role::User) if all_text => Some(Join::Text),
                 _ => None,
-            }
-            .map(|(last, next)| {
-                last.extend(std::mem::take(&mut blocks));
-                *open = next;
-            }),
+            },
             _ => None,
         };
-        if joined.is_none() {
-            turns.push((role, blocks, opens));
+        match (joins, turns.last_mut()) {
+            (Some(next), Some((_, last, open))) => {
+                last.append(&mut blocks);
+                *open = next;
+            }
+            _ => turns.push((role, blocks, opens)),
         }
     }
     let mut request = Map::new();
@@ -153,7 +160,7 @@ pub fn to_anthropic(
     }
     let messages = turns
         .into_iter()
-        .map(|(role, blocks, _)| json!({"role": role, "content": (Value::Array(blocks))}))
+        .map(|(role, blocks, _)| object([("role", role.into()), ("content", Value::Array(blocks))]))
         .collect();
     request.push_field("messages".into(), Value::Array(messages));
     Ok(Value::Object(request))
@@ -162,45 +169,44 @@ pub fn to_anthropic(
 /// Messages, one message, `{system?, messages}` (a request), or a response
 /// (`{type: "message", content}`). A user turn holding tool results splits
 /// into a tool message and, if more follows, a user message.
-pub fn from_anthropic(input: &Value, path: &str) -> Result<Vec<Message>, Error> {
+pub fn from_anthropic(input: &Value, at: At) -> Result<Vec<Message>, Error> {
     let mut out = Vec::new();
-    match input {
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                message(item, &format!("{path}[{i}]"), &mut out)?;
-            }
+    if let Value::Array(items) = input {
+        for (i, item) in items.iter().enumerate() {
+            message(item, at.index(i), &mut out)?;
         }
-        _ => {
-            let object = Fields::of(
-                input,
-                path,
-                "must be messages, a message, a request or a response",
-            )?;
-            if object.get("type").is_some_and(|t| *t == "message") {
-                let content = blocks(object.any("content")?, &object.path("content"), "assistant")?;
-                out.push(Message::new(Role::Assistant, content));
-            } else if object.get("messages").is_some() {
-                if let Some(system) = object.get("system") {
-                    let parts = blocks(system, &object.path("system"), "system")?;
-                    out.push(Message::new(Role::System, parts));
-                }
-                let at = object.path("messages");
-                for (i, item) in object.list("messages")?.iter().enumerate() {
-                    message(item, &format!("{at}[{i}]"), &mut out)?;
-                }
-            } else {
-                message(input, path, &mut out)?;
-            }
+        return Ok(out);
+    }
+    let object = Fields::of(
+        input,
+        at,
+        "must be messages, a message, a request or a response",
+    )?;
+    if object.get("type").is_some_and(|t| *t == "message") {
+        let content = blocks(object.any("content")?, object.at("content"), "assistant")?;
+        out.push(Message::new(Role::Assistant, content));
+    } else if object.get("messages").is_some() {
+        if let Some(system) = object.get("system") {
+            out.push(Message::new(
+                Role::System,
+                blocks(system, object.at("system"), "system")?,
+            ));
         }
+        let list = object.at("messages");
+        for (i, item) in object.list("messages")?.iter().enumerate() {
+            message(item, list.index(i), &mut out)?;
+        }
+    } else {
+        message(input, at, &mut out)?;
     }
     Ok(out)
 }
 
-fn message(value: &Value, path: &str, out: &mut Vec<Message>) -> Result<(), Error> {
-    let message = Fields::of(value, path, "must be an Anthropic message: {role, content}")?;
+fn message(value: &Value, at: At, out: &mut Vec<Message>) -> Result<(), Error> {
+    let message = Fields::of(value, at, "must be an Anthropic message: {role, content}")?;
     message.only(&["role", "content"])?;
     let role = message.str("role")?;
-    let parts = blocks(message.any("content")?, &message.path("content"), role)?;
+    let parts = blocks(message.any("content")?, message.at("content"), role)?;
     let role = match role {
         "user" => Role::User,
         "assistant" => Role::Assistant,
@@ -213,66 +219,56 @@ fn message(value: &Value, path: &str, out: &mut Vec<Message>) -> Result<(), Erro
     }
     // Runs of tool results become tool messages; the rest, user messages.
     let mut run: Vec<Part> = Vec::new();
+    let mut results = false;
     for part in parts {
         let is_result = matches!(part, Part::ToolResult { .. });
-        if run
-            .first()
-            .is_some_and(|first| matches!(first, Part::ToolResult { .. }) != is_result)
-        {
-            out.push(run_message(std::mem::take(&mut run)));
+        if !run.is_empty() && results != is_result {
+            out.push(run_message(std::mem::take(&mut run), results));
         }
+        results = is_result;
         run.push(part);
     }
-    if !run.is_empty() || out.is_empty() {
-        out.push(run_message(run));
-    }
+    out.push(run_message(run, results));
     Ok(())
 }
 
-fn run_message(parts: Vec<Part>) -> Message {
-    let role = match parts.first() {
-        Some(Part::ToolResult { .. }) => Role::Tool,
-        _ => Role::User,
-    };
-    Message::new(role, parts)
+fn run_message(parts: Vec<Part>, results: bool) -> Message {
+    Message::new(if results { Role::Tool } else { Role::User }, parts)
 }
 
 /// `content`: a string or an array of blocks.
-fn blocks(content: &Value, path: &str, role: &str) -> Result<Vec<Part>, Error> {
+fn blocks(content: &Value, at: At, role: &str) -> Result<Vec<Part>, Error> {
+    let mut parts = Vec::new();
     match content {
-        Value::String(text) => Ok(vec![Part::Text(text.clone())]),
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| part(item, &format!("{path}[{i}]"), role))
-            .collect(),
-        _ => Err(wrong(
-            path.to_owned(),
-            "must be a string or an array of blocks",
-        )),
+        Value::String(text) => parts.push(Part::Text(text.clone())),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                parts.push(part(item, at.index(i), role)?);
+            }
+        }
+        _ => return Err(at.wrong("must be a string or an array of blocks")),
     }
+    Ok(parts)
 }
 
-fn part(value: &Value, path: &str, role: &str) -> Result<Part, Error> {
-    let block = Fields::of(value, path, "must be a content block")?;
+fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
+    let block = Fields::of(value, at, "must be a content block")?;
     let kind = block.str("type")?;
     // `cache_control` is a request's caching hint, not content.
-    let allowed: Option<&[&str]> = match (kind, role) {
-        ("text", _) => Some(&["type", "text", "cache_control", "citations"]),
-        ("image", "user" | "tool") => Some(&["type", "source", "cache_control"]),
-        ("tool_use", "assistant") => Some(&["type", "id", "name", "input", "cache_control"]),
-        ("thinking", "assistant") => Some(&["type", "thinking", "signature"]),
-        ("tool_result", "user") => Some(&[
+    let allowed: &[&str] = match (kind, role) {
+        ("text", _) => &["type", "text", "cache_control", "citations"],
+        ("image", "user" | "tool") => &["type", "source", "cache_control"],
+        ("tool_use", "assistant") => &["type", "id", "name", "input", "cache_control"],
+        ("thinking", "assistant") => &["type", "thinking", "signature"],
+        ("tool_result", "user") => &[
             "type",
             "tool_use_id",
             "content",
             "is_error",
             "cache_control",
-        ]),
-        _ => None,
+        ],
+        _ => return Err(block.wrong("type", "is not a block attache converts here")),
     };
-    let allowed =
-        allowed.ok_or_else(|| block.wrong("type", "is not a block attache converts here"))?;
     block.only(allowed)?;
     Ok(match kind {
         "text" => {
@@ -284,7 +280,7 @@ fn part(value: &Value, path: &str, role: &str) -> Result<Part, Error> {
         "image" => {
             let source = Fields::of(
                 block.any("source")?,
-                &block.path("source"),
+                block.at("source"),
                 "must be an object",
             )?;
             Part::Image(match source.str("type")? {
@@ -315,7 +311,7 @@ fn part(value: &Value, path: &str, role: &str) -> Result<Part, Error> {
             call_id: block.string("tool_use_id")?,
             content: match block.get("content") {
                 None => Vec::new(),
-                Some(content) => blocks(content, &block.path("content"), "tool")?,
+                Some(content) => blocks(content, block.at("content"), "tool")?,
             },
             is_error: block.opt_bool("is_error")?.unwrap_or(false),
         },

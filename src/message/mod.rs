@@ -7,7 +7,7 @@ pub mod anthropic;
 pub mod openai;
 mod read;
 
-pub use read::Fields;
+pub use read::{object, At, Fields};
 
 use crate::json::{Map, Value};
 use crate::Error;
@@ -55,7 +55,7 @@ pub struct Message {
 
 /// A message with where it came from (`history[3]`), for errors found
 /// while converting it.
-pub type Sourced = (String, Message);
+pub type Sourced = (At<'static>, Message);
 
 impl Role {
     pub fn parse(name: &str) -> Option<Role> {
@@ -145,8 +145,8 @@ impl Part {
         Value::Object(part)
     }
 
-    fn from_value(value: &Value, path: &str) -> Result<Part, Error> {
-        let part = Fields::of(value, path, "must be a part object with a `type`")?;
+    fn from_value(value: &Value, at: At) -> Result<Part, Error> {
+        let part = Fields::of(value, at, "must be a part object with a `type`")?;
         Ok(match part.str("type")? {
             "text" => {
                 part.only(&["type", "text"])?;
@@ -178,19 +178,14 @@ impl Part {
             }
             "tool_result" => {
                 part.only(&["type", "callId", "content", "isError"])?;
-                let content = content_parts(part.any("content")?, &part.path("content"))?;
-                if let Some((i, other)) = content
-                    .iter()
-                    .enumerate()
-                    .find(|(_, p)| !matches!(p, Part::Text(_) | Part::Image(_)))
-                {
-                    return Err(part.wrong(
-                        &format!("content[{i}]"),
-                        &format!(
-                            "a tool result holds text and image parts, not {}",
-                            other.kind()
-                        ),
-                    ));
+                let at = part.at("content");
+                let content = content_parts(part.any("content")?, at)?;
+                for (i, other) in content.iter().enumerate() {
+                    if !matches!(other, Part::Text(_) | Part::Image(_)) {
+                        return Err(at
+                            .index(i)
+                            .wrong("a tool result holds text and image parts only"));
+                    }
                 }
                 Part::ToolResult {
                     call_id: part.string("callId")?,
@@ -216,18 +211,17 @@ impl Part {
 }
 
 /// `content`: a string (one text part) or an array of parts.
-fn content_parts(content: &Value, path: &str) -> Result<Vec<Part>, Error> {
+fn content_parts(content: &Value, at: At) -> Result<Vec<Part>, Error> {
     match content {
         Value::String(text) => Ok(vec![Part::Text(text.clone())]),
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| Part::from_value(item, &format!("{path}[{i}]")))
-            .collect(),
-        _ => Err(Error::InvalidValue {
-            path: path.to_owned(),
-            reason: "must be a string or an array of parts".to_owned(),
-        }),
+        Value::Array(items) => {
+            let mut parts = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                parts.push(Part::from_value(item, at.index(i))?);
+            }
+            Ok(parts)
+        }
+        _ => Err(at.wrong("must be a string or an array of parts")),
     }
 }
 
@@ -241,8 +235,8 @@ impl Message {
     }
 
     /// `{role, content}`; anything else is `INVALID_VALUE` with its path.
-    pub fn from_value(value: &Value, path: &str) -> Result<Message, Error> {
-        let message = Fields::of(value, path, "must be a message: {role, content}")?;
+    pub fn from_value(value: &Value, at: At) -> Result<Message, Error> {
+        let message = Fields::of(value, at, "must be a message: {role, content}")?;
         message.only(&["role", "content"])?;
         let role = Role::parse(message.str("role")?).ok_or_else(|| {
             message.wrong(
@@ -250,34 +244,39 @@ impl Message {
                 "must be \"system\", \"user\", \"assistant\" or \"tool\"",
             )
         })?;
-        let parts = content_parts(message.any("content")?, &message.path("content"))?;
-        if let Some((i, part)) = parts.iter().enumerate().find(|(_, p)| !role.allows(p)) {
-            let (role, kind) = (role.as_str(), part.kind());
-            let reason = if role == "tool" {
-                "a tool message holds tool_result parts only".to_owned()
-            } else {
-                format!("a {role} message cannot hold a {kind} part")
-            };
-            return Err(message.wrong(&format!("content[{i}]"), &reason));
+        let content = message.at("content");
+        let parts = content_parts(message.any("content")?, content)?;
+        for (i, part) in parts.iter().enumerate() {
+            if !role.allows(part) {
+                let reason = match role {
+                    Role::Tool => "a tool message holds tool_result parts only",
+                    Role::System => "a system message holds text parts only",
+                    Role::User => "a user message holds text and image parts only",
+                    Role::Assistant => {
+                        "an assistant message holds text, thinking and tool_call parts only"
+                    }
+                };
+                return Err(content.index(i).wrong(reason));
+            }
         }
         Ok(Message { role, parts })
     }
 
     /// Every message of a list, each checked with its path (`history[2]`).
     pub fn list(values: &[Value], name: &str) -> Result<Vec<Message>, Error> {
-        values
-            .iter()
-            .enumerate()
-            .map(|(i, value)| Message::from_value(value, &format!("{name}[{i}]")))
-            .collect()
+        let mut messages = Vec::with_capacity(values.len());
+        for (i, value) in values.iter().enumerate() {
+            messages.push(Message::from_value(value, At::Item(name, i))?);
+        }
+        Ok(messages)
     }
 
     /// `{role, content: [parts]}`, as attache stores and returns it.
     pub fn to_value(&self) -> Value {
-        let mut message = Map::new();
-        message.push_field("role".into(), self.role.as_str().into());
-        message.push_field("content".into(), parts_value(&self.parts));
-        Value::Object(message)
+        object([
+            ("role", self.role.as_str().into()),
+            ("content", parts_value(&self.parts)),
+        ])
     }
 
     /// The text of its text parts, joined.

@@ -2,13 +2,12 @@
 //! takes none back), and a tool result's `isError` has no field there: its
 //! text carries the error.
 
-use super::{image_from_url, image_url, Fields, Message, Part, Role, Sourced};
-use crate::json;
-use crate::json::{Map, Value};
+use super::{image_from_url, image_url, object, At, Fields, Message, Part, Role, Sourced};
+use crate::json::{self, Value};
 use crate::Error;
 
 fn text_part(text: &str) -> Value {
-    json!({"type": "text", "text": text})
+    object([("type", "text".into()), ("text", text.into())])
 }
 
 /// A string when it is one text part, else an array of parts.
@@ -19,141 +18,150 @@ fn content(parts: Vec<Value>) -> Value {
     }
 }
 
-pub fn to_openai(messages: &[Sourced]) -> Result<Vec<Value>, Error> {
+pub fn to_openai(messages: &[Sourced]) -> Result<Value, Error> {
     let mut out = Vec::new();
-    for (path, message) in messages {
-        let role = message.role.as_str();
-        match message.role {
-            Role::Tool => {
-                for (i, part) in message.parts.iter().enumerate() {
-                    let Part::ToolResult {
-                        call_id,
-                        content: parts,
-                        ..
-                    } = part
-                    else {
-                        continue;
-                    };
-                    let mut texts = Vec::new();
+    for (at, message) in messages {
+        let role = Value::from(message.role.as_str());
+        let mut texts = Vec::new();
+        let mut calls = Vec::new();
+        let content_at = at.field("content");
+        for (i, part) in message.parts.iter().enumerate() {
+            match part {
+                Part::Text(text) => texts.push(text_part(text)),
+                Part::Image(image) => texts.push(object([
+                    ("type", "image_url".into()),
+                    ("image_url", object([("url", image_url(image).into())])),
+                ])),
+                Part::ToolCall {
+                    id,
+                    name,
+                    arguments,
+                } => calls.push(object([
+                    ("id", id.as_str().into()),
+                    ("type", "function".into()),
+                    (
+                        "function",
+                        object([
+                            ("name", name.as_str().into()),
+                            ("arguments", arguments.to_json().into()),
+                        ]),
+                    ),
+                ])),
+                Part::ToolResult {
+                    call_id,
+                    content: parts,
+                    ..
+                } => {
+                    let part_at = content_at.index(i);
+                    let mut result = Vec::new();
                     for (j, part) in parts.iter().enumerate() {
                         match part {
-                            Part::Text(text) => texts.push(text_part(text)),
+                            Part::Text(text) => result.push(text_part(text)),
                             _ => {
-                                return Err(Error::InvalidValue {
-                                    path: format!("{path}.content[{i}].content[{j}]"),
-                                    reason: "OpenAI tool results carry text only".to_owned(),
-                                })
+                                let at = part_at.field("content");
+                                return Err(at
+                                    .index(j)
+                                    .wrong("OpenAI tool results carry text only"));
                             }
                         }
                     }
-                    let content = if texts.is_empty() {
+                    let result = if result.is_empty() {
                         Value::from("")
                     } else {
-                        content(texts)
+                        content(result)
                     };
-                    out.push(json!({"role": "tool", "tool_call_id": call_id, "content": content}));
+                    out.push(object([
+                        ("role", role.clone()),
+                        ("tool_call_id", call_id.as_str().into()),
+                        ("content", result),
+                    ]));
                 }
+                Part::Thinking { .. } => {}
             }
-            Role::Assistant => {
-                let text: Vec<Value> = message
-                    .parts
-                    .iter()
-                    .filter_map(|p| match p {
-                        Part::Text(text) => Some(text_part(text)),
-                        _ => None,
-                    })
-                    .collect();
-                let calls: Vec<Value> = message
-                    .parts
-                    .iter()
-                    .filter_map(|p| match p {
-                        Part::ToolCall {
-                            id,
-                            name,
-                            arguments,
-                        } => Some(json!({
-                            "id": id, "type": "function",
-                            "function": {"name": name, "arguments": (arguments.to_json())},
-                        })),
-                        _ => None,
-                    })
-                    .collect();
-                let mut turn = Map::new();
-                turn.push_field("role".into(), role.into());
-                let content = match text.is_empty() {
-                    true if calls.is_empty() => Value::from(""),
-                    true => Value::Null,
-                    false => content(text),
+        }
+        match message.role {
+            Role::Tool => {}
+            Role::Assistant if !calls.is_empty() => {
+                let text = if texts.is_empty() {
+                    Value::Null
+                } else {
+                    content(texts)
                 };
-                turn.push_field("content".into(), content);
-                if !calls.is_empty() {
-                    turn.push_field("tool_calls".into(), Value::Array(calls));
-                }
-                out.push(Value::Object(turn));
+                out.push(object([
+                    ("role", role),
+                    ("content", text),
+                    ("tool_calls", Value::Array(calls)),
+                ]));
             }
-            Role::System | Role::User => {
-                let parts = message
-                    .parts
-                    .iter()
-                    .filter_map(|part| match part {
-                        Part::Text(text) => Some(text_part(text)),
-                        Part::Image(image) => Some(json!({
-                            "type": "image_url", "image_url": {"url": (image_url(image))},
-                        })),
-                        _ => None,
-                    })
-                    .collect();
-                out.push(json!({"role": role, "content": (content(parts))}));
+            _ => {
+                let text = if texts.is_empty() && message.role == Role::Assistant {
+                    Value::from("")
+                } else {
+                    content(texts)
+                };
+                out.push(object([("role", role), ("content", text)]));
             }
         }
     }
-    Ok(out)
+    Ok(Value::Array(out))
 }
 
 /// Chat Completions messages, one message, or a response (its
 /// `choices[0].message`). A refusal is kept as text; `developer` is read
 /// as `system`.
-pub fn from_openai(input: &Value, path: &str) -> Result<Vec<Message>, Error> {
+pub fn from_openai(input: &Value, at: At) -> Result<Vec<Message>, Error> {
+    let mut out = Vec::new();
     if let Value::Array(items) = input {
-        return items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| message(item, &format!("{path}[{i}]")))
-            .collect();
+        for (i, item) in items.iter().enumerate() {
+            out.push(message(item, at.index(i))?);
+        }
+        return Ok(out);
     }
-    let object = Fields::of(input, path, "must be messages, a message or a response")?;
+    let object = Fields::of(input, at, "must be messages, a message or a response")?;
     if object.get("choices").is_some() {
-        let at = format!("{path}.choices[0].message");
-        let first = object.list("choices")?.first();
-        let reply = first.and_then(|choice| choice.get("message"));
-        return Ok(vec![message(reply.unwrap_or(&Value::Null), &at)?]);
+        let choices = object.at("choices");
+        let choice = choices.index(0);
+        let reply = object
+            .list("choices")?
+            .first()
+            .and_then(|c| c.get("message"));
+        out.push(message(
+            reply.unwrap_or(&Value::Null),
+            choice.field("message"),
+        )?);
+    } else {
+        out.push(message(input, at)?);
     }
-    Ok(vec![message(input, path)?])
+    Ok(out)
 }
 
-fn message(value: &Value, path: &str) -> Result<Message, Error> {
-    let message = Fields::of(value, path, "must be a Chat Completions message")?;
+fn message(value: &Value, at: At) -> Result<Message, Error> {
+    let message = Fields::of(value, at, "must be a Chat Completions message")?;
     let role = message.str("role")?;
-    let text_parts = |name: &str| -> Result<Vec<Part>, Error> {
+    let parts = |name: &str| -> Result<Vec<Part>, Error> {
+        let mut parts = Vec::new();
         match message.get(name) {
-            None | Some(Value::Null) => Ok(Vec::new()),
-            Some(Value::String(text)) => Ok(vec![Part::Text(text.clone())]),
-            Some(Value::Array(items)) => items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| part(item, &message.path(&format!("{name}[{i}]")), role))
-                .collect(),
-            Some(_) => Err(message.wrong(name, "must be a string or an array of parts")),
+            None | Some(Value::Null) => {}
+            Some(Value::String(text)) => parts.push(Part::Text(text.clone())),
+            Some(Value::Array(items)) => {
+                let at = message.at(name);
+                for (i, item) in items.iter().enumerate() {
+                    parts.push(part(item, at.index(i), role)?);
+                }
+            }
+            Some(_) => return Err(message.wrong(name, "must be a string or an array of parts")),
         }
+        Ok(parts)
     };
     Ok(match role {
-        "system" | "developer" => {
+        "system" | "developer" | "user" => {
             message.only(&["role", "content"])?;
-            Message::new(Role::System, text_parts("content")?)
-        }
-        "user" => {
-            message.only(&["role", "content"])?;
-            Message::new(Role::User, text_parts("content")?)
+            let role = if role == "user" {
+                Role::User
+            } else {
+                Role::System
+            };
+            Message::new(role, parts("content")?)
         }
         "assistant" => {
             message.only(&[
@@ -169,25 +177,24 @@ fn message(value: &Value, path: &str) -> Result<Message, Error> {
             if !message.list("annotations")?.is_empty() {
                 return Err(message.wrong("annotations", "is not converted"));
             }
-            let mut parts = text_parts("content")?;
+            let mut content = parts("content")?;
             if let Some(refusal) = message.opt_string("refusal")? {
-                parts.push(Part::Text(refusal));
+                content.push(Part::Text(refusal));
             }
+            let calls = message.at("tool_calls");
             for (i, call) in message.list("tool_calls")?.iter().enumerate() {
-                parts.push(tool_call(call, &message.path(&format!("tool_calls[{i}]")))?);
+                content.push(tool_call(call, calls.index(i))?);
             }
-            Message::new(Role::Assistant, parts)
+            Message::new(Role::Assistant, content)
         }
         "tool" => {
             message.only(&["role", "content", "tool_call_id"])?;
-            Message::new(
-                Role::Tool,
-                vec![Part::ToolResult {
-                    call_id: message.string("tool_call_id")?,
-                    content: text_parts("content")?,
-                    is_error: false,
-                }],
-            )
+            let result = Part::ToolResult {
+                call_id: message.string("tool_call_id")?,
+                content: parts("content")?,
+                is_error: false,
+            };
+            Message::new(Role::Tool, vec![result])
         }
         _ => {
             return Err(message.wrong(
@@ -198,22 +205,22 @@ fn message(value: &Value, path: &str) -> Result<Message, Error> {
     })
 }
 
-fn part(value: &Value, path: &str, role: &str) -> Result<Part, Error> {
-    let part = Fields::of(value, path, "must be a content part")?;
-    match part.str("type")? {
-        "text" => {
+fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
+    let part = Fields::of(value, at, "must be a content part")?;
+    match (part.str("type")?, role) {
+        ("text", _) => {
             part.only(&["type", "text"])?;
             Ok(Part::Text(part.string("text")?))
         }
-        "refusal" if role == "assistant" => {
+        ("refusal", "assistant") => {
             part.only(&["type", "refusal"])?;
             Ok(Part::Text(part.string("refusal")?))
         }
-        "image_url" if role == "user" => {
+        ("image_url", "user") => {
             part.only(&["type", "image_url"])?;
             let image = Fields::of(
                 part.any("image_url")?,
-                &part.path("image_url"),
+                part.at("image_url"),
                 "must be an object",
             )?;
             image.only(&["url", "detail"])?;
@@ -226,15 +233,15 @@ fn part(value: &Value, path: &str, role: &str) -> Result<Part, Error> {
     }
 }
 
-fn tool_call(value: &Value, path: &str) -> Result<Part, Error> {
-    let call = Fields::of(value, path, "must be a tool call")?;
+fn tool_call(value: &Value, at: At) -> Result<Part, Error> {
+    let call = Fields::of(value, at, "must be a tool call")?;
     call.only(&["id", "type", "function"])?;
     if call.str("type")? != "function" {
         return Err(call.wrong("type", "only function tool calls convert"));
     }
     let function = Fields::of(
         call.any("function")?,
-        &call.path("function"),
+        call.at("function"),
         "must be an object",
     )?;
     function.only(&["name", "arguments"])?;

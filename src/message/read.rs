@@ -1,41 +1,86 @@
 //! Reading an object's fields with paths, so every refusal names where.
+//! A path is a chain on the stack, rendered only for an error: building a
+//! string per level cost the wasm more than the converters themselves.
 
 use crate::json::{Map, Value};
 use crate::Error;
 
+/// Where a value sits: `history[2].content[0].text`.
+#[derive(Clone, Copy)]
+pub enum At<'a> {
+    Name(&'a str),
+    Item(&'a str, usize),
+    Field(&'a At<'a>, &'a str),
+    Index(&'a At<'a>, usize),
+}
+
+impl<'a> At<'a> {
+    pub fn field(&'a self, name: &'a str) -> At<'a> {
+        At::Field(self, name)
+    }
+
+    pub fn index(&'a self, index: usize) -> At<'a> {
+        At::Index(self, index)
+    }
+
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    fn write(&self, out: &mut String) {
+        let index = |out: &mut String, i: usize| {
+            out.push('[');
+            out.push_str(&i.to_string());
+            out.push(']');
+        };
+        match *self {
+            At::Name(name) => out.push_str(name),
+            At::Item(name, i) => {
+                out.push_str(name);
+                index(out, i);
+            }
+            At::Field(parent, name) => {
+                parent.write(out);
+                out.push('.');
+                out.push_str(name);
+            }
+            At::Index(parent, i) => {
+                parent.write(out);
+                index(out, i);
+            }
+        }
+    }
+
+    pub fn wrong(&self, reason: &str) -> Error {
+        Error::InvalidValue {
+            path: self.render(),
+            reason: reason.to_owned(),
+        }
+    }
+}
+
 pub struct Fields<'a> {
     map: &'a Map,
-    at: String,
+    at: At<'a>,
 }
 
 impl<'a> Fields<'a> {
     /// The object at `at`, or `INVALID_VALUE` saying what it must be.
-    pub fn of(value: &'a Value, at: &str, must: &str) -> Result<Self, Error> {
+    pub fn of(value: &'a Value, at: At<'a>, must: &str) -> Result<Self, Error> {
         match value {
-            Value::Object(map) => Ok(Fields {
-                map,
-                at: at.to_owned(),
-            }),
-            _ => Err(Error::InvalidValue {
-                path: at.to_owned(),
-                reason: must.to_owned(),
-            }),
+            Value::Object(map) => Ok(Fields { map, at }),
+            _ => Err(at.wrong(must)),
         }
     }
 
-    pub fn path(&self, name: &str) -> String {
-        if name.starts_with('[') {
-            format!("{}{name}", self.at)
-        } else {
-            format!("{}.{name}", self.at)
-        }
+    pub fn at(&self, name: &'a str) -> At<'_> {
+        At::Field(&self.at, name)
     }
 
     pub fn wrong(&self, name: &str, reason: &str) -> Error {
-        Error::InvalidValue {
-            path: self.path(name),
-            reason: reason.to_owned(),
-        }
+        At::Field(&self.at, name).wrong(reason)
     }
 
     pub fn get(&self, name: &str) -> Option<&'a Value> {
@@ -101,4 +146,14 @@ impl<'a> Fields<'a> {
             Some(_) => Err(self.wrong(name, "must be an array")),
         }
     }
+}
+
+/// A JSON object from its fields, in order: one loop, where `json!` is a
+/// run of calls per field.
+pub fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
+    let mut map = Map::new();
+    for (name, value) in fields {
+        map.push_field(name.to_owned(), value);
+    }
+    Value::Object(map)
 }

@@ -22,9 +22,11 @@ fn neutral() -> Vec<Message> {
 }
 
 fn sourced(messages: &[Message]) -> Vec<Sourced> {
-    (0..)
-        .map(|i| format!("messages[{i}]"))
-        .zip(messages.iter().cloned())
+    messages
+        .iter()
+        .cloned()
+        .enumerate()
+        .map(|(i, m)| (At::Item("messages", i), m))
         .collect()
 }
 
@@ -35,9 +37,10 @@ fn refused<T: std::fmt::Debug>(result: Result<T, Error>) -> (&'static str, Strin
 
 #[test]
 fn a_message_is_role_and_content_and_a_string_is_one_text_part() {
-    let short = Message::from_value(&json!({"role": "user", "content": "hi"}), "m").unwrap();
+    let short =
+        Message::from_value(&json!({"role": "user", "content": "hi"}), At::Name("m")).unwrap();
     let long = json!({"role": "user", "content": [{"type": "text", "text": "hi"}]});
-    assert_eq!(short, Message::from_value(&long, "m").unwrap());
+    assert_eq!(short, Message::from_value(&long, At::Name("m")).unwrap());
     assert_eq!(short.to_value(), long, "returned in the long form");
 }
 
@@ -87,7 +90,7 @@ fn each_role_holds_only_its_parts() {
     ];
     for (value, field) in cases {
         assert_eq!(
-            refused(Message::from_value(&value, "m")),
+            refused(Message::from_value(&value, At::Name("m"))),
             ("INVALID_VALUE", field.to_owned()),
             "{value}"
         );
@@ -98,10 +101,10 @@ fn each_role_holds_only_its_parts() {
 fn openai_conversations_and_responses_convert_both_ways() {
     let openai = fixture("openai");
     let conversation = &openai["conversation"];
-    let messages = from_openai(conversation, "input").unwrap();
-    let back = Value::Array(to_openai(&sourced(&messages)).unwrap());
+    let messages = from_openai(conversation, At::Name("input")).unwrap();
+    let back = to_openai(&sourced(&messages)).unwrap();
     assert_eq!(back, *conversation, "the provider's shape, exactly");
-    let reply = from_openai(&openai["response"], "response").unwrap();
+    let reply = from_openai(&openai["response"], At::Name("response")).unwrap();
     assert_eq!(
         to_values(&reply),
         openai["responseMessage"],
@@ -133,7 +136,7 @@ fn as_openai_keeps_it(messages: &[Message]) -> Vec<Message> {
 fn neutral_messages_survive_openai_except_what_it_has_no_field_for() {
     let messages = neutral();
     let sent = to_openai(&sourced(&messages)).unwrap();
-    let back = from_openai(&Value::Array(sent), "x").unwrap();
+    let back = from_openai(&sent, At::Name("x")).unwrap();
     assert_eq!(back, as_openai_keeps_it(&messages));
 }
 
@@ -141,7 +144,7 @@ fn neutral_messages_survive_openai_except_what_it_has_no_field_for() {
 fn anthropic_conversations_and_responses_convert_both_ways() {
     let anthropic = fixture("anthropic");
     let conversation = &anthropic["conversation"];
-    let messages = from_anthropic(conversation, "input").unwrap();
+    let messages = from_anthropic(conversation, At::Name("input")).unwrap();
     assert_eq!(messages[0].role, Role::System);
     assert_eq!(
         messages.iter().filter(|m| m.role == Role::Tool).count(),
@@ -150,7 +153,7 @@ fn anthropic_conversations_and_responses_convert_both_ways() {
     );
     let back = to_anthropic(&sourced(&messages), None, None).unwrap();
     assert_eq!(back, *conversation, "the provider's shape, exactly");
-    let reply = from_anthropic(&anthropic["response"], "response").unwrap();
+    let reply = from_anthropic(&anthropic["response"], At::Name("response")).unwrap();
     assert_eq!(
         to_values(&reply),
         anthropic["responseMessage"],
@@ -162,28 +165,28 @@ fn anthropic_conversations_and_responses_convert_both_ways() {
 fn neutral_messages_survive_anthropic_whole() {
     let messages = neutral();
     let sent = to_anthropic(&sourced(&messages), None, None).unwrap();
-    assert_eq!(from_anthropic(&sent, "x").unwrap(), messages);
+    assert_eq!(from_anthropic(&sent, At::Name("x")).unwrap(), messages);
 }
 
 #[test]
 fn ai_sdk_model_messages_convert_both_ways() {
     let conversation = fixture("ai-sdk")["conversation"].clone();
-    let messages = from_ai_sdk(&conversation, "input").unwrap();
-    let back = Value::Array(to_ai_sdk(&sourced(&messages), None, None).unwrap());
+    let messages = from_ai_sdk(&conversation, At::Name("input")).unwrap();
+    let back = to_ai_sdk(&sourced(&messages), None, None).unwrap();
     assert_eq!(back, conversation, "the SDK's shape, exactly");
 }
 
 #[test]
 fn neutral_messages_survive_the_ai_sdk_whole() {
     let messages = neutral();
-    let sent = Value::Array(to_ai_sdk(&sourced(&messages), None, None).unwrap());
-    assert_eq!(from_ai_sdk(&sent, "x").unwrap(), messages);
+    let sent = to_ai_sdk(&sourced(&messages), None, None).unwrap();
+    assert_eq!(from_ai_sdk(&sent, At::Name("x")).unwrap(), messages);
 }
 
 #[test]
 fn openai_tool_history_reaches_anthropic_with_its_tool_calls() {
     let openai = fixture("openai");
-    let messages = from_openai(&openai["conversation"], "input").unwrap();
+    let messages = from_openai(&openai["conversation"], At::Name("input")).unwrap();
     let request = to_anthropic(&sourced(&messages), None, None).unwrap();
     assert_eq!(request["system"], "You are a coding agent.");
     let turns = request["messages"].as_array().unwrap();
@@ -218,7 +221,7 @@ fn openai_tool_history_reaches_anthropic_with_its_tool_calls() {
 #[test]
 fn anthropic_history_reaches_openai_as_tool_messages() {
     let anthropic = fixture("anthropic");
-    let messages = from_anthropic(&anthropic["conversation"], "input").unwrap();
+    let messages = from_anthropic(&anthropic["conversation"], At::Name("input")).unwrap();
     assert_eq!(
         refused(to_openai(&sourced(&messages))),
         (
@@ -228,6 +231,7 @@ fn anthropic_history_reaches_openai_as_tool_messages() {
         "a screenshot in a tool result has nowhere to go in Chat Completions"
     );
     let sent = to_openai(&sourced(&messages[..6])).unwrap();
+    let sent = sent.as_array().unwrap();
     let roles: Vec<&str> = sent.iter().map(|m| m["role"].as_str().unwrap()).collect();
     assert_eq!(
         roles,
@@ -278,7 +282,7 @@ fn what_a_provider_shape_holds_that_attache_cannot_keep_is_refused_with_its_path
     ];
     for (input, field) in openai {
         assert_eq!(
-            refused(from_openai(&input, "x")),
+            refused(from_openai(&input, At::Name("x"))),
             ("INVALID_VALUE", field.to_owned()),
             "{input}"
         );
@@ -307,7 +311,7 @@ fn what_a_provider_shape_holds_that_attache_cannot_keep_is_refused_with_its_path
     ];
     for (input, field) in anthropic {
         assert_eq!(
-            refused(from_anthropic(&input, "x")),
+            refused(from_anthropic(&input, At::Name("x"))),
             ("INVALID_VALUE", field.to_owned()),
             "{input}"
         );
@@ -332,7 +336,7 @@ fn what_a_provider_shape_holds_that_attache_cannot_keep_is_refused_with_its_path
     ];
     for (input, field) in ai_sdk {
         assert_eq!(
-            refused(from_ai_sdk(&input, "x")),
+            refused(from_ai_sdk(&input, At::Name("x"))),
             ("INVALID_VALUE", field.to_owned()),
             "{input}"
         );
@@ -343,8 +347,8 @@ fn what_a_provider_shape_holds_that_attache_cannot_keep_is_refused_with_its_path
 fn what_a_provider_cannot_take_is_refused_before_sending() {
     let message = |value: Value| {
         vec![(
-            "history[0]".to_owned(),
-            Message::from_value(&value, "m").unwrap(),
+            At::Item("history", 0),
+            Message::from_value(&value, At::Name("m")).unwrap(),
         )]
     };
     let image_result = message(

@@ -4,7 +4,7 @@
 
 use crate::json;
 use crate::json::Value;
-use crate::message::{ai_sdk, anthropic, openai, to_values, Message, Part, Role, Sourced};
+use crate::message::{ai_sdk, anthropic, openai, to_values, At, Message, Part, Role, Sourced};
 
 use crate::Error;
 
@@ -52,21 +52,22 @@ pub fn default_cache_control() -> Value {
 /// `{ messages }`, plus a top-level `system` for Anthropic. Every message
 /// is checked first, and a refusal names its list and index.
 pub fn build_request(format: Format, turn: Turn) -> Result<Value, Error> {
-    let named = |list: &[Value], name: &str| -> Result<Vec<Sourced>, Error> {
+    let named = |list: &[Value], name: &'static str| -> Result<Vec<Sourced>, Error> {
         let messages = Message::list(list, name)?;
-        Ok((0..)
-            .map(|i| format!("{name}[{i}]"))
-            .zip(messages)
+        Ok(messages
+            .into_iter()
+            .enumerate()
+            .map(|(i, m)| (At::Item(name, i), m))
             .collect())
     };
     let mut history = named(&turn.history, "history")?;
     let contributors = named(&turn.contributors, "contributors")?;
     let memories = named(&turn.memories, "memories")?;
     let attachments = match &turn.attachments {
-        Some(value) => Some((
-            "attachments".to_owned(),
-            Message::from_value(value, "attachments")?,
-        )),
+        Some(value) => {
+            let at = At::Name("attachments");
+            Some((at, Message::from_value(value, at)?))
+        }
         None => None,
     };
     // A leading system message in the history stays first, as the reference
@@ -79,7 +80,7 @@ pub fn build_request(format: Format, turn: Turn) -> Result<Value, Error> {
     let mut messages: Vec<Sourced> = Vec::new();
     if let Some(system) = turn.system {
         messages.push((
-            "system".to_owned(),
+            At::Name("system"),
             Message::new(Role::System, vec![Part::Text(system)]),
         ));
     }
