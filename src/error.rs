@@ -25,6 +25,8 @@ pub enum Error {
     NotFound { session_id: String },
     /// A session with this id exists already.
     AlreadyExists { session_id: String },
+    /// The history changed since the caller read it (`expectedCount`).
+    Conflict { reason: String },
     /// The database was written by a newer version of attache.
     Version { reason: String, cause: Cause },
     /// The browser refused the write for lack of storage.
@@ -96,6 +98,7 @@ impl Error {
             Error::Credential { .. } => "CREDENTIAL",
             Error::NotFound { .. } => "NOT_FOUND",
             Error::AlreadyExists { .. } => "ALREADY_EXISTS",
+            Error::Conflict { .. } => "CONFLICT",
             Error::Version { .. } => "VERSION",
             Error::Quota { .. } => "QUOTA",
             Error::Aborted { .. } => "ABORTED",
@@ -228,6 +231,7 @@ impl fmt::Display for Error {
             Error::AlreadyExists { session_id } => {
                 write!(f, "session {} exists already", quote(session_id))
             }
+            Error::Conflict { reason } => write!(f, "conflict: {reason}; nothing was written"),
             Error::Version { reason, .. } => write!(f, "database version mismatch: {reason}"),
             Error::Quota {
                 dom_name, message, ..

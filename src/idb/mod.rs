@@ -5,6 +5,7 @@
 mod connection;
 mod environment;
 mod errors;
+mod history;
 mod plan;
 mod records;
 pub mod schema;

@@ -31,6 +31,9 @@ pub enum Write {
 
 /// Chooses the writes from the reads' results.
 pub type Decide = Box<dyn Fn(&[JsValue]) -> Result<Vec<Write>, Error>>;
+/// Chooses further reads, in the same transaction, from the first ones'
+/// results (the last message, found from the session's keys, say).
+pub type More = Box<dyn Fn(&[JsValue]) -> Result<Vec<Read>, Error>>;
 
 pub struct Plan {
     pub stores: &'static [&'static str],
@@ -38,6 +41,8 @@ pub struct Plan {
     /// Safe to run again after the connection was lost mid-way.
     pub idempotent: bool,
     pub reads: Vec<Read>,
+    /// Reads after the first, appended to their results.
+    pub more: Option<More>,
     /// The writes, from the reads' results. Runs once per attempt.
     pub decide: Decide,
 }
@@ -67,6 +72,14 @@ impl<T: 'static> Op<T> {
         Op {
             plan: self.plan,
             finish: Box::new(move |results| finish(results).map(f)),
+        }
+    }
+
+    pub fn and_then<U>(self, f: impl FnOnce(T) -> Result<U, Error> + 'static) -> Op<U> {
+        let finish = self.finish;
+        Op {
+            plan: self.plan,
+            finish: Box::new(move |results| finish(results).and_then(f)),
         }
     }
 
@@ -113,22 +126,11 @@ impl Connection {
 }
 
 async fn attempt(tx: super::connection::Tx, plan: &Plan) -> Result<Vec<JsValue>, Error> {
-    let requests = plan
-        .reads
-        .iter()
-        .map(|read| issue(&tx.idb, read))
-        .collect::<Result<Vec<_>, _>>()?;
-    // A transaction's requests complete in the order they were made, and a
-    // failed one aborts the rest: awaiting the last awaits them all.
-    if let Some(last) = requests.last() {
-        idb::request::GetStoreRequest::from(last.clone())
-            .await
-            .dom()?;
+    let mut results = read(&tx.idb, &plan.reads).await?;
+    if let Some(more) = &plan.more {
+        let reads = more(&results)?;
+        results.extend(read(&tx.idb, &reads).await?);
     }
-    let results = requests
-        .iter()
-        .map(|request| request.result().map_err(|e| from_js(&e)))
-        .collect::<Result<Vec<_>, _>>()?;
     let writes = (plan.decide)(&results)?;
     if writes.is_empty() {
         // Nothing issued: a write transaction completes empty.
@@ -144,6 +146,25 @@ async fn attempt(tx: super::connection::Tx, plan: &Plan) -> Result<Vec<JsValue>,
     }
     completed(tx).await?;
     Ok(results)
+}
+
+/// Issues the reads together and waits for them: a transaction's requests
+/// complete in the order they were made, and a failed one aborts the rest,
+/// so awaiting the last awaits them all.
+async fn read(tx: &idb::Transaction, reads: &[Read]) -> Result<Vec<JsValue>, Error> {
+    let requests = reads
+        .iter()
+        .map(|read| issue(tx, read))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(last) = requests.last() {
+        idb::request::GetStoreRequest::from(last.clone())
+            .await
+            .dom()?;
+    }
+    requests
+        .iter()
+        .map(|request| request.result().map_err(|e| from_js(&e)))
+        .collect()
 }
 
 impl Read {

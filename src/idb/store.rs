@@ -5,23 +5,27 @@ use idb::Query;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::connection::{Connection, Durability, Listener};
-use super::plan::{Op, Plan, Read, Write};
+use super::history::frame_batch;
+use super::plan::{More, Op, Plan, Read, Write};
 use super::records::{
     corrupt, key, payload_text, record, session_payload, session_range, state_key_of,
 };
 use super::schema::{ACTIVITY_FRAMES, BY_REQUEST, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
 use crate::session::call::{self, Call, Reply};
 use crate::session::ATTACHMENTS_KEY;
-use crate::session::{checks, sort_sessions, Environment, NewSession, SessionInfo, SessionStore};
+use crate::session::{
+    checks, sort_sessions, Environment, NewSession, Page, RequestSummary, SessionInfo,
+    SessionStore, SessionUpdate, TurnWrite,
+};
 use crate::Error;
 
 /// The session store backed by IndexedDB.
 pub struct IdbSessionStore {
-    env: Rc<dyn Environment>,
+    pub(super) env: Rc<dyn Environment>,
     connection: Connection,
 }
 
-const ALL: [&str; 4] = [SESSIONS, SESSION_STATE, ACTIVITY_FRAMES, MESSAGES];
+pub(super) const ALL: [&str; 4] = [SESSIONS, SESSION_STATE, ACTIVITY_FRAMES, MESSAGES];
 
 impl IdbSessionStore {
     pub async fn open(
@@ -59,13 +63,14 @@ impl IdbSessionStore {
     /// (the session record is read first), `writes` issues its writes; if
     /// there are any, the session's `updatedAt` is bumped in the same
     /// transaction. `NOT_FOUND` writes nothing. The results are the reads'.
-    fn write_session(
+    pub(super) fn write_session(
         &self,
         session_id: &str,
         stores: &'static [&'static str],
         idempotent: bool,
         mut reads: Vec<Read>,
-        writes: impl Fn(&[JsValue]) -> Vec<Write> + 'static,
+        more: Option<More>,
+        writes: impl Fn(&[JsValue]) -> Result<Vec<Write>, Error> + 'static,
     ) -> Op<Vec<JsValue>> {
         let now = self.env.now();
         let session_id = session_id.to_owned();
@@ -80,7 +85,7 @@ impl IdbSessionStore {
                     session_id: session_id.clone(),
                 });
             }
-            let mut writes = writes(&results[1..]);
+            let mut writes = writes(&results[1..])?;
             if !writes.is_empty() {
                 let mut info = session_payload(stored)?;
                 info.updated_at = info.updated_at.max(now);
@@ -88,11 +93,15 @@ impl IdbSessionStore {
             }
             Ok(writes)
         };
+        // Further reads see the results after the session record, as
+        // `writes` does.
+        let more = more.map(|more| -> More { Box::new(move |results| more(&results[1..])) });
         let plan = Plan {
             stores,
             write: true,
             idempotent,
             reads,
+            more,
             decide: Box::new(decide),
         };
         Op::new(plan, |mut results| {
@@ -111,14 +120,14 @@ impl IdbSessionStore {
     ) -> Op<()> {
         let add = move |_: &[JsValue]| {
             let add = |record: &JsValue| Write::Add(stores[1], record.clone());
-            records.iter().map(add).collect()
+            Ok(records.iter().map(add).collect())
         };
-        self.write_session(session_id, stores, false, Vec::new(), add)
+        self.write_session(session_id, stores, false, Vec::new(), None, add)
             .map(drop)
     }
 
     /// One read in its own read-only transaction, on the store it names.
-    fn read<T: 'static>(
+    pub(super) fn read<T: 'static>(
         &self,
         read: Read,
         finish: impl FnOnce(JsValue) -> Result<T, Error> + 'static,
@@ -133,6 +142,7 @@ impl IdbSessionStore {
             write: false,
             idempotent: true,
             reads: vec![read],
+            more: None,
             decide: Box::new(|_| Ok(Vec::new())),
         };
         Op::new(plan, |mut results| {
@@ -168,7 +178,16 @@ impl IdbSessionStore {
             Call::AppendMessages(id, messages) => self
                 .append_messages_op(&id, messages)?
                 .map(|()| Reply::Unit),
-            Call::LoadMessages(id) => self.load_messages_op(&id).map(Reply::Text),
+            Call::LoadMessages(id, page) => self.load_messages_page_op(&id, page).map(Reply::Text),
+            Call::UpdateSession(id, update) => self.update_session_op(&id, update).map(Reply::Info),
+            Call::ReplaceMessages(id, from, expected, messages) => self
+                .replace_messages_op(&id, from, expected, messages)?
+                .map(|()| Reply::Unit),
+            Call::PopMessage(id) => self.pop_message_op(&id).map(Reply::MaybeText),
+            Call::ClearMessages(id) => self.clear_messages_op(&id).map(|()| Reply::Unit),
+            Call::ListRequests(id) => self.list_requests_op(&id).map(Reply::Json),
+            Call::LoadFramesByRequest(id) => self.load_frames_by_request_op(&id).map(Reply::Text),
+            Call::CommitTurn(id, turn) => self.commit_turn_op(&id, turn)?.map(|()| Reply::Unit),
             Call::SaveAttachments(id, pinned) => self
                 .save_state_op(&id, ATTACHMENTS_KEY, pinned.to_specs())?
                 .map(|()| Reply::Unit),
@@ -193,6 +212,7 @@ impl IdbSessionStore {
             write: true,
             idempotent: false,
             reads: Vec::new(),
+            more: None,
             decide: Box::new(move |_| Ok(vec![Write::Add(SESSIONS, stored.clone())])),
         };
         Ok(Op {
@@ -259,6 +279,7 @@ impl IdbSessionStore {
             write: true,
             idempotent: true,
             reads,
+            more: None,
             decide: Box::new(decide),
         };
         Ok(Op::new(plan, |results| Ok(!results[0].is_undefined())))
@@ -276,13 +297,14 @@ impl IdbSessionStore {
             &[("sessionId", session_id), ("key", key_name)],
             value.to_json(),
         );
-        let put = move |_: &[JsValue]| vec![Write::Put(SESSION_STATE, stored.clone())];
+        let put = move |_: &[JsValue]| Ok(vec![Write::Put(SESSION_STATE, stored.clone())]);
         Ok(self
             .write_session(
                 session_id,
                 &[SESSIONS, SESSION_STATE],
                 true,
                 Vec::new(),
+                None,
                 put,
             )
             .map(drop))
@@ -313,11 +335,21 @@ impl IdbSessionStore {
         let reads = vec![Read::GetKey(SESSION_STATE, Query::Key(primary.clone()))];
         let delete = move |results: &[JsValue]| {
             if results[0].is_undefined() {
-                return Vec::new();
+                return Ok(Vec::new());
             }
-            vec![Write::Delete(SESSION_STATE, Query::Key(primary.clone()))]
+            Ok(vec![Write::Delete(
+                SESSION_STATE,
+                Query::Key(primary.clone()),
+            )])
         };
-        let op = self.write_session(session_id, &[SESSIONS, SESSION_STATE], true, reads, delete);
+        let op = self.write_session(
+            session_id,
+            &[SESSIONS, SESSION_STATE],
+            true,
+            reads,
+            None,
+            delete,
+        );
         let finish = op.finish;
         Op {
             plan: op.plan,
@@ -339,10 +371,8 @@ impl IdbSessionStore {
         checks::objects("frames", &frames)?;
         // One record per call: the batch is atomic anyway, and IndexedDB's
         // cost is per record, so a 1,000-frame call is one add, not 1,000.
-        let batch = (!frames.is_empty()).then(|| {
-            let ids = [("sessionId", session_id), ("requestId", request_id)];
-            record(&ids, Value::Array(frames).to_json())
-        });
+        let now = self.env.now();
+        let batch = (!frames.is_empty()).then(|| frame_batch(session_id, request_id, frames, now));
         let stores = &[SESSIONS, ACTIVITY_FRAMES];
         Ok(self.append(session_id, stores, batch.into_iter().collect()))
     }
@@ -365,7 +395,7 @@ impl IdbSessionStore {
         Ok(self.append(session_id, &[SESSIONS, MESSAGES], records))
     }
 
-    fn load_messages_op(&self, session_id: &str) -> Op<String> {
+    pub(super) fn load_messages_op(&self, session_id: &str) -> Op<String> {
         let query = Some(Query::Key(session_id.into()));
         self.read(Read::All(MESSAGES, Some(BY_SESSION), query), |all| {
             join_list(&all, whole)
@@ -373,12 +403,12 @@ impl IdbSessionStore {
     }
 }
 
-fn session_record(info: &SessionInfo) -> JsValue {
+pub(super) fn session_record(info: &SessionInfo) -> JsValue {
     record(&[("id", &info.id)], info.to_value().to_json())
 }
 
 /// A `getAll`/`getAllKeys` result as a list.
-fn records_of(result: &JsValue) -> Vec<JsValue> {
+pub(super) fn records_of(result: &JsValue) -> Vec<JsValue> {
     result
         .dyn_ref::<js_sys::Array>()
         .map(|all| all.iter().collect())
@@ -482,6 +512,80 @@ impl SessionStore for IdbSessionStore {
 
     async fn load_messages_json(&self, session_id: &str) -> Result<String, Error> {
         self.load_messages_op(session_id)
+            .run(&self.connection)
+            .await
+    }
+
+    async fn update_session(&self, id: &str, update: SessionUpdate) -> Result<SessionInfo, Error> {
+        self.update_session_op(id, update)
+            .run(&self.connection)
+            .await
+    }
+
+    async fn load_messages_page(&self, session_id: &str, page: Page) -> Result<Vec<Value>, Error> {
+        let text = self
+            .load_messages_page_op(session_id, page)
+            .run(&self.connection)
+            .await?;
+        into_list(parsed(&text)?)
+    }
+
+    async fn replace_messages(
+        &self,
+        session_id: &str,
+        from: usize,
+        expected: Option<usize>,
+        messages: Vec<Value>,
+    ) -> Result<(), Error> {
+        let op = self.replace_messages_op(session_id, from, expected, messages)?;
+        op.run(&self.connection).await
+    }
+
+    async fn pop_message(&self, session_id: &str) -> Result<Option<Value>, Error> {
+        let text = self
+            .pop_message_op(session_id)
+            .run(&self.connection)
+            .await?;
+        text.map(|text| parsed(&text)).transpose()
+    }
+
+    async fn clear_messages(&self, session_id: &str) -> Result<(), Error> {
+        self.clear_messages_op(session_id)
+            .run(&self.connection)
+            .await
+    }
+
+    async fn list_requests(&self, session_id: &str) -> Result<Vec<RequestSummary>, Error> {
+        let list = self
+            .list_requests_op(session_id)
+            .run(&self.connection)
+            .await?;
+        let summary = |v: &Value| RequestSummary {
+            request_id: v["requestId"].as_str().unwrap_or_default().to_owned(),
+            frames: v["frames"].as_u64().unwrap_or(0),
+            first_at: v["firstAt"].as_u64().unwrap_or(0) as f64,
+            last_at: v["lastAt"].as_u64().unwrap_or(0) as f64,
+        };
+        Ok(into_list(list)?.iter().map(summary).collect())
+    }
+
+    async fn load_frames_by_request(
+        &self,
+        session_id: &str,
+    ) -> Result<Vec<(String, Vec<Value>)>, Error> {
+        let text = self
+            .load_frames_by_request_op(session_id)
+            .run(&self.connection)
+            .await?;
+        let group = |v: Value| {
+            let id = v["requestId"].as_str().unwrap_or_default().to_owned();
+            (id, v["frames"].as_array().cloned().unwrap_or_default())
+        };
+        Ok(into_list(parsed(&text)?)?.into_iter().map(group).collect())
+    }
+
+    async fn commit_turn(&self, session_id: &str, turn: TurnWrite) -> Result<(), Error> {
+        self.commit_turn_op(session_id, turn)?
             .run(&self.connection)
             .await
     }

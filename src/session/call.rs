@@ -2,7 +2,9 @@
 //! into a `Call` and hand back its `Reply`. One dispatch per backend, not
 //! one state machine per method, is what keeps the wasm small.
 
-use super::{NewSession, SessionInfo, SessionStore};
+use super::{
+    NewSession, Page, RequestSummary, SessionInfo, SessionStore, SessionUpdate, TurnWrite,
+};
 use crate::attachment::AttachmentStore;
 use crate::json::Value;
 use crate::Error;
@@ -20,7 +22,15 @@ pub enum Call {
     AppendFrames(String, String, Vec<Value>),
     LoadFrames(String, Option<String>),
     AppendMessages(String, Vec<Value>),
-    LoadMessages(String),
+    LoadMessages(String, Page),
+    UpdateSession(String, SessionUpdate),
+    /// `(id, from, expected count, messages)`
+    ReplaceMessages(String, usize, Option<usize>, Vec<Value>),
+    PopMessage(String),
+    ClearMessages(String),
+    ListRequests(String),
+    LoadFramesByRequest(String),
+    CommitTurn(String, TurnWrite),
     SaveAttachments(String, AttachmentStore),
     LoadAttachments(String),
 }
@@ -36,6 +46,7 @@ pub enum Reply {
     Text(String),
     MaybeText(Option<String>),
     Pinned(Option<AttachmentStore>),
+    Json(Value),
 }
 
 /// Runs a call on a store through the trait.
@@ -67,7 +78,36 @@ pub async fn run<S: SessionStore>(store: &S, call: Call) -> Result<Reply, Error>
             store.append_messages(&id, messages).await?;
             Reply::Unit
         }
-        Call::LoadMessages(id) => Reply::Text(store.load_messages_json(&id).await?),
+        Call::LoadMessages(id, page) => {
+            Reply::Json(Value::Array(store.load_messages_page(&id, page).await?))
+        }
+        Call::UpdateSession(id, update) => Reply::Info(store.update_session(&id, update).await?),
+        Call::ReplaceMessages(id, from, expected, messages) => {
+            store
+                .replace_messages(&id, from, expected, messages)
+                .await?;
+            Reply::Unit
+        }
+        Call::PopMessage(id) => Reply::Json(store.pop_message(&id).await?.unwrap_or(Value::Null)),
+        Call::ClearMessages(id) => {
+            store.clear_messages(&id).await?;
+            Reply::Unit
+        }
+        Call::ListRequests(id) => {
+            let list = store.list_requests(&id).await?;
+            Reply::Json(Value::Array(
+                list.iter().map(RequestSummary::to_value).collect(),
+            ))
+        }
+        Call::LoadFramesByRequest(id) => {
+            let grouped = store.load_frames_by_request(&id).await?;
+            let group = |(id, frames): (String, Vec<Value>)| crate::json!({"requestId": id, "frames": (Value::Array(frames))});
+            Reply::Json(Value::Array(grouped.into_iter().map(group).collect()))
+        }
+        Call::CommitTurn(id, turn) => {
+            store.commit_turn(&id, turn).await?;
+            Reply::Unit
+        }
         Call::SaveAttachments(id, pinned) => {
             store.save_attachments(&id, &pinned).await?;
             Reply::Unit

@@ -3,7 +3,10 @@ use std::rc::Rc;
 
 use crate::json::Value;
 
-use super::{checks, sort_sessions, Environment, NewSession, SessionInfo, SessionStore};
+use super::{
+    check_replace, checks, sort_sessions, Environment, NewSession, Page, RequestSummary,
+    SessionInfo, SessionStore, SessionUpdate, TurnWrite,
+};
 use crate::Error;
 
 /// The in-memory twin of the IndexedDB store: same behaviour, nothing
@@ -22,8 +25,8 @@ struct Data {
 struct Stored {
     info: Option<SessionInfo>,
     state: Sorted<Value>,
-    /// `(request id, frame)` in global append order.
-    frames: Vec<(String, Value)>,
+    /// `(request id, appended at, frame)` in append order.
+    frames: Vec<(String, f64, Value)>,
     messages: Vec<Value>,
 }
 
@@ -148,16 +151,11 @@ impl SessionStore for MemorySessionStore {
     ) -> Result<(), Error> {
         checks::id_argument("requestId", request_id)?;
         checks::objects("frames", &frames)?;
-        let wrote = !frames.is_empty();
-        self.write(session_id, |s| {
-            s.frames.extend(
-                frames
-                    .into_iter()
-                    .map(|frame| (request_id.to_owned(), frame)),
-            );
-            wrote
-        })
-        .map(drop)
+        let turn = TurnWrite {
+            frames: vec![(request_id.to_owned(), frames)],
+            ..TurnWrite::default()
+        };
+        self.commit_turn(session_id, turn).await
     }
 
     async fn load_activity_frames(
@@ -169,27 +167,134 @@ impl SessionStore for MemorySessionStore {
             .read(session_id, |s| {
                 s.frames
                     .iter()
-                    .filter(|(rid, _)| request_id.is_none_or(|wanted| wanted == rid))
-                    .map(|(_, frame)| frame.clone())
+                    .filter(|(rid, ..)| request_id.is_none_or(|wanted| wanted == rid))
+                    .map(|(.., frame)| frame.clone())
                     .collect()
             })
             .unwrap_or_default())
     }
 
     async fn append_messages(&self, session_id: &str, messages: Vec<Value>) -> Result<(), Error> {
+        let turn = TurnWrite {
+            messages,
+            ..TurnWrite::default()
+        };
+        self.commit_turn(session_id, turn).await
+    }
+
+    async fn load_messages(&self, session_id: &str) -> Result<Vec<Value>, Error> {
+        self.load_messages_page(session_id, Page::default()).await
+    }
+
+    async fn update_session(&self, id: &str, update: SessionUpdate) -> Result<SessionInfo, Error> {
+        let now = self.env.now();
+        let mut data = self.data.borrow_mut();
+        let info = data
+            .sessions
+            .get_mut(id)
+            .and_then(|s| s.info.as_mut())
+            .ok_or_else(|| Error::NotFound {
+                session_id: id.to_owned(),
+            })?;
+        let mut updated = info.clone();
+        update.apply(&mut updated, now)?;
+        *info = updated.clone();
+        Ok(updated)
+    }
+
+    async fn load_messages_page(&self, session_id: &str, page: Page) -> Result<Vec<Value>, Error> {
+        Ok(self
+            .read(session_id, |s| {
+                s.messages[page.range(s.messages.len())].to_vec()
+            })
+            .unwrap_or_default())
+    }
+
+    async fn replace_messages(
+        &self,
+        session_id: &str,
+        from: usize,
+        expected: Option<usize>,
+        messages: Vec<Value>,
+    ) -> Result<(), Error> {
         checks::messages(&messages)?;
-        let wrote = !messages.is_empty();
+        let count = self.read(session_id, |s| s.messages.len()).unwrap_or(0);
+        check_replace(count, from, expected)?;
         self.write(session_id, |s| {
+            s.messages.truncate(from);
             s.messages.extend(messages);
-            wrote
+            true
         })
         .map(drop)
     }
 
-    async fn load_messages(&self, session_id: &str) -> Result<Vec<Value>, Error> {
-        Ok(self
-            .read(session_id, |s| s.messages.clone())
-            .unwrap_or_default())
+    async fn pop_message(&self, session_id: &str) -> Result<Option<Value>, Error> {
+        let mut popped = None;
+        self.write(session_id, |s| {
+            popped = s.messages.pop();
+            popped.is_some()
+        })?;
+        Ok(popped)
+    }
+
+    async fn clear_messages(&self, session_id: &str) -> Result<(), Error> {
+        self.write(session_id, |s| {
+            let had = !s.messages.is_empty();
+            s.messages.clear();
+            had
+        })
+        .map(drop)
+    }
+
+    async fn list_requests(&self, session_id: &str) -> Result<Vec<RequestSummary>, Error> {
+        let mut list = Vec::new();
+        self.read(session_id, |s| {
+            for (request_id, at, _) in &s.frames {
+                RequestSummary::add(&mut list, request_id, 1, *at);
+            }
+        });
+        Ok(list)
+    }
+
+    async fn load_frames_by_request(
+        &self,
+        session_id: &str,
+    ) -> Result<Vec<(String, Vec<Value>)>, Error> {
+        let mut grouped: Vec<(String, Vec<Value>)> = Vec::new();
+        self.read(session_id, |s| {
+            for (request_id, _, frame) in &s.frames {
+                match grouped.iter_mut().find(|(id, _)| id == request_id) {
+                    Some((_, frames)) => frames.push(frame.clone()),
+                    None => grouped.push((request_id.clone(), vec![frame.clone()])),
+                }
+            }
+        });
+        Ok(grouped)
+    }
+
+    async fn commit_turn(&self, session_id: &str, turn: TurnWrite) -> Result<(), Error> {
+        turn.check()?;
+        let now = self.env.now();
+        if let Some(from) = turn.replace_from {
+            let count = self.read(session_id, |s| s.messages.len()).unwrap_or(0);
+            check_replace(count, from, None)?;
+        }
+        let wrote = !turn.is_empty();
+        self.write(session_id, |s| {
+            if let Some(from) = turn.replace_from {
+                s.messages.truncate(from);
+            }
+            s.messages.extend(turn.messages);
+            for (request_id, frames) in turn.frames {
+                s.frames
+                    .extend(frames.into_iter().map(|f| (request_id.clone(), now, f)));
+            }
+            for (key, value) in turn.state {
+                s.state.insert(key, value);
+            }
+            wrote
+        })
+        .map(drop)
     }
 }
 

@@ -98,6 +98,195 @@ impl NewSession {
     }
 }
 
+/// What `update_session` changes: the title, the meta, or both.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SessionUpdate {
+    pub title: Option<String>,
+    pub meta: Option<Map>,
+}
+
+impl SessionUpdate {
+    /// `{title?, meta?}`; an id cannot change.
+    pub fn from_value(value: &Value) -> Result<Self, Error> {
+        let new = NewSession::from_value(value)?;
+        if new.id.is_some() {
+            return Err(Error::InvalidValue {
+                path: "options.id".to_owned(),
+                reason: "cannot change; export and import the session under a new id".to_owned(),
+            });
+        }
+        Ok(SessionUpdate {
+            title: new.title,
+            meta: new.meta,
+        })
+    }
+
+    pub fn apply(self, info: &mut SessionInfo, now: f64) -> Result<(), Error> {
+        if let Some(meta) = &self.meta {
+            checks::no_credentials("meta", &Value::Object(meta.clone()))?;
+        }
+        info.title = self
+            .title
+            .unwrap_or_else(|| std::mem::take(&mut info.title));
+        info.meta = self.meta.unwrap_or_else(|| std::mem::take(&mut info.meta));
+        info.updated_at = info.updated_at.max(now);
+        Ok(())
+    }
+}
+
+/// A window of a session's messages: the last `limit` before position
+/// `before`. Positions count from 0 in append order; a message keeps its
+/// position until one at or before it is replaced, popped or cleared.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Page {
+    pub limit: Option<usize>,
+    pub before: Option<usize>,
+}
+
+impl Page {
+    pub fn range(&self, count: usize) -> std::ops::Range<usize> {
+        let end = self.before.map_or(count, |before| before.min(count));
+        let start = self.limit.map_or(0, |limit| end.saturating_sub(limit));
+        start..end
+    }
+
+    pub fn is_all(&self) -> bool {
+        self.limit.is_none() && self.before.is_none()
+    }
+}
+
+/// One request's frames, counted: `{requestId, frames, firstAt, lastAt}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestSummary {
+    pub request_id: String,
+    pub frames: u64,
+    pub first_at: f64,
+    pub last_at: f64,
+}
+
+impl RequestSummary {
+    pub fn to_value(&self) -> Value {
+        json!({
+            "requestId": self.request_id,
+            "frames": self.frames,
+            "firstAt": (self.first_at as i64),
+            "lastAt": (self.last_at as i64),
+        })
+    }
+
+    /// Adds a batch of `frames` appended at `at` to the summaries, in
+    /// first-append order.
+    pub fn add(list: &mut Vec<RequestSummary>, request_id: &str, frames: u64, at: f64) {
+        match list.iter_mut().find(|r| r.request_id == request_id) {
+            Some(summary) => {
+                summary.frames += frames;
+                summary.last_at = summary.last_at.max(at);
+            }
+            None => list.push(RequestSummary {
+                request_id: request_id.to_owned(),
+                frames,
+                first_at: at,
+                last_at: at,
+            }),
+        }
+    }
+}
+
+/// Everything one turn wrote, for `commit_turn`: one transaction.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TurnWrite {
+    pub messages: Vec<Value>,
+    /// Replace the history from this position on, instead of appending.
+    pub replace_from: Option<usize>,
+    /// `(request id, frames)` batches.
+    pub frames: Vec<(String, Vec<Value>)>,
+    /// `(key, value)` session state; the pins ride here under `attachments`.
+    pub state: Vec<(String, Value)>,
+}
+
+impl TurnWrite {
+    /// Every check, before any storage is touched.
+    pub fn check(&self) -> Result<(), Error> {
+        checks::messages(&self.messages)?;
+        for (i, (request_id, frames)) in self.frames.iter().enumerate() {
+            checks::id_argument(&format!("frames[{i}].requestId"), request_id)?;
+            checks::objects(&format!("frames[{i}].frames"), frames)?;
+        }
+        for (key, value) in &self.state {
+            checks::id_argument("state", key)?;
+            checks::state_value(key, value).map_err(|e| e.within("state"))?;
+        }
+        Ok(())
+    }
+
+    /// `[{requestId, frames}]`, each checked with its path.
+    pub fn frames_from(value: &Value) -> Result<Vec<(String, Vec<Value>)>, Error> {
+        let wrong = |path: String, reason: &str| Error::InvalidValue {
+            path,
+            reason: reason.to_owned(),
+        };
+        let items = value.as_array().ok_or_else(|| {
+            wrong(
+                "frames".to_owned(),
+                "must be an array of {requestId, frames}",
+            )
+        })?;
+        let mut batches = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let fields = item
+                .as_object()
+                .filter(|f| f.keys().all(|k| k == "requestId" || k == "frames"));
+            let fields = fields
+                .ok_or_else(|| wrong(format!("frames[{i}]"), "must be {requestId, frames}"))?;
+            let request_id = fields.get("requestId").and_then(Value::as_str);
+            let request_id = request_id
+                .ok_or_else(|| wrong(format!("frames[{i}].requestId"), "must be a string"))?;
+            let frames = fields.get("frames").and_then(Value::as_array);
+            let frames =
+                frames.ok_or_else(|| wrong(format!("frames[{i}].frames"), "must be an array"))?;
+            batches.push((request_id.to_owned(), frames.clone()));
+        }
+        Ok(batches)
+    }
+
+    /// `{key: value}`, in the order given.
+    pub fn state_from(value: &Value) -> Result<Vec<(String, Value)>, Error> {
+        let fields = value.as_object().ok_or_else(|| Error::InvalidValue {
+            path: "state".to_owned(),
+            reason: "must be an object of session-state values".to_owned(),
+        })?;
+        Ok(fields.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+    }
+
+    /// Whether it writes anything at all.
+    pub fn is_empty(&self) -> bool {
+        self.messages.is_empty()
+            && self.replace_from.is_none()
+            && self.frames.iter().all(|(_, f)| f.is_empty())
+            && self.state.is_empty()
+    }
+}
+
+/// The history after replacing from `from`: `CONFLICT` if it no longer has
+/// `expected` messages, `INVALID_ARGUMENT` if `from` is past its end.
+pub fn check_replace(count: usize, from: usize, expected: Option<usize>) -> Result<(), Error> {
+    if expected.is_some_and(|expected| expected != count) {
+        return Err(Error::Conflict {
+            reason: format!(
+                "the history has {count} messages, not the expected {}",
+                expected.unwrap_or(0)
+            ),
+        });
+    }
+    if from > count {
+        return Err(Error::InvalidArgument {
+            field: "from".to_owned(),
+            reason: format!("is past the history's end ({count} messages)"),
+        });
+    }
+    Ok(())
+}
+
 /// Time and fresh ids come from the host: `Date.now()` and
 /// `crypto.randomUUID()` in a browser, a fake in native tests.
 pub trait Environment {
@@ -145,6 +334,32 @@ pub trait SessionStore {
 
     async fn append_messages(&self, session_id: &str, messages: Vec<Value>) -> Result<(), Error>;
     async fn load_messages(&self, session_id: &str) -> Result<Vec<Value>, Error>;
+
+    /// Changes the title or meta; returns the session as it is now.
+    async fn update_session(&self, id: &str, update: SessionUpdate) -> Result<SessionInfo, Error>;
+    /// The `page` of the history, in order.
+    async fn load_messages_page(&self, session_id: &str, page: Page) -> Result<Vec<Value>, Error>;
+    /// Replaces every message from position `from` on with `messages`, in
+    /// one transaction: how compaction persists a summary and the kept tail.
+    async fn replace_messages(
+        &self,
+        session_id: &str,
+        from: usize,
+        expected: Option<usize>,
+        messages: Vec<Value>,
+    ) -> Result<(), Error>;
+    /// Removes the last message and returns it.
+    async fn pop_message(&self, session_id: &str) -> Result<Option<Value>, Error>;
+    async fn clear_messages(&self, session_id: &str) -> Result<(), Error>;
+    /// The session's requests, in first-append order.
+    async fn list_requests(&self, session_id: &str) -> Result<Vec<RequestSummary>, Error>;
+    /// Every frame, grouped by request, in first-append order.
+    async fn load_frames_by_request(
+        &self,
+        session_id: &str,
+    ) -> Result<Vec<(String, Vec<Value>)>, Error>;
+    /// Everything a turn wrote, all of it or nothing.
+    async fn commit_turn(&self, session_id: &str, turn: TurnWrite) -> Result<(), Error>;
 
     // The loads again, as the JSON text the bindings hand to `JSON.parse`:
     // a backend that stores text passes it through without parsing it.

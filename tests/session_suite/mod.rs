@@ -6,7 +6,7 @@
 use attache::attachment::{Attachment, AttachmentStore};
 use attache::json;
 use attache::json::Value;
-use attache::session::{NewSession, SessionStore};
+use attache::session::{NewSession, Page, SessionStore, SessionUpdate, TurnWrite};
 
 /// Calls `$m!` with every case name, so each backend's file generates one
 /// test per case with its own attribute and store.
@@ -35,7 +35,13 @@ macro_rules! for_each_case {
             an_empty_batch_needs_the_session_but_writes_nothing,
             deleting_state_that_is_not_there_changes_nothing,
             loads_as_json_text_are_the_loaded_values,
-            only_messages_are_stored_as_messages
+            only_messages_are_stored_as_messages,
+            a_session_update_changes_title_and_meta_only,
+            a_page_of_messages_is_the_tail_before_a_position,
+            replacing_messages_persists_a_compaction_or_nothing,
+            pop_and_clear_remove_from_the_end,
+            requests_list_in_first_append_order_with_their_counts,
+            a_turn_commits_all_or_nothing
         }
     };
 }
@@ -700,5 +706,290 @@ pub async fn only_messages_are_stored_as_messages(store: &impl SessionStore) {
         store.load_messages("m").await.unwrap(),
         [good],
         "stored as given"
+    );
+}
+
+fn say(text: &str) -> Value {
+    json!({"role": "user", "content": [{"type": "text", "text": text}]})
+}
+
+fn said(texts: &[&str]) -> Vec<Value> {
+    texts.iter().map(|t| say(t)).collect()
+}
+
+pub async fn a_session_update_changes_title_and_meta_only(store: &impl SessionStore) {
+    let before = store
+        .create_session(NewSession {
+            id: Some("u".into()),
+            title: Some("old".into()),
+            ..NewSession::default()
+        })
+        .await
+        .unwrap();
+    let meta = json!({"model": "local"}).as_object().unwrap().clone();
+    let update = SessionUpdate {
+        title: None,
+        meta: Some(meta.clone()),
+    };
+    let after = store.update_session("u", update).await.unwrap();
+    assert_eq!(
+        (after.title.as_str(), &after.meta),
+        ("old", &meta),
+        "an absent title is kept"
+    );
+    assert!(after.updated_at >= before.updated_at);
+    assert_eq!(after.created_at, before.created_at);
+    assert_eq!(
+        store.get_session("u").await.unwrap(),
+        Some(after.clone()),
+        "stored as returned"
+    );
+    let renamed = SessionUpdate {
+        title: Some("new".into()),
+        meta: None,
+    };
+    assert_eq!(
+        store.update_session("u", renamed).await.unwrap().title,
+        "new"
+    );
+    let secret = json!({"apiKey": "sk-proj-abcdefghijklmnopqrstuvwxyz"})
+        .as_object()
+        .unwrap()
+        .clone();
+    let leak = SessionUpdate {
+        title: None,
+        meta: Some(secret),
+    };
+    assert_eq!(code(store.update_session("u", leak).await), "CREDENTIAL");
+    assert_eq!(
+        store.get_session("u").await.unwrap().unwrap().meta,
+        meta,
+        "refused, nothing written"
+    );
+    assert_eq!(
+        code(
+            store
+                .update_session("ghost", SessionUpdate::default())
+                .await
+        ),
+        "NOT_FOUND"
+    );
+}
+
+pub async fn a_page_of_messages_is_the_tail_before_a_position(store: &impl SessionStore) {
+    store.create_session(new("p")).await.unwrap();
+    store
+        .append_messages("p", said(&["0", "1", "2"]))
+        .await
+        .unwrap();
+    store.append_messages("p", said(&["3", "4"])).await.unwrap();
+    let page = |limit, before| Page { limit, before };
+    let cases = [
+        (page(Some(2), None), vec!["3", "4"]),
+        (page(Some(2), Some(3)), vec!["1", "2"]),
+        (page(None, Some(2)), vec!["0", "1"]),
+        (page(Some(10), None), vec!["0", "1", "2", "3", "4"]),
+        (page(Some(3), Some(99)), vec!["2", "3", "4"]),
+        (page(Some(0), None), vec![]),
+        (page(Some(2), Some(0)), vec![]),
+    ];
+    for (page, expected) in cases {
+        assert_eq!(
+            store.load_messages_page("p", page).await.unwrap(),
+            said(&expected),
+            "{page:?}"
+        );
+    }
+    assert!(store
+        .load_messages_page("ghost", page(Some(1), None))
+        .await
+        .unwrap()
+        .is_empty());
+}
+
+pub async fn replacing_messages_persists_a_compaction_or_nothing(store: &impl SessionStore) {
+    store.create_session(new("c")).await.unwrap();
+    store
+        .append_messages("c", said(&["a", "b", "c", "d", "e"]))
+        .await
+        .unwrap();
+    // Compaction: a summary, then the kept tail.
+    let compacted = said(&["summary of a-c", "d", "e"]);
+    store
+        .replace_messages("c", 0, Some(5), compacted.clone())
+        .await
+        .unwrap();
+    assert_eq!(store.load_messages("c").await.unwrap(), compacted);
+    let stale = store.replace_messages("c", 0, Some(5), said(&["x"])).await;
+    assert_eq!(
+        code(stale),
+        "CONFLICT",
+        "the history no longer has 5 messages"
+    );
+    assert_eq!(
+        code(store.replace_messages("c", 4, None, said(&["x"])).await),
+        "INVALID_ARGUMENT"
+    );
+    let bad = vec![say("fine"), json!({"role": "user"})];
+    assert_eq!(
+        code(store.replace_messages("c", 1, None, bad).await),
+        "INVALID_VALUE"
+    );
+    assert_eq!(
+        store.load_messages("c").await.unwrap(),
+        compacted,
+        "every refusal wrote nothing"
+    );
+    store
+        .replace_messages("c", 3, Some(3), said(&["f"]))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.load_messages("c").await.unwrap(),
+        said(&["summary of a-c", "d", "e", "f"]),
+        "from the end appends"
+    );
+    store
+        .replace_messages("c", 1, None, Vec::new())
+        .await
+        .unwrap();
+    assert_eq!(
+        store.load_messages("c").await.unwrap(),
+        said(&["summary of a-c"]),
+        "nothing after `from` truncates"
+    );
+    assert_eq!(
+        code(store.replace_messages("ghost", 0, None, Vec::new()).await),
+        "NOT_FOUND"
+    );
+}
+
+pub async fn pop_and_clear_remove_from_the_end(store: &impl SessionStore) {
+    store.create_session(new("q")).await.unwrap();
+    store.append_messages("q", said(&["a", "b"])).await.unwrap();
+    assert_eq!(store.pop_message("q").await.unwrap(), Some(say("b")));
+    assert_eq!(store.load_messages("q").await.unwrap(), said(&["a"]));
+    store.append_messages("q", said(&["c"])).await.unwrap();
+    assert_eq!(
+        store.load_messages("q").await.unwrap(),
+        said(&["a", "c"]),
+        "positions close up"
+    );
+    store.clear_messages("q").await.unwrap();
+    assert!(store.load_messages("q").await.unwrap().is_empty());
+    assert_eq!(
+        store.pop_message("q").await.unwrap(),
+        None,
+        "nothing to pop"
+    );
+    assert_eq!(code(store.pop_message("ghost").await), "NOT_FOUND");
+    assert_eq!(code(store.clear_messages("ghost").await), "NOT_FOUND");
+}
+
+pub async fn requests_list_in_first_append_order_with_their_counts(store: &impl SessionStore) {
+    store.create_session(new("r")).await.unwrap();
+    store
+        .append_activity_frames("r", "second", frames("a", 2))
+        .await
+        .unwrap();
+    store
+        .append_activity_frames("r", "first", frames("b", 1))
+        .await
+        .unwrap();
+    store
+        .append_activity_frames("r", "second", frames("c", 3))
+        .await
+        .unwrap();
+    let list = store.list_requests("r").await.unwrap();
+    let counts: Vec<(&str, u64)> = list
+        .iter()
+        .map(|r| (r.request_id.as_str(), r.frames))
+        .collect();
+    assert_eq!(counts, [("second", 5), ("first", 1)]);
+    assert!(list
+        .iter()
+        .all(|r| r.first_at <= r.last_at && r.first_at > 0.0));
+    let grouped = store.load_frames_by_request("r").await.unwrap();
+    assert_eq!(
+        grouped,
+        [
+            (
+                "second".to_owned(),
+                [frames("a", 2), frames("c", 3)].concat()
+            ),
+            ("first".to_owned(), frames("b", 1)),
+        ]
+    );
+    assert!(store.list_requests("ghost").await.unwrap().is_empty());
+}
+
+pub async fn a_turn_commits_all_or_nothing(store: &impl SessionStore) {
+    store.create_session(new("t")).await.unwrap();
+    store.append_messages("t", said(&["old"])).await.unwrap();
+    let pinned =
+        AttachmentStore::from_specs(&json!([{"kind": "memory", "slug": "m", "memory": "M"}]))
+            .unwrap();
+    let turn = TurnWrite {
+        messages: said(&["q", "a"]),
+        replace_from: None,
+        frames: vec![("req".to_owned(), frames("f", 2))],
+        state: vec![
+            (
+                "snapshot".to_owned(),
+                json!({"accepts": [], "children": []}),
+            ),
+            ("attachments".to_owned(), pinned.to_specs()),
+        ],
+    };
+    store.commit_turn("t", turn.clone()).await.unwrap();
+    assert_eq!(
+        store.load_messages("t").await.unwrap(),
+        said(&["old", "q", "a"])
+    );
+    assert_eq!(
+        store.load_activity_frames("t", Some("req")).await.unwrap(),
+        frames("f", 2)
+    );
+    assert!(store.load_snapshot("t").await.unwrap().is_some());
+    assert_eq!(
+        store
+            .load_attachments("t")
+            .await
+            .unwrap()
+            .unwrap()
+            .to_specs(),
+        pinned.to_specs()
+    );
+    // One bad value anywhere, and nothing of the turn lands.
+    let mut bad = turn.clone();
+    bad.state
+        .push(("repl_state".to_owned(), json!({"history": [1]})));
+    assert_eq!(code(store.commit_turn("t", bad).await), "INVALID_VALUE");
+    let mut bad = turn.clone();
+    bad.frames.push(("".to_owned(), frames("g", 1)));
+    assert_eq!(code(store.commit_turn("t", bad).await), "INVALID_ARGUMENT");
+    let mut bad = turn.clone();
+    bad.replace_from = Some(99);
+    assert_eq!(code(store.commit_turn("t", bad).await), "INVALID_ARGUMENT");
+    assert_eq!(
+        store.load_messages("t").await.unwrap().len(),
+        3,
+        "nothing written"
+    );
+    assert_eq!(
+        store.load_activity_frames("t", None).await.unwrap().len(),
+        2
+    );
+    // A compacting turn: the history replaced from 0 in the same transaction.
+    let compacting = TurnWrite {
+        messages: said(&["summary"]),
+        replace_from: Some(0),
+        ..TurnWrite::default()
+    };
+    store.commit_turn("t", compacting).await.unwrap();
+    assert_eq!(store.load_messages("t").await.unwrap(), said(&["summary"]));
+    assert_eq!(
+        code(store.commit_turn("ghost", TurnWrite::default()).await),
+        "NOT_FOUND"
     );
 }

@@ -1,0 +1,326 @@
+//! The history's operations beyond appending: pages, replacement, pop and
+//! clear; requests; a whole turn in one transaction. Positions are ranks in
+//! the session's append order (the `by_session` index, by auto-increment
+//! key), so a message keeps its position until one at or before it goes.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use idb::Query;
+use js_sys::Reflect;
+use wasm_bindgen::JsValue;
+
+use super::plan::{More, Op, Plan, Read, Write};
+use super::records::{payload_text, record, session_payload};
+use super::schema::{ACTIVITY_FRAMES, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
+use super::store::{records_of, session_record, IdbSessionStore, ALL};
+use crate::json::{quote, Value};
+use crate::session::{
+    check_replace, checks, Page, RequestSummary, SessionInfo, SessionUpdate, TurnWrite,
+};
+use crate::Error;
+
+/// One append's batch of frames: its request, when, and how many.
+pub(super) fn frame_batch(
+    session_id: &str,
+    request_id: &str,
+    frames: Vec<Value>,
+    at: f64,
+) -> JsValue {
+    let count = frames.len() as f64;
+    let batch = record(
+        &[("sessionId", session_id), ("requestId", request_id)],
+        Value::Array(frames).to_json(),
+    );
+    let _ = Reflect::set(&batch, &"at".into(), &at.into());
+    let _ = Reflect::set(&batch, &"count".into(), &count.into());
+    batch
+}
+
+fn message_keys(session_id: &str) -> Read {
+    Read::AllKeys(
+        MESSAGES,
+        Some(BY_SESSION),
+        Some(Query::Key(session_id.into())),
+    )
+}
+
+fn message_records(session_id: &str, messages: &[Value]) -> Vec<JsValue> {
+    messages
+        .iter()
+        .map(|m| record(&[("sessionId", session_id)], m.to_json()))
+        .collect()
+}
+
+/// A JSON array of the records' payloads, as stored.
+fn join_records(records: &[JsValue]) -> Result<String, Error> {
+    let mut list = String::from("[");
+    for record in records {
+        if list.len() > 1 {
+            list.push(',');
+        }
+        list.push_str(&payload_text(record)?);
+    }
+    list.push(']');
+    Ok(list)
+}
+
+fn number(record: &JsValue, field: &str) -> Option<f64> {
+    Reflect::get(record, &field.into())
+        .ok()
+        .and_then(|v| v.as_f64())
+}
+
+impl IdbSessionStore {
+    pub(super) fn update_session_op(&self, id: &str, update: SessionUpdate) -> Op<SessionInfo> {
+        let now = self.env.now();
+        let session_id = id.to_owned();
+        let updated: Rc<RefCell<Option<SessionInfo>>> = Rc::default();
+        let out = updated.clone();
+        let decide = move |results: &[JsValue]| {
+            if results[0].is_undefined() {
+                return Err(Error::NotFound {
+                    session_id: session_id.clone(),
+                });
+            }
+            let mut info = session_payload(&results[0])?;
+            update.clone().apply(&mut info, now)?;
+            let stored = session_record(&info);
+            *updated.borrow_mut() = Some(info);
+            Ok(vec![Write::Put(SESSIONS, stored)])
+        };
+        let plan = Plan {
+            stores: &[SESSIONS],
+            write: true,
+            idempotent: true,
+            reads: vec![Read::Get(SESSIONS, Query::Key(id.into()))],
+            more: None,
+            decide: Box::new(decide),
+        };
+        Op::new(plan, move |_| {
+            out.borrow_mut().take().ok_or_else(|| Error::Conflict {
+                reason: "the session changed during the update".to_owned(),
+            })
+        })
+    }
+
+    pub(super) fn load_messages_page_op(&self, session_id: &str, page: Page) -> Op<String> {
+        if page.is_all() {
+            return self.load_messages_op(session_id);
+        }
+        let more: More = Box::new(move |results| {
+            let keys = records_of(&results[0]);
+            let range = page.range(keys.len());
+            Ok(keys[range]
+                .iter()
+                .map(|k| Read::Get(MESSAGES, Query::Key(k.clone())))
+                .collect())
+        });
+        let plan = Plan {
+            stores: &[MESSAGES],
+            write: false,
+            idempotent: true,
+            reads: vec![message_keys(session_id)],
+            more: Some(more),
+            decide: Box::new(|_| Ok(Vec::new())),
+        };
+        Op::new(plan, |results| join_records(&results[1..]))
+    }
+
+    pub(super) fn replace_messages_op(
+        &self,
+        session_id: &str,
+        from: usize,
+        expected: Option<usize>,
+        messages: Vec<Value>,
+    ) -> Result<Op<()>, Error> {
+        checks::messages(&messages)?;
+        let records = message_records(session_id, &messages);
+        let writes = move |results: &[JsValue]| {
+            let keys = records_of(&results[0]);
+            check_replace(keys.len(), from, expected)?;
+            let mut writes: Vec<Write> = keys[from..]
+                .iter()
+                .map(|k| Write::Delete(MESSAGES, Query::Key(k.clone())))
+                .collect();
+            writes.extend(records.iter().map(|r| Write::Add(MESSAGES, r.clone())));
+            Ok(writes)
+        };
+        let reads = vec![message_keys(session_id)];
+        Ok(self
+            .write_session(
+                session_id,
+                &[SESSIONS, MESSAGES],
+                false,
+                reads,
+                None,
+                writes,
+            )
+            .map(drop))
+    }
+
+    pub(super) fn pop_message_op(&self, session_id: &str) -> Op<Option<String>> {
+        let last = |results: &[JsValue]| records_of(&results[0]).pop();
+        let more: More = Box::new(move |results| {
+            Ok(last(results)
+                .map(|k| Read::Get(MESSAGES, Query::Key(k)))
+                .into_iter()
+                .collect())
+        });
+        let writes = move |results: &[JsValue]| {
+            Ok(last(results)
+                .map(|k| Write::Delete(MESSAGES, Query::Key(k)))
+                .into_iter()
+                .collect())
+        };
+        let reads = vec![message_keys(session_id)];
+        self.write_session(
+            session_id,
+            &[SESSIONS, MESSAGES],
+            false,
+            reads,
+            Some(more),
+            writes,
+        )
+        .and_then(|results| results.get(1).map(payload_text).transpose())
+    }
+
+    pub(super) fn clear_messages_op(&self, session_id: &str) -> Op<()> {
+        let writes = |results: &[JsValue]| {
+            Ok(records_of(&results[0])
+                .into_iter()
+                .map(|k| Write::Delete(MESSAGES, Query::Key(k)))
+                .collect())
+        };
+        let reads = vec![message_keys(session_id)];
+        self.write_session(session_id, &[SESSIONS, MESSAGES], true, reads, None, writes)
+            .map(drop)
+    }
+
+    fn frame_batches<T: 'static>(
+        &self,
+        session_id: &str,
+        finish: impl FnOnce(Vec<JsValue>) -> Result<T, Error> + 'static,
+    ) -> Op<T> {
+        let read = Read::All(
+            ACTIVITY_FRAMES,
+            Some(BY_SESSION),
+            Some(Query::Key(session_id.into())),
+        );
+        self.read(read, move |batches| finish(records_of(&batches)))
+    }
+
+    pub(super) fn list_requests_op(&self, session_id: &str) -> Op<Value> {
+        self.frame_batches(session_id, |batches| {
+            let mut list = Vec::new();
+            for batch in &batches {
+                let request_id = Reflect::get(batch, &"requestId".into())
+                    .ok()
+                    .and_then(|r| r.as_string())
+                    .unwrap_or_default();
+                let count = match number(batch, "count") {
+                    Some(count) => count as u64,
+                    // Written before batches carried their count.
+                    None => crate::json::parse(&payload_text(batch)?)
+                        .ok()
+                        .and_then(|v| v.as_array().map(|a| a.len() as u64))
+                        .unwrap_or(0),
+                };
+                RequestSummary::add(
+                    &mut list,
+                    &request_id,
+                    count,
+                    number(batch, "at").unwrap_or(0.0),
+                );
+            }
+            Ok(Value::Array(
+                list.iter().map(RequestSummary::to_value).collect(),
+            ))
+        })
+    }
+
+    /// `[{requestId, frames}]` as JSON text, the frames joined unparsed.
+    pub(super) fn load_frames_by_request_op(&self, session_id: &str) -> Op<String> {
+        self.frame_batches(session_id, |batches| {
+            let mut grouped: Vec<(String, String)> = Vec::new();
+            for batch in &batches {
+                let request_id = Reflect::get(batch, &"requestId".into())
+                    .ok()
+                    .and_then(|r| r.as_string())
+                    .unwrap_or_default();
+                let text = payload_text(batch)?;
+                let inner = text
+                    .strip_prefix('[')
+                    .and_then(|t| t.strip_suffix(']'))
+                    .unwrap_or_default();
+                let at = match grouped.iter().position(|(id, _)| *id == request_id) {
+                    Some(at) => at,
+                    None => {
+                        grouped.push((request_id, String::new()));
+                        grouped.len() - 1
+                    }
+                };
+                let frames = &mut grouped[at].1;
+                if !inner.is_empty() {
+                    if !frames.is_empty() {
+                        frames.push(',');
+                    }
+                    frames.push_str(inner);
+                }
+            }
+            let items: Vec<String> = grouped
+                .iter()
+                .map(|(id, frames)| {
+                    format!("{{\"requestId\":{},\"frames\":[{frames}]}}", quote(id))
+                })
+                .collect();
+            Ok(format!("[{}]", items.join(",")))
+        })
+    }
+
+    pub(super) fn commit_turn_op(
+        &self,
+        session_id: &str,
+        turn: TurnWrite,
+    ) -> Result<Op<()>, Error> {
+        turn.check()?;
+        let now = self.env.now();
+        let mut adds = message_records(session_id, &turn.messages);
+        for (request_id, frames) in turn.frames.into_iter().filter(|(_, f)| !f.is_empty()) {
+            adds.push(frame_batch(session_id, &request_id, frames, now));
+        }
+        let puts: Vec<JsValue> = turn
+            .state
+            .iter()
+            .map(|(key, value)| record(&[("sessionId", session_id), ("key", key)], value.to_json()))
+            .collect();
+        let from = turn.replace_from;
+        let writes = move |results: &[JsValue]| {
+            let mut writes = Vec::new();
+            if let Some(from) = from {
+                let keys = records_of(&results[0]);
+                check_replace(keys.len(), from, None)?;
+                writes.extend(
+                    keys[from..]
+                        .iter()
+                        .map(|k| Write::Delete(MESSAGES, Query::Key(k.clone()))),
+                );
+            }
+            for add in &adds {
+                // Frame batches carry a requestId; messages do not.
+                let store = if Reflect::has(add, &"requestId".into()).unwrap_or(false) {
+                    ACTIVITY_FRAMES
+                } else {
+                    MESSAGES
+                };
+                writes.push(Write::Add(store, add.clone()));
+            }
+            writes.extend(puts.iter().map(|p| Write::Put(SESSION_STATE, p.clone())));
+            Ok(writes)
+        };
+        let reads = from.map(|_| message_keys(session_id)).into_iter().collect();
+        Ok(self
+            .write_session(session_id, &ALL, false, reads, None, writes)
+            .map(drop))
+    }
+}
