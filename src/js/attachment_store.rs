@@ -73,6 +73,27 @@ impl AttachmentStore {
         Ok(self.core.contains(&attachment_id(&id)?))
     }
 
+    /// `store.getAttachment("todo:session") // a copy of its spec, or undefined`
+    ///
+    /// To tick a todo after a reload: read the spec, change it, pin it again.
+    #[wasm_bindgen(js_name = getAttachment, unchecked_return_type = "AttachmentSpec | undefined")]
+    pub fn get_attachment(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let id = attachment_id(&id)?;
+        Ok(self
+            .core
+            .get(&id)
+            .map_or(JsValue::UNDEFINED, |a| super::values::to_js(&a.to_spec())))
+    }
+
+    /// `store.specs() // copies of every spec, in pin order`
+    #[wasm_bindgen(unchecked_return_type = "AttachmentSpec[]")]
+    pub fn specs(&self) -> JsValue {
+        super::values::to_js(&self.core.to_specs())
+    }
+
     /// `store.attachmentIds() // in pin order`
     #[wasm_bindgen(js_name = attachmentIds)]
     pub fn attachment_ids(&self) -> Vec<String> {

@@ -14,11 +14,12 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::future_to_promise;
 
 use super::error::to_js as error_to_js;
+use super::values::Options;
 use super::values::{from_js, id_arg, list_from_js, to_js};
 use super::AttachmentStore;
 pub use crate::session::call::Call;
 use crate::session::call::{self, Reply};
-use crate::session::{self, NewSession, SessionInfo};
+use crate::session::{self, NewSession, Page, SessionInfo, SessionUpdate, TurnWrite};
 use crate::{idb, Error};
 
 pub enum Backend {
@@ -90,6 +91,7 @@ fn to_reply(reply: Reply) -> Result<JsValue, Error> {
         Reply::MaybeText(None) => JsValue::NULL,
         Reply::Pinned(Some(pinned)) => AttachmentStore::from_core(pinned).into(),
         Reply::Pinned(None) => JsValue::NULL,
+        Reply::Json(value) => to_js(&value),
     })
 }
 
@@ -155,4 +157,89 @@ pub fn create_session(options: &JsValue) -> Result<Call, Error> {
         NewSession::from_value(&from_js(options, "options")?)?
     };
     Ok(Call::CreateSession(new))
+}
+
+/// A position or count option: absent, or a non-negative whole number.
+fn position(options: &Options, name: &'static str) -> Result<Option<usize>, Error> {
+    Ok(super::budget::tokens(&options.get(name), name)?.map(|n| n as usize))
+}
+
+#[inline(never)]
+pub fn load_messages(id: &JsValue, options: &JsValue) -> Result<Call, Error> {
+    let id = id_arg(id, "sessionId")?;
+    let options = Options::read(options, &["limit", "before"])?;
+    let page = Page {
+        limit: position(&options, "limit")?,
+        before: position(&options, "before")?,
+    };
+    Ok(Call::LoadMessages(id, page))
+}
+
+#[inline(never)]
+pub fn update_session(id: &JsValue, update: &JsValue) -> Result<Call, Error> {
+    let id = id_arg(id, "sessionId")?;
+    let update = SessionUpdate::from_value(&from_js(update, "options")?)?;
+    Ok(Call::UpdateSession(id, update))
+}
+
+fn required(options: &Options, name: &'static str) -> Result<JsValue, Error> {
+    let value = options.get(name);
+    if value.is_undefined() {
+        return Err(Error::InvalidArgument {
+            field: name.to_owned(),
+            reason: "is required".to_owned(),
+        });
+    }
+    Ok(value)
+}
+
+#[inline(never)]
+pub fn replace_messages(id: &JsValue, options: &JsValue) -> Result<Call, Error> {
+    let id = id_arg(id, "sessionId")?;
+    let options = Options::read(options, &["from", "expectedCount", "messages"])?;
+    let from = required(&options, "from")?;
+    let from = position(&options, "from")?.filter(|_| !from.is_null());
+    let from = from.ok_or_else(|| Error::InvalidArgument {
+        field: "from".to_owned(),
+        reason: "must be a non-negative whole number".to_owned(),
+    })?;
+    let expected = position(&options, "expectedCount")?;
+    let messages = list_from_js(&required(&options, "messages")?, "messages")?;
+    Ok(Call::ReplaceMessages(id, from, expected, messages))
+}
+
+#[inline(never)]
+pub fn commit_turn(
+    id: &JsValue,
+    options: &JsValue,
+    pinned: impl FnOnce(&JsValue) -> Result<crate::attachment::AttachmentStore, Error>,
+) -> Result<Call, Error> {
+    let id = id_arg(id, "sessionId")?;
+    let options = Options::read(
+        options,
+        &["messages", "replaceFrom", "frames", "state", "attachments"],
+    )?;
+    let mut turn = TurnWrite {
+        replace_from: position(&options, "replaceFrom")?,
+        ..TurnWrite::default()
+    };
+    let messages = options.get("messages");
+    if !messages.is_undefined() {
+        turn.messages = list_from_js(&messages, "messages")?;
+    }
+    let frames = options.get("frames");
+    if !frames.is_undefined() {
+        turn.frames = TurnWrite::frames_from(&from_js(&frames, "frames")?)?;
+    }
+    let state = options.get("state");
+    if !state.is_undefined() {
+        turn.state = TurnWrite::state_from(&from_js(&state, "state")?)?;
+    }
+    let attachments = options.get("attachments");
+    if !attachments.is_undefined() {
+        let specs = pinned(&attachments)?.to_specs();
+        turn.state
+            .push((crate::session::ATTACHMENTS_KEY.to_owned(), specs));
+    }
+    Ok(Call::CommitTurn(id, turn))
 }

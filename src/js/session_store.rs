@@ -243,10 +243,68 @@ macro_rules! session_store_methods {
                 self.backend().call(calls::append_messages(&session_id, &messages))
             }
 
-            /// `await store.loadMessages(sessionId) // in order`
+            /// `await store.loadMessages(sessionId, { limit: 20 }) // the last 20, in order`
             #[wasm_bindgen(js_name = loadMessages, unchecked_return_type = "Promise<Message[]>")]
-            pub fn load_messages(&self, #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue) -> Promise {
-                self.backend().call(calls::session(&session_id, Call::LoadMessages))
+            pub fn load_messages(
+                &self,
+                #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(unchecked_optional_param_type = "LoadMessagesOptions")] options: JsValue,
+            ) -> Promise {
+                self.backend().call(calls::load_messages(&session_id, &options))
+            }
+
+            /// `await store.updateSession(id, { title: "Renamed" }) // the updated session`
+            #[wasm_bindgen(js_name = updateSession, unchecked_return_type = "Promise<SessionInfo>")]
+            pub fn update_session(
+                &self,
+                #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "SessionUpdate")] update: JsValue,
+            ) -> Promise {
+                self.backend().call(calls::update_session(&id, &update))
+            }
+
+            /// `await store.replaceMessages(sessionId, { from: 0, expectedCount: n, messages: [summary, ...kept] })`
+            #[wasm_bindgen(js_name = replaceMessages, unchecked_return_type = "Promise<void>")]
+            pub fn replace_messages(
+                &self,
+                #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "ReplaceMessagesOptions")] options: JsValue,
+            ) -> Promise {
+                self.backend().call(calls::replace_messages(&session_id, &options))
+            }
+
+            /// `await store.popMessage(sessionId) // the removed message, or null`
+            #[wasm_bindgen(js_name = popMessage, unchecked_return_type = "Promise<Message | null>")]
+            pub fn pop_message(&self, #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue) -> Promise {
+                self.backend().call(calls::session(&session_id, Call::PopMessage))
+            }
+
+            /// `await store.clearMessages(sessionId)`
+            #[wasm_bindgen(js_name = clearMessages, unchecked_return_type = "Promise<void>")]
+            pub fn clear_messages(&self, #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue) -> Promise {
+                self.backend().call(calls::session(&session_id, Call::ClearMessages))
+            }
+
+            /// `await store.listRequests(sessionId) // [{ requestId, frames, firstAt, lastAt }]`
+            #[wasm_bindgen(js_name = listRequests, unchecked_return_type = "Promise<RequestSummary[]>")]
+            pub fn list_requests(&self, #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue) -> Promise {
+                self.backend().call(calls::session(&session_id, Call::ListRequests))
+            }
+
+            /// `await store.loadFramesByRequest(sessionId) // [{ requestId, frames }]`
+            #[wasm_bindgen(js_name = loadFramesByRequest, unchecked_return_type = "Promise<RequestFrames[]>")]
+            pub fn load_frames_by_request(&self, #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue) -> Promise {
+                self.backend().call(calls::session(&session_id, Call::LoadFramesByRequest))
+            }
+
+            /// `await store.commitTurn(sessionId, { messages, frames: [{ requestId, frames }], state: { snapshot }, attachments: pinned })`
+            #[wasm_bindgen(js_name = commitTurn, unchecked_return_type = "Promise<void>")]
+            pub fn commit_turn(
+                &self,
+                #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "TurnCommit")] turn: JsValue,
+            ) -> Promise {
+                self.backend().call(calls::commit_turn(&session_id, &turn, pinned_specs))
             }
 
             /// `await store.saveAttachments(sessionId, pinned) // under key "attachments"`

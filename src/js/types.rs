@@ -23,7 +23,7 @@ export interface ConsolidatedMessage { role: "user"; content: TextPart[] }
 export type AttacheErrorCode =
   | "UNKNOWN_KIND" | "INVALID_SPEC" | "INVALID_ID"
   | "INVALID_ARGUMENT" | "INVALID_VALUE" | "CREDENTIAL"
-  | "NOT_FOUND" | "ALREADY_EXISTS"
+  | "NOT_FOUND" | "ALREADY_EXISTS" | "CONFLICT"
   | "VERSION" | "QUOTA" | "ABORTED" | "CONNECTION_LOST" | "UNAVAILABLE"
   | "FREED" | "INVALID_THIS";
 export interface AttacheError extends Error {
@@ -51,7 +51,7 @@ export interface SystemMessage { role: "system"; content: string | TextPart[] }
 export interface UserMessage { role: "user"; content: string | Array<TextPart | ImagePart> }
 export interface AssistantMessage { role: "assistant"; content: string | Array<TextPart | ThinkingPart | ToolCallPart> }
 export interface ToolMessage { role: "tool"; content: ToolResultPart[] }
-/** A string `content` is one text part; messages come back with arrays. */
+/** A string `content` is one text part. Stores give messages back as given; `from…` converters give arrays. */
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
 
 /** What `toOpenAI` and `buildRequest({ format: "openai" })` give: Chat Completions messages. */
@@ -216,6 +216,26 @@ export interface IdbSessionStoreOptions {
   /** Called after the store closed its connection for another's upgrade; the next call reopens. */
   onVersionChange?: (event: VersionChangeEvent) => void;
 }
+/** What `updateSession` changes; the id cannot. */
+export interface SessionUpdate { title?: string; meta?: JsonObject }
+/** The last `limit` messages before position `before` (positions count from 0). */
+export interface LoadMessagesOptions { limit?: number; before?: number }
+/** Replaces every message from position `from` on; with `expectedCount`, only
+ * if the history still has that many messages (else `CONFLICT`). */
+export interface ReplaceMessagesOptions { from: number; expectedCount?: number; messages: readonly Message[] }
+export interface RequestSummary { requestId: string; frames: number; firstAt: number; lastAt: number }
+export interface RequestFrames { requestId: string; frames: ActivityFrame[] }
+/** Everything one turn wrote, committed in one transaction. */
+export interface TurnCommit {
+  messages?: readonly Message[];
+  /** Replace the history from this position on with `messages`, rather than append. */
+  replaceFrom?: number;
+  frames?: ReadonlyArray<{ requestId: string; frames: readonly ActivityFrame[] }>;
+  /** Session state by key; `snapshot` and `repl_state` keep their checked shapes. */
+  state?: { snapshot?: SnapshotNode; repl_state?: SerializedReplState; [key: string]: Json | SnapshotNode | SerializedReplState | undefined };
+  /** Saved under key `attachments`, as `saveAttachments` does. */
+  attachments?: AttachmentStore;
+}
 /** What `MemorySessionStore` and `IdbSessionStore` share. */
 export interface SessionStore {
   createSession(options?: NewSession): Promise<SessionInfo>;
@@ -233,7 +253,14 @@ export interface SessionStore {
   appendActivityFrames(sessionId: string, requestId: string, frames: ActivityFrame[]): Promise<void>;
   loadActivityFrames(sessionId: string, requestId?: string): Promise<ActivityFrame[]>;
   appendMessages(sessionId: string, messages: readonly Message[]): Promise<void>;
-  loadMessages(sessionId: string): Promise<Message[]>;
+  loadMessages(sessionId: string, options?: LoadMessagesOptions): Promise<Message[]>;
+  updateSession(id: string, update: SessionUpdate): Promise<SessionInfo>;
+  replaceMessages(sessionId: string, options: ReplaceMessagesOptions): Promise<void>;
+  popMessage(sessionId: string): Promise<Message | null>;
+  clearMessages(sessionId: string): Promise<void>;
+  listRequests(sessionId: string): Promise<RequestSummary[]>;
+  loadFramesByRequest(sessionId: string): Promise<RequestFrames[]>;
+  commitTurn(sessionId: string, turn: TurnCommit): Promise<void>;
   saveAttachments(sessionId: string, pinned: AttachmentStore): Promise<void>;
   loadAttachments(sessionId: string): Promise<AttachmentStore | null>;
 }

@@ -46,6 +46,7 @@ export function idCalls(pinned, sessions, id) {
       detachAttachment: (v) => pinned.detachAttachment(v),
       hasAttachment: (v) => pinned.hasAttachment(v),
       renderAttachment: (v) => pinned.renderAttachment(v),
+      getAttachment: (v) => pinned.getAttachment(v),
     },
     async: {
       getSession: (v) => sessions.getSession(v),
@@ -59,6 +60,13 @@ export function idCalls(pinned, sessions, id) {
       saveAttachments: (v) => sessions.saveAttachments(id, v),
       loadAttachments: (v) => sessions.loadAttachments(v),
       createSession: (v) => sessions.createSession(v),
+      updateSession: (v) => sessions.updateSession(v, { title: "t" }),
+      popMessage: (v) => sessions.popMessage(v),
+      clearMessages: (v) => sessions.clearMessages(v),
+      listRequests: (v) => sessions.listRequests(v),
+      loadFramesByRequest: (v) => sessions.loadFramesByRequest(v),
+      replaceMessagesId: (v) => sessions.replaceMessages(v, { from: 0, messages: [] }),
+      commitTurnId: (v) => sessions.commitTurn(v, {}),
     },
   };
 }
@@ -98,6 +106,12 @@ export async function fuzz({ attache, fc, memory, runs, sessions: shared }) {
     for (const [name, call] of Object.entries(options)) settlesSync(attache, () => call(v), name);
     for (const [name, call] of Object.entries(calls.async)) await settlesAsync(attache, () => call(v), name);
     await settlesAsync(attache, () => sessions.appendMessages(id, v), "appendMessages");
+    // Option and value parameters of the newer calls.
+    await settlesAsync(attache, () => sessions.loadMessages(id, v), "loadMessages options");
+    await settlesAsync(attache, () => sessions.updateSession(id, v), "updateSession options");
+    await settlesAsync(attache, () => sessions.replaceMessages(id, v), "replaceMessages options");
+    await settlesAsync(attache, () => sessions.commitTurn(id, v), "commitTurn");
+    await settlesAsync(attache, () => sessions.commitTurn(id, { frames: v, state: v }), "commitTurn fields");
     if (shared) await sessions.deleteSession(id);
     else sessions.free();
   };

@@ -12,6 +12,8 @@ import {
   type ActivityFrame,
   type AnthropicRequest,
   type Message,
+  type RequestFrames,
+  type RequestSummary,
   type PrefixCheck,
   type TurnPlan,
   type AttacheErrorCode,
@@ -93,6 +95,19 @@ async function persist(sessions: SessionStore): Promise<SessionInfo> {
   await sessions.saveReplState(session.id, { history: [1] });
   await sessions.saveAttachments(session.id, pinned);
   const restored: AttachmentStore | null = await sessions.loadAttachments(session.id);
+  const renamed: SessionInfo = await sessions.updateSession(session.id, { title: "renamed" });
+  const tail: Message[] = await sessions.loadMessages(session.id, { limit: 20 });
+  await sessions.replaceMessages(session.id, { from: 0, expectedCount: tail.length, messages: tail });
+  const popped: Message | null = await sessions.popMessage(session.id);
+  const requests: RequestSummary[] = await sessions.listRequests(session.id);
+  const grouped: RequestFrames[] = await sessions.loadFramesByRequest(session.id);
+  await sessions.commitTurn(session.id, { messages: tail, frames: [{ requestId: "r2", frames }], state: { snapshot }, attachments: pinned });
+  await sessions.clearMessages(session.id);
+  // @ts-expect-error replaceMessages needs `from`
+  await sessions.replaceMessages(session.id, { messages: [] });
+  const spec: AttachmentSpec | undefined = pinned.getAttachment("todo:session");
+  const all: AttachmentSpec[] = pinned.specs();
+  console.log(renamed, popped, requests, grouped, spec, all);
   console.log(back, state, restored?.size);
   return session;
 }

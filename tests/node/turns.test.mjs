@@ -1,0 +1,64 @@
+// The session calls a loop lives in, through the built package: a
+// compaction persisted with replaceMessages, and a turn with commitTurn.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+
+const root = new URL("../../", import.meta.url);
+const attache = await import(new URL("pkg/attache.js", root));
+const { AttachmentStore, MemorySessionStore, isAttacheError } = attache;
+
+before(async () => {
+  await attache.default({ module_or_path: await readFile(new URL("pkg/attache_bg.wasm", root)) });
+});
+
+const say = (text) => ({ role: "user", content: [{ type: "text", text }] });
+const code = (c, field) => (e) => isAttacheError(e) && e.code === c && (field === undefined || e.field === field);
+
+test("a turn commits messages, frames, state and pins in one call, and reads back", async () => {
+  const store = new MemorySessionStore();
+  const { id } = await store.createSession({ title: "t" });
+  const pinned = new AttachmentStore();
+  pinned.setAttachment({ kind: "todo", items: [{ text: "ship", completed: false }] });
+  await store.commitTurn(id, {
+    messages: [say("q"), { role: "assistant", content: "a" }],
+    frames: [{ requestId: "r1", frames: [{ n: 1 }, { n: 2 }] }],
+    state: { snapshot: { accepts: [], children: [] } },
+    attachments: pinned,
+  });
+  assert.deepEqual(await store.loadMessages(id), [say("q"), { role: "assistant", content: "a" }], "as given");
+  assert.deepEqual(await store.loadFramesByRequest(id), [{ requestId: "r1", frames: [{ n: 1 }, { n: 2 }] }]);
+  const [summary] = await store.listRequests(id);
+  assert.equal(summary.frames, 2);
+  assert.ok(summary.firstAt > 0 && summary.lastAt >= summary.firstAt);
+  const restored = await store.loadAttachments(id);
+  assert.deepEqual(restored.getAttachment("todo:session"), { kind: "todo", items: [{ text: "ship", completed: false }] });
+  assert.deepEqual(restored.specs(), pinned.specs());
+  await assert.rejects(store.commitTurn(id, { messages: [say("x")], attachments: {} }), code("INVALID_ARGUMENT", "pinned"));
+  await assert.rejects(store.commitTurn(id, { messages: [say("x")], frames: [{ requestId: "r2" }] }), code("INVALID_VALUE", "frames[0].frames"));
+  await assert.rejects(store.commitTurn(id, { mesages: [] }), code("INVALID_ARGUMENT", "options.mesages"));
+  assert.equal((await store.loadMessages(id)).length, 2, "refused turns wrote nothing");
+  store.free();
+  pinned.free();
+  restored.free();
+});
+
+test("compaction: read the tail, then replace the history if nobody wrote meanwhile", async () => {
+  const store = new MemorySessionStore();
+  const { id } = await store.createSession();
+  await store.appendMessages(id, ["a", "b", "c", "d"].map(say));
+  const history = await store.loadMessages(id);
+  const kept = await store.loadMessages(id, { limit: 2 });
+  assert.deepEqual(kept, history.slice(2));
+  await store.replaceMessages(id, { from: 0, expectedCount: history.length, messages: [say("summary of a, b"), ...kept] });
+  assert.deepEqual((await store.loadMessages(id)).map((m) => m.content[0].text), ["summary of a, b", "c", "d"]);
+  await assert.rejects(store.replaceMessages(id, { from: 0, expectedCount: 4, messages: [] }), code("CONFLICT"));
+  await assert.rejects(store.replaceMessages(id, { messages: [] }), code("INVALID_ARGUMENT", "from"));
+  await assert.rejects(store.loadMessages(id, { limit: -1 }), code("INVALID_ARGUMENT", "limit"));
+  assert.deepEqual((await store.popMessage(id)).content[0].text, "d");
+  const updated = await store.updateSession(id, { title: "compacted" });
+  assert.equal(updated.title, "compacted");
+  await store.clearMessages(id);
+  assert.equal(await store.popMessage(id), null);
+  store.free();
+});
