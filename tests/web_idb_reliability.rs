@@ -131,6 +131,60 @@ async fn a_database_from_a_newer_version_is_a_version_error() {
 }
 
 #[wasm_bindgen_test]
+async fn a_hosts_own_database_is_refused_at_open_and_left_untouched() {
+    let name = fresh_name("hosts");
+    let factory = idb::Factory::new().unwrap();
+    let mut request = factory.open(&name, Some(VERSION)).unwrap();
+    request.on_upgrade_needed(|event| {
+        use idb::DatabaseEvent;
+        let db = event.database().unwrap();
+        db.create_object_store("host_data", idb::ObjectStoreParams::new())
+            .unwrap();
+    });
+    let db = request.await.unwrap();
+    let tx = db
+        .transaction(&["host_data"], idb::TransactionMode::ReadWrite)
+        .unwrap();
+    tx.object_store("host_data")
+        .unwrap()
+        .put(&"kept".into(), Some(&"k".into()))
+        .unwrap()
+        .await
+        .unwrap();
+    tx.await.unwrap();
+    db.close();
+    let error = attache::idb::IdbSessionStore::open(
+        &name,
+        Durability::Default,
+        std::rc::Rc::new(attache::idb::BrowserEnvironment),
+    )
+    .await
+    .err()
+    .expect("a database without attache's stores is refused");
+    assert_eq!(error.code(), "VERSION", "{error}");
+    assert!(error.to_string().contains("no attache stores"), "{error}");
+    let db = factory.open(&name, None).unwrap().await.unwrap();
+    assert_eq!(
+        (db.version().unwrap(), db.store_names()),
+        (VERSION, vec!["host_data".to_owned()]),
+        "untouched"
+    );
+    let tx = db
+        .transaction(&["host_data"], idb::TransactionMode::ReadOnly)
+        .unwrap();
+    let kept = tx
+        .object_store("host_data")
+        .unwrap()
+        .get(idb::Query::Key("k".into()))
+        .unwrap()
+        .await
+        .unwrap();
+    assert_eq!(kept.and_then(|v| v.as_string()).as_deref(), Some("kept"));
+    db.close();
+    delete_database(&name).await;
+}
+
+#[wasm_bindgen_test]
 async fn migrations_keep_stores_they_did_not_name() {
     let name = fresh_name("foreign");
     let factory = idb::Factory::new().unwrap();

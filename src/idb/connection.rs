@@ -261,6 +261,22 @@ async fn open_database(name: &str) -> Result<IdbDatabase, Error> {
         }
     });
     match request.await {
+        // Another's database at our version: its stores are not ours, and
+        // every call would abort. Refused at open, and left untouched.
+        Ok(db)
+            if !schema::STORES
+                .iter()
+                .all(|s| db.store_names().iter().any(|n| n == s)) =>
+        {
+            db.close();
+            Err(Error::Version {
+                reason: format!(
+                    "database {} has no attache stores; give attache a database of its own",
+                    crate::json::quote(name)
+                ),
+                cause: crate::error::Cause::NONE,
+            })
+        }
         Ok(db) => Ok(db.into()),
         Err(e) => Err(match from_idb(&e) {
             Error::Version { reason, cause } => Error::Version {

@@ -11,6 +11,9 @@ pub const SESSION_STATE: &str = "session_state";
 pub const ACTIVITY_FRAMES: &str = "activity_frames";
 pub const MESSAGES: &str = "messages";
 
+/// Every store this schema creates: a database lacking one is not attache's.
+pub const STORES: [&str; 4] = [SESSIONS, SESSION_STATE, ACTIVITY_FRAMES, MESSAGES];
+
 /// `[sessionId, requestId]`: one request's frames, in append order.
 pub const BY_REQUEST: &str = "by_request";
 /// `sessionId`: all of a session's frames or messages, in append order.
