@@ -152,6 +152,12 @@ test("a webpack 5 build bundles it with no attache-specific config", async () =>
   await served(dir("webpack-app"), "/index.html", inWindow);
 });
 
+test("the package ships its own README, not the repository's", async () => {
+  const shipped = await readFile(new URL("../../pkg/README.md", import.meta.url), "utf8");
+  assert.match(shipped, /npm install attache/);
+  assert.doesNotMatch(shipped, /scripts\/(test|demo)\.sh/);
+});
+
 test("tsc --strict accepts a typed consumer and its @ts-expect-error lines fail to compile", async () => {
   await npx(dir("typed"), "tsc", "-p", ".").catch((e) => assert.fail(`tsc reported:\n${e.stdout}${e.stderr}`));
 });
@@ -160,10 +166,13 @@ test("requests and messages go into the openai, @anthropic-ai/sdk and ai types w
   await npx(dir("typed"), "tsc", "-p", "tsconfig.sdk.json").catch((e) => assert.fail(`tsc reported:\n${e.stdout}${e.stderr}`));
 });
 
-test("every TypeScript snippet in the README compiles under --strict", async () => {
-  const readme = await readFile(new URL("../../README.md", import.meta.url), "utf8");
-  const snippets = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
-  assert.ok(snippets.length >= 5, `found ${snippets.length} snippets`);
+test("every TypeScript snippet in both READMEs compiles under --strict", async () => {
+  const snippets = [];
+  for (const file of ["../../README.md", "../../src/js/npm-README.md"]) {
+    const readme = await readFile(new URL(file, import.meta.url), "utf8");
+    snippets.push(...[...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]));
+  }
+  assert.ok(snippets.length >= 7, `found ${snippets.length} snippets`);
   const out = join(dir("typed"), "readme");
   await rm(out, { recursive: true, force: true });
   await mkdir(out);
