@@ -45,7 +45,7 @@ fn message_keys(session_id: &str) -> Read {
     )
 }
 
-fn message_records(session_id: &str, messages: &[Value]) -> Vec<JsValue> {
+pub(super) fn message_records(session_id: &str, messages: &[Value]) -> Vec<JsValue> {
     messages
         .iter()
         .map(|m| record(&[("sessionId", session_id)], m.to_json()))
@@ -53,7 +53,7 @@ fn message_records(session_id: &str, messages: &[Value]) -> Vec<JsValue> {
 }
 
 /// A JSON array of the records' payloads, as stored.
-fn join_records(records: &[JsValue]) -> Result<String, Error> {
+pub(super) fn join_records(records: &[JsValue]) -> Result<String, Error> {
     let mut list = String::from("[");
     for record in records {
         if list.len() > 1 {
@@ -69,6 +69,42 @@ fn number(record: &JsValue, field: &str) -> Option<f64> {
     Reflect::get(record, &field.into())
         .ok()
         .and_then(|v| v.as_f64())
+}
+
+/// Batches as `[{requestId, frames}]` JSON text, grouped in first-append
+/// order, the frames joined without parsing them.
+pub(super) fn frames_by_request(batches: &[JsValue]) -> Result<String, Error> {
+    let mut grouped: Vec<(String, String)> = Vec::new();
+    for batch in batches {
+        let request_id = Reflect::get(batch, &"requestId".into())
+            .ok()
+            .and_then(|r| r.as_string())
+            .unwrap_or_default();
+        let text = payload_text(batch)?;
+        let inner = text
+            .strip_prefix('[')
+            .and_then(|t| t.strip_suffix(']'))
+            .unwrap_or_default();
+        let at = match grouped.iter().position(|(id, _)| *id == request_id) {
+            Some(at) => at,
+            None => {
+                grouped.push((request_id, String::new()));
+                grouped.len() - 1
+            }
+        };
+        let frames = &mut grouped[at].1;
+        if !inner.is_empty() {
+            if !frames.is_empty() {
+                frames.push(',');
+            }
+            frames.push_str(inner);
+        }
+    }
+    let items: Vec<String> = grouped
+        .iter()
+        .map(|(id, frames)| format!("{{\"requestId\":{},\"frames\":[{frames}]}}", quote(id)))
+        .collect();
+    Ok(format!("[{}]", items.join(",")))
 }
 
 impl IdbSessionStore {
@@ -241,41 +277,7 @@ impl IdbSessionStore {
 
     /// `[{requestId, frames}]` as JSON text, the frames joined unparsed.
     pub(super) fn load_frames_by_request_op(&self, session_id: &str) -> Op<String> {
-        self.frame_batches(session_id, |batches| {
-            let mut grouped: Vec<(String, String)> = Vec::new();
-            for batch in &batches {
-                let request_id = Reflect::get(batch, &"requestId".into())
-                    .ok()
-                    .and_then(|r| r.as_string())
-                    .unwrap_or_default();
-                let text = payload_text(batch)?;
-                let inner = text
-                    .strip_prefix('[')
-                    .and_then(|t| t.strip_suffix(']'))
-                    .unwrap_or_default();
-                let at = match grouped.iter().position(|(id, _)| *id == request_id) {
-                    Some(at) => at,
-                    None => {
-                        grouped.push((request_id, String::new()));
-                        grouped.len() - 1
-                    }
-                };
-                let frames = &mut grouped[at].1;
-                if !inner.is_empty() {
-                    if !frames.is_empty() {
-                        frames.push(',');
-                    }
-                    frames.push_str(inner);
-                }
-            }
-            let items: Vec<String> = grouped
-                .iter()
-                .map(|(id, frames)| {
-                    format!("{{\"requestId\":{},\"frames\":[{frames}]}}", quote(id))
-                })
-                .collect();
-            Ok(format!("[{}]", items.join(",")))
-        })
+        self.frame_batches(session_id, |batches| frames_by_request(&batches))
     }
 
     pub(super) fn commit_turn_op(

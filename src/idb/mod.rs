@@ -5,6 +5,7 @@
 mod connection;
 mod environment;
 mod errors;
+mod export;
 mod history;
 mod plan;
 mod records;

@@ -12,6 +12,7 @@ use super::records::{
 };
 use super::schema::{ACTIVITY_FRAMES, BY_REQUEST, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
 use crate::session::call::{self, Call, Reply};
+use crate::session::export::SessionExport;
 use crate::session::ATTACHMENTS_KEY;
 use crate::session::{
     checks, sort_sessions, Environment, NewSession, Page, RequestSummary, SessionInfo,
@@ -188,6 +189,8 @@ impl IdbSessionStore {
             Call::ListRequests(id) => self.list_requests_op(&id).map(Reply::Json),
             Call::LoadFramesByRequest(id) => self.load_frames_by_request_op(&id).map(Reply::Text),
             Call::CommitTurn(id, turn) => self.commit_turn_op(&id, turn)?.map(|()| Reply::Unit),
+            Call::ExportSession(id) => self.export_session_op(&id)?.map(Reply::Text),
+            Call::ImportSession(export) => self.import_session_op(export)?.map(Reply::Info),
             Call::SaveAttachments(id, pinned) => self
                 .save_state_op(&id, ATTACHMENTS_KEY, pinned.to_specs())?
                 .map(|()| Reply::Unit),
@@ -582,6 +585,14 @@ impl SessionStore for IdbSessionStore {
             (id, v["frames"].as_array().cloned().unwrap_or_default())
         };
         Ok(into_list(parsed(&text)?)?.into_iter().map(group).collect())
+    }
+
+    async fn export_session(&self, id: &str) -> Result<String, Error> {
+        self.export_session_op(id)?.run(&self.connection).await
+    }
+
+    async fn import_session(&self, export: SessionExport) -> Result<SessionInfo, Error> {
+        self.import_session_op(export)?.run(&self.connection).await
     }
 
     async fn commit_turn(&self, session_id: &str, turn: TurnWrite) -> Result<(), Error> {

@@ -19,6 +19,7 @@ use super::values::{from_js, id_arg, list_from_js, to_js};
 use super::AttachmentStore;
 pub use crate::session::call::Call;
 use crate::session::call::{self, Reply};
+use crate::session::export::SessionExport;
 use crate::session::{self, NewSession, Page, SessionInfo, SessionUpdate, TurnWrite};
 use crate::{idb, Error};
 
@@ -242,4 +243,15 @@ pub fn commit_turn(
             .push((crate::session::ATTACHMENTS_KEY.to_owned(), specs));
     }
     Ok(Call::CommitTurn(id, turn))
+}
+
+#[inline(never)]
+pub fn import_session(document: &JsValue, options: &JsValue) -> Result<Call, Error> {
+    let options = Options::read(options, &["id"])?;
+    let id = match options.get("id") {
+        v if v.is_undefined() => None,
+        v => Some(id_arg(&v, "id")?),
+    };
+    let export = SessionExport::from_value(&from_js(document, "document")?)?;
+    Ok(Call::ImportSession(export.with_id(id)?))
 }

@@ -297,6 +297,22 @@ macro_rules! session_store_methods {
                 self.backend().call(calls::session(&session_id, Call::LoadFramesByRequest))
             }
 
+            /// `const doc = await store.exportSession(id) // one JSON document`
+            #[wasm_bindgen(js_name = exportSession, unchecked_return_type = "Promise<SessionDocument>")]
+            pub fn export_session(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> Promise {
+                self.backend().call(calls::session(&id, Call::ExportSession))
+            }
+
+            /// `await store.importSession(doc, { id: "copy" }) // the imported session`
+            #[wasm_bindgen(js_name = importSession, unchecked_return_type = "Promise<SessionInfo>")]
+            pub fn import_session(
+                &self,
+                #[wasm_bindgen(unchecked_param_type = "SessionDocument")] document: JsValue,
+                #[wasm_bindgen(unchecked_optional_param_type = "ImportSessionOptions")] options: JsValue,
+            ) -> Promise {
+                self.backend().call(calls::import_session(&document, &options))
+            }
+
             /// `await store.commitTurn(sessionId, { messages, frames: [{ requestId, frames }], state: { snapshot }, attachments: pinned })`
             #[wasm_bindgen(js_name = commitTurn, unchecked_return_type = "Promise<void>")]
             pub fn commit_turn(

@@ -236,6 +236,18 @@ export interface TurnCommit {
   /** Saved under key `attachments`, as `saveAttachments` does. */
   attachments?: AttachmentStore;
 }
+/** A session as one document: what `exportSession` gives and `importSession` takes. */
+export interface SessionDocument {
+  format: "attache-session";
+  version: 1;
+  session: SessionInfo;
+  /** Every session-state key; the pins are under `attachments`. */
+  state: { [key: string]: Json };
+  messages: Message[];
+  frames: RequestFrames[];
+}
+/** Import under another id than the document's. */
+export interface ImportSessionOptions { id?: string }
 /** What `MemorySessionStore` and `IdbSessionStore` share. */
 export interface SessionStore {
   createSession(options?: NewSession): Promise<SessionInfo>;
@@ -261,6 +273,8 @@ export interface SessionStore {
   listRequests(sessionId: string): Promise<RequestSummary[]>;
   loadFramesByRequest(sessionId: string): Promise<RequestFrames[]>;
   commitTurn(sessionId: string, turn: TurnCommit): Promise<void>;
+  exportSession(id: string): Promise<SessionDocument>;
+  importSession(document: SessionDocument, options?: ImportSessionOptions): Promise<SessionInfo>;
   saveAttachments(sessionId: string, pinned: AttachmentStore): Promise<void>;
   loadAttachments(sessionId: string): Promise<AttachmentStore | null>;
 }

@@ -2,6 +2,7 @@
 //! into a `Call` and hand back its `Reply`. One dispatch per backend, not
 //! one state machine per method, is what keeps the wasm small.
 
+use super::export::SessionExport;
 use super::{
     NewSession, Page, RequestSummary, SessionInfo, SessionStore, SessionUpdate, TurnWrite,
 };
@@ -31,6 +32,8 @@ pub enum Call {
     ListRequests(String),
     LoadFramesByRequest(String),
     CommitTurn(String, TurnWrite),
+    ExportSession(String),
+    ImportSession(SessionExport),
     SaveAttachments(String, AttachmentStore),
     LoadAttachments(String),
 }
@@ -104,6 +107,8 @@ pub async fn run<S: SessionStore>(store: &S, call: Call) -> Result<Reply, Error>
             let group = |(id, frames): (String, Vec<Value>)| crate::json!({"requestId": id, "frames": (Value::Array(frames))});
             Reply::Json(Value::Array(grouped.into_iter().map(group).collect()))
         }
+        Call::ExportSession(id) => Reply::Text(store.export_session(&id).await?),
+        Call::ImportSession(export) => Reply::Info(store.import_session(export).await?),
         Call::CommitTurn(id, turn) => {
             store.commit_turn(&id, turn).await?;
             Reply::Unit

@@ -3,6 +3,7 @@ use std::rc::Rc;
 
 use crate::json::Value;
 
+use super::export::SessionExport;
 use super::{
     check_replace, checks, sort_sessions, Environment, NewSession, Page, RequestSummary,
     SessionInfo, SessionStore, SessionUpdate, TurnWrite,
@@ -246,6 +247,51 @@ impl SessionStore for MemorySessionStore {
         .map(drop)
     }
 
+    async fn export_session(&self, id: &str) -> Result<String, Error> {
+        let frames = self.load_frames_by_request(id).await?;
+        let data = self.data.borrow();
+        let stored = data.sessions.get(id);
+        let (stored, info) = stored
+            .and_then(|s| s.info.as_ref().map(|info| (s, info)))
+            .ok_or_else(|| Error::NotFound {
+                session_id: id.to_owned(),
+            })?;
+        let export = SessionExport {
+            session: info.clone(),
+            state: stored.state.0.clone(),
+            messages: stored.messages.clone(),
+            frames,
+        };
+        Ok(export.to_json())
+    }
+
+    async fn import_session(&self, export: SessionExport) -> Result<SessionInfo, Error> {
+        export.as_turn().check()?;
+        let now = self.env.now();
+        let mut data = self.data.borrow_mut();
+        let info = export.session;
+        if data.sessions.contains_key(&info.id) {
+            return Err(Error::AlreadyExists {
+                session_id: info.id,
+            });
+        }
+        let mut stored = Stored {
+            info: Some(info.clone()),
+            messages: export.messages,
+            ..Stored::default()
+        };
+        for (key, value) in export.state {
+            stored.state.insert(key, value);
+        }
+        for (request_id, frames) in export.frames {
+            stored
+                .frames
+                .extend(frames.into_iter().map(|f| (request_id.clone(), now, f)));
+        }
+        data.sessions.insert(info.id.clone(), stored);
+        Ok(info)
+    }
+
     async fn list_requests(&self, session_id: &str) -> Result<Vec<RequestSummary>, Error> {
         let mut list = Vec::new();
         self.read(session_id, |s| {
@@ -300,6 +346,7 @@ impl SessionStore for MemorySessionStore {
 
 /// A map kept as a vector sorted by key: ordered like a `BTreeMap` for a
 /// fraction of its code in the wasm.
+#[derive(Clone)]
 struct Sorted<V>(Vec<(String, V)>);
 
 impl<V> Default for Sorted<V> {

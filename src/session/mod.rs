@@ -4,6 +4,7 @@
 
 pub mod call;
 pub mod checks;
+pub mod export;
 mod memory;
 
 pub use memory::MemorySessionStore;
@@ -360,6 +361,11 @@ pub trait SessionStore {
     ) -> Result<Vec<(String, Vec<Value>)>, Error>;
     /// Everything a turn wrote, all of it or nothing.
     async fn commit_turn(&self, session_id: &str, turn: TurnWrite) -> Result<(), Error>;
+    /// The session as one document's JSON text (`export::SessionExport`).
+    async fn export_session(&self, id: &str) -> Result<String, Error>;
+    /// Writes a checked document in one transaction; a taken id is
+    /// `ALREADY_EXISTS` and writes nothing.
+    async fn import_session(&self, export: export::SessionExport) -> Result<SessionInfo, Error>;
 
     // The loads again, as the JSON text the bindings hand to `JSON.parse`:
     // a backend that stores text passes it through without parsing it.

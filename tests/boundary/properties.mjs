@@ -67,6 +67,7 @@ export function idCalls(pinned, sessions, id) {
       loadFramesByRequest: (v) => sessions.loadFramesByRequest(v),
       replaceMessagesId: (v) => sessions.replaceMessages(v, { from: 0, messages: [] }),
       commitTurnId: (v) => sessions.commitTurn(v, {}),
+      exportSession: (v) => sessions.exportSession(v),
     },
   };
 }
@@ -111,6 +112,8 @@ export async function fuzz({ attache, fc, memory, runs, sessions: shared }) {
     await settlesAsync(attache, () => sessions.updateSession(id, v), "updateSession options");
     await settlesAsync(attache, () => sessions.replaceMessages(id, v), "replaceMessages options");
     await settlesAsync(attache, () => sessions.commitTurn(id, v), "commitTurn");
+    await settlesAsync(attache, () => sessions.importSession(v), "importSession");
+    await settlesAsync(attache, () => sessions.importSession({ format: "attache-session", version: 1, session: v }, { id: "imported" }), "importSession session");
     await settlesAsync(attache, () => sessions.commitTurn(id, { frames: v, state: v }), "commitTurn fields");
     if (shared) await sessions.deleteSession(id);
     else sessions.free();

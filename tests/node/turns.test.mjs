@@ -62,3 +62,26 @@ test("compaction: read the tail, then replace the history if nobody wrote meanwh
   assert.equal(await store.popMessage(id), null);
   store.free();
 });
+
+test("a session exports as one JSON document and imports back identical", async () => {
+  const store = new MemorySessionStore();
+  const { id } = await store.createSession({ title: "portable", meta: { tag: "x" } });
+  const pinned = new AttachmentStore();
+  pinned.setAttachment({ kind: "memory", slug: "m", memory: "M" });
+  await store.commitTurn(id, { messages: [say("q")], frames: [{ requestId: "r", frames: [{ n: 1 }] }], attachments: pinned });
+  const doc = await store.exportSession(id);
+  const file = JSON.stringify(doc);
+  await store.deleteSession(id);
+  const imported = await store.importSession(JSON.parse(file));
+  assert.equal(imported.id, id);
+  assert.deepEqual(await store.exportSession(id), doc, "export, import, export: identical");
+  const copy = await store.importSession(doc, { id: "copy" });
+  assert.equal(copy.title, "portable");
+  assert.deepEqual((await store.loadAttachments("copy")).specs(), pinned.specs());
+  await assert.rejects(store.importSession({ ...doc, version: 2 }, { id: "newer" }), code("VERSION"));
+  await assert.rejects(store.importSession({ ...doc, messages: [{ role: "user" }] }, { id: "bad" }), code("INVALID_VALUE", "document.messages[0].content"));
+  await assert.rejects(store.importSession(doc), code("ALREADY_EXISTS"));
+  assert.equal(await store.getSession("bad"), null, "nothing written");
+  store.free();
+  pinned.free();
+});

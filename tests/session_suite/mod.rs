@@ -6,6 +6,7 @@
 use attache::attachment::{Attachment, AttachmentStore};
 use attache::json;
 use attache::json::Value;
+use attache::session::export::SessionExport;
 use attache::session::{NewSession, Page, SessionStore, SessionUpdate, TurnWrite};
 
 /// Calls `$m!` with every case name, so each backend's file generates one
@@ -41,7 +42,8 @@ macro_rules! for_each_case {
             replacing_messages_persists_a_compaction_or_nothing,
             pop_and_clear_remove_from_the_end,
             requests_list_in_first_append_order_with_their_counts,
-            a_turn_commits_all_or_nothing
+            a_turn_commits_all_or_nothing,
+            a_session_exports_and_imports_as_one_document
         }
     };
 }
@@ -992,4 +994,106 @@ pub async fn a_turn_commits_all_or_nothing(store: &impl SessionStore) {
         code(store.commit_turn("ghost", TurnWrite::default()).await),
         "NOT_FOUND"
     );
+}
+
+pub async fn a_session_exports_and_imports_as_one_document(store: &impl SessionStore) {
+    let meta = json!({"model": "local"}).as_object().unwrap().clone();
+    store
+        .create_session(NewSession {
+            id: Some("x".into()),
+            title: Some("export me".into()),
+            meta: Some(meta),
+        })
+        .await
+        .unwrap();
+    let pinned = AttachmentStore::from_specs(
+        &json!([{"kind": "todo", "items": [{"text": "t", "completed": true}]}]),
+    )
+    .unwrap();
+    let turn = TurnWrite {
+        messages: said(&["q", "é 文 👩‍💻"]),
+        frames: vec![("r1".into(), frames("a", 2)), ("r2".into(), frames("b", 1))],
+        state: vec![
+            ("attachments".into(), pinned.to_specs()),
+            (
+                "plan".into(),
+                json::parse(r#"{"step": 2, "ratio": 0.5}"#).unwrap(),
+            ),
+        ],
+        ..TurnWrite::default()
+    };
+    store.commit_turn("x", turn).await.unwrap();
+    store
+        .append_activity_frames("x", "r1", frames("c", 1))
+        .await
+        .unwrap();
+    let text = store.export_session("x").await.unwrap();
+    let doc = json::parse(&text).unwrap();
+    assert_eq!(
+        (doc["format"].as_str(), doc["version"].as_u64()),
+        (Some("attache-session"), Some(1))
+    );
+    assert_eq!(doc["session"]["title"], "export me");
+    assert_eq!(doc["messages"], Value::Array(said(&["q", "é 文 👩‍💻"])));
+    assert_eq!(
+        doc["frames"],
+        json!([{"requestId": "r1", "frames": (Value::Array([frames("a", 2), frames("c", 1)].concat()))},
+               {"requestId": "r2", "frames": (Value::Array(frames("b", 1)))}])
+    );
+    assert_eq!(
+        doc["state"]["plan"],
+        json::parse(r#"{"step": 2, "ratio": 0.5}"#).unwrap()
+    );
+    assert_eq!(
+        doc["state"]["attachments"],
+        pinned.to_specs(),
+        "the pins ride in the state"
+    );
+
+    // Import, export again: the identical document.
+    store.delete_session("x").await.unwrap();
+    let info = store
+        .import_session(SessionExport::from_value(&doc).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(info.title, "export me");
+    assert_eq!(store.export_session("x").await.unwrap(), text);
+    // Under another id, beside the original.
+    let copy = SessionExport::from_value(&doc)
+        .unwrap()
+        .with_id(Some("y".into()))
+        .unwrap();
+    store.import_session(copy).await.unwrap();
+    assert_eq!(
+        store.load_messages("y").await.unwrap(),
+        said(&["q", "é 文 👩‍💻"])
+    );
+    let again = SessionExport::from_value(&doc).unwrap();
+    assert_eq!(code(store.import_session(again).await), "ALREADY_EXISTS");
+
+    // Malformed or newer documents: typed, and nothing written.
+    let with = |path: &str, value: Value| {
+        let mut bad = doc.clone();
+        let (outer, inner) = path.split_once('.').unwrap_or((path, ""));
+        if inner.is_empty() {
+            bad[outer] = value;
+        } else {
+            bad[outer][inner] = value;
+        }
+        SessionExport::from_value(&bad).map(|e| e.with_id(Some("z".into())).unwrap())
+    };
+    assert_eq!(code(with("version", json!(2))), "VERSION");
+    assert_eq!(code(with("format", json!("other"))), "INVALID_VALUE");
+    assert_eq!(
+        code(with("messages", json!([{"role": "user"}]))),
+        "INVALID_VALUE"
+    );
+    assert_eq!(
+        code(with("state.repl_state", json!({"history": [1]}))),
+        "INVALID_VALUE"
+    );
+    assert_eq!(code(with("session", json!({"id": "z"}))), "INVALID_VALUE");
+    assert_eq!(code(SessionExport::from_value(&json!([]))), "INVALID_VALUE");
+    assert_eq!(store.get_session("z").await.unwrap(), None);
+    assert_eq!(code(store.export_session("ghost").await), "NOT_FOUND");
 }

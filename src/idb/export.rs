@@ -1,0 +1,121 @@
+//! A session out as one document, read in one transaction, and back in,
+//! written in one.
+
+use idb::Query;
+use js_sys::Reflect;
+use wasm_bindgen::JsValue;
+
+use super::history::{frame_batch, frames_by_request, join_records, message_records};
+use super::plan::{Op, Plan, Read, Write};
+use super::records::{payload_text, record, session_range};
+use super::schema::{ACTIVITY_FRAMES, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
+use super::store::{records_of, session_record, IdbSessionStore, ALL};
+use crate::session::export::{document_text, SessionExport};
+use crate::session::SessionInfo;
+use crate::Error;
+
+impl IdbSessionStore {
+    pub(super) fn export_session_op(&self, id: &str) -> Result<Op<String>, Error> {
+        let by_session = || Some(Query::Key(id.into()));
+        let reads = vec![
+            Read::Get(SESSIONS, Query::Key(id.into())),
+            Read::All(
+                SESSION_STATE,
+                None,
+                Some(Query::KeyRange(session_range(id)?)),
+            ),
+            Read::All(MESSAGES, Some(BY_SESSION), by_session()),
+            Read::All(ACTIVITY_FRAMES, Some(BY_SESSION), by_session()),
+        ];
+        let plan = Plan {
+            stores: &ALL,
+            write: false,
+            idempotent: true,
+            reads,
+            more: None,
+            decide: Box::new(|_| Ok(Vec::new())),
+        };
+        let session_id = id.to_owned();
+        Ok(Op::new(plan, move |results| {
+            if results[0].is_undefined() {
+                return Err(Error::NotFound { session_id });
+            }
+            let mut state = Vec::new();
+            for record in records_of(&results[1]) {
+                let key = Reflect::get(&record, &"key".into())
+                    .ok()
+                    .and_then(|k| k.as_string())
+                    .unwrap_or_default();
+                state.push((key, payload_text(&record)?));
+            }
+            let messages = join_records(&records_of(&results[2]))?;
+            let frames = frames_by_request(&records_of(&results[3]))?;
+            Ok(document_text(
+                &payload_text(&results[0])?,
+                &state,
+                &messages,
+                &frames,
+            ))
+        }))
+    }
+
+    pub(super) fn import_session_op(
+        &self,
+        export: SessionExport,
+    ) -> Result<Op<SessionInfo>, Error> {
+        export.as_turn().check()?;
+        let now = self.env.now();
+        let info = export.session;
+        let id = info.id.as_str();
+        let mut writes = vec![(SESSIONS, true, session_record(&info))];
+        for (key, value) in &export.state {
+            writes.push((
+                SESSION_STATE,
+                false,
+                record(&[("sessionId", id), ("key", key)], value.to_json()),
+            ));
+        }
+        writes.extend(
+            message_records(id, &export.messages)
+                .into_iter()
+                .map(|m| (MESSAGES, true, m)),
+        );
+        for (request_id, frames) in export.frames.into_iter().filter(|(_, f)| !f.is_empty()) {
+            writes.push((
+                ACTIVITY_FRAMES,
+                true,
+                frame_batch(id, &request_id, frames, now),
+            ));
+        }
+        let decide = move |_: &[JsValue]| {
+            Ok(writes
+                .iter()
+                .map(|(store, add, record)| match add {
+                    true => Write::Add(store, record.clone()),
+                    false => Write::Put(store, record.clone()),
+                })
+                .collect())
+        };
+        let plan = Plan {
+            stores: &ALL,
+            write: true,
+            idempotent: false,
+            reads: Vec::new(),
+            more: None,
+            decide: Box::new(decide),
+        };
+        Ok(Op {
+            plan,
+            finish: Box::new(move |outcome| match outcome {
+                Ok(_) => Ok(info),
+                // The session record is added first: a taken id fails it.
+                Err(Error::Aborted { dom_name, .. }) if dom_name == "ConstraintError" => {
+                    Err(Error::AlreadyExists {
+                        session_id: info.id,
+                    })
+                }
+                Err(other) => Err(other),
+            }),
+        })
+    }
+}

@@ -1,0 +1,156 @@
+//! A session as one versioned JSON document: its info, state (the pins
+//! among it, under `attachments`), messages and frames by request. Import
+//! checks all of it first and writes it in one transaction.
+
+use super::{checks, SessionInfo, TurnWrite};
+use crate::json::{quote, Value};
+use crate::Error;
+
+pub const FORMAT: &str = "attache-session";
+/// The document version this build writes and reads.
+pub const DOCUMENT_VERSION: u64 = 1;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionExport {
+    pub session: SessionInfo,
+    /// `(key, value)` in key order.
+    pub state: Vec<(String, Value)>,
+    pub messages: Vec<Value>,
+    /// `(request id, frames)` in first-append order.
+    pub frames: Vec<(String, Vec<Value>)>,
+}
+
+fn wrong(path: &str, reason: &str) -> Error {
+    Error::InvalidValue {
+        path: format!("document.{path}"),
+        reason: reason.to_owned(),
+    }
+}
+
+/// The document's text from its parts, each already JSON text: a backend
+/// that stores text joins it without parsing.
+pub fn document_text(
+    session: &str,
+    state: &[(String, String)],
+    messages: &str,
+    frames: &str,
+) -> String {
+    let state: Vec<String> = state
+        .iter()
+        .map(|(k, v)| format!("{}:{v}", quote(k)))
+        .collect();
+    format!(
+        "{{\"format\":\"{FORMAT}\",\"version\":{DOCUMENT_VERSION},\"session\":{session},\"state\":{{{}}},\"messages\":{messages},\"frames\":{frames}}}",
+        state.join(",")
+    )
+}
+
+/// `[{requestId, frames}]` as JSON text.
+pub fn frames_text(frames: &[(String, Vec<Value>)]) -> String {
+    let group = |(id, frames): &(String, Vec<Value>)| {
+        format!(
+            "{{\"requestId\":{},\"frames\":{}}}",
+            quote(id),
+            Value::Array(frames.clone()).to_json()
+        )
+    };
+    format!(
+        "[{}]",
+        frames.iter().map(group).collect::<Vec<_>>().join(",")
+    )
+}
+
+impl SessionExport {
+    pub fn to_json(&self) -> String {
+        let state: Vec<(String, String)> = self
+            .state
+            .iter()
+            .map(|(k, v)| (k.clone(), v.to_json()))
+            .collect();
+        let messages = Value::Array(self.messages.clone()).to_json();
+        document_text(
+            &self.session.to_value().to_json(),
+            &state,
+            &messages,
+            &frames_text(&self.frames),
+        )
+    }
+
+    /// Checks every part, as the stores would on write; a document from a
+    /// newer attache is `VERSION`.
+    pub fn from_value(value: &Value) -> Result<Self, Error> {
+        let fields = value.as_object().ok_or_else(|| Error::InvalidValue {
+            path: "document".to_owned(),
+            reason: "must be a session document from exportSession".to_owned(),
+        })?;
+        if let Some(key) = fields.keys().find(|k| {
+            ![
+                "format", "version", "session", "state", "messages", "frames",
+            ]
+            .contains(&k.as_str())
+        }) {
+            return Err(wrong(key, "is not a field of a session document"));
+        }
+        if fields.get("format").and_then(Value::as_str) != Some(FORMAT) {
+            return Err(wrong("format", "must be \"attache-session\""));
+        }
+        match fields.get("version").and_then(Value::as_u64) {
+            Some(DOCUMENT_VERSION) => {}
+            Some(newer) if newer > DOCUMENT_VERSION => return Err(Error::Version {
+                reason: format!(
+                    "the document is version {newer}; this build reads version {DOCUMENT_VERSION}"
+                ),
+                cause: crate::error::Cause::NONE,
+            }),
+            _ => return Err(wrong("version", "must be 1")),
+        }
+        let session = fields
+            .get("session")
+            .and_then(SessionInfo::from_value)
+            .ok_or_else(|| wrong("session", "must be {id, title, createdAt, updatedAt, meta}"))?;
+        checks::id_argument("document.session.id", &session.id)?;
+        checks::no_credentials(
+            "document.session.meta",
+            &Value::Object(session.meta.clone()),
+        )?;
+        let state = match fields.get("state") {
+            Some(Value::Object(state)) => {
+                state.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+            }
+            _ => return Err(wrong("state", "must be an object")),
+        };
+        let messages = match fields.get("messages") {
+            Some(Value::Array(messages)) => messages.clone(),
+            _ => return Err(wrong("messages", "must be an array")),
+        };
+        let frames = TurnWrite::frames_from(fields.get("frames").unwrap_or(&Value::Null))
+            .map_err(|e| e.within("document"))?;
+        let export = SessionExport {
+            session,
+            state,
+            messages,
+            frames,
+        };
+        export.as_turn().check().map_err(|e| e.within("document"))?;
+        Ok(export)
+    }
+
+    /// Its writes, as a turn, for the stores' shared checks.
+    pub fn as_turn(&self) -> TurnWrite {
+        TurnWrite {
+            messages: self.messages.clone(),
+            replace_from: None,
+            frames: self.frames.clone(),
+            state: self.state.clone(),
+        }
+    }
+
+    /// Under a new id, if one is given.
+    pub fn with_id(mut self, id: Option<String>) -> Result<Self, Error> {
+        if let Some(id) = id {
+            checks::id_argument("id", &id)?;
+            self.session.id = id;
+        }
+        Ok(self)
+    }
+}
