@@ -9,7 +9,7 @@ use super::history::{frame_batch, frames_by_request, join_records, message_recor
 use super::plan::{Op, Plan, Read, Write};
 use super::records::{payload_text, record, session_range};
 use super::schema::{ACTIVITY_FRAMES, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
-use super::store::{records_of, session_record, IdbSessionStore, ALL};
+use super::store::{creating, records_of, session_record, IdbSessionStore, ALL};
 use crate::session::export::{document_text, SessionExport};
 use crate::session::SessionInfo;
 use crate::Error;
@@ -104,18 +104,6 @@ impl IdbSessionStore {
             more: None,
             decide: Box::new(decide),
         };
-        Ok(Op {
-            plan,
-            finish: Box::new(move |outcome| match outcome {
-                Ok(_) => Ok(info),
-                // The session record is added first: a taken id fails it.
-                Err(Error::Aborted { dom_name, .. }) if dom_name == "ConstraintError" => {
-                    Err(Error::AlreadyExists {
-                        session_id: info.id,
-                    })
-                }
-                Err(other) => Err(other),
-            }),
-        })
+        Ok(creating(plan, info))
     }
 }

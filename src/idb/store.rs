@@ -218,18 +218,7 @@ impl IdbSessionStore {
             more: None,
             decide: Box::new(move |_| Ok(vec![Write::Add(SESSIONS, stored.clone())])),
         };
-        Ok(Op {
-            plan,
-            finish: Box::new(move |outcome| match outcome {
-                Ok(_) => Ok(info),
-                Err(Error::Aborted { dom_name, .. }) if dom_name == "ConstraintError" => {
-                    Err(Error::AlreadyExists {
-                        session_id: info.id,
-                    })
-                }
-                Err(other) => Err(other),
-            }),
-        })
+        Ok(creating(plan, info))
     }
 
     fn get_session_op(&self, id: &str) -> Op<Option<SessionInfo>> {
@@ -403,6 +392,23 @@ impl IdbSessionStore {
         self.read(Read::All(MESSAGES, Some(BY_SESSION), query), |all| {
             join_list(&all, whole)
         })
+    }
+}
+
+/// A plan that adds a session record (first, so a taken id fails it), as
+/// the operation returning that session: a taken id is `ALREADY_EXISTS`.
+pub(super) fn creating(plan: Plan, info: SessionInfo) -> Op<SessionInfo> {
+    Op {
+        plan,
+        finish: Box::new(move |outcome| match outcome {
+            Ok(_) => Ok(info),
+            Err(Error::Aborted { dom_name, .. }) if dom_name == "ConstraintError" => {
+                Err(Error::AlreadyExists {
+                    session_id: info.id,
+                })
+            }
+            Err(other) => Err(other),
+        }),
     }
 }
 

@@ -96,12 +96,14 @@ impl SessionExport {
         }
         match fields.get("version").and_then(Value::as_u64) {
             Some(DOCUMENT_VERSION) => {}
-            Some(newer) if newer > DOCUMENT_VERSION => return Err(Error::Version {
-                reason: format!(
+            Some(newer) if newer > DOCUMENT_VERSION => {
+                return Err(Error::Version {
+                    reason: format!(
                     "the document is version {newer}; this build reads version {DOCUMENT_VERSION}"
                 ),
-                cause: crate::error::Cause::NONE,
-            }),
+                    cause: crate::error::Cause::NONE,
+                })
+            }
             _ => return Err(wrong("version", "must be 1")),
         }
         let session = fields
