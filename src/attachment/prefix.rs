@@ -71,6 +71,8 @@ pub fn minimum_cacheable_tokens(provider: Option<&str>, model: Option<&str>) -> 
 #[derive(Debug, Default)]
 pub struct PrefixTracker {
     checked: Option<(u64, PrefixParts)>,
+    /// The specs behind `checked`: what persists the baseline with the pins.
+    specs: Option<crate::json::Value>,
 }
 
 /// One check's outcome: `first` when there was nothing to compare.
@@ -87,6 +89,21 @@ impl PrefixStatus {
 }
 
 impl PrefixTracker {
+    /// The specs of the prefix last checked, if any.
+    pub fn baseline(&self) -> Option<&crate::json::Value> {
+        self.specs.as_ref()
+    }
+
+    /// Takes up a baseline saved before (a reload, say): the next check
+    /// compares against the prefix those specs render.
+    pub fn restore(&mut self, specs: &crate::json::Value) -> Result<(), crate::Error> {
+        let parts = AttachmentStore::from_specs(specs)?.prefix_parts();
+        // No revision of the store matches: the next check compares.
+        self.checked = Some((u64::MAX, parts));
+        self.specs = Some(specs.clone());
+        Ok(())
+    }
+
     pub fn check(&mut self, store: &AttachmentStore) -> PrefixStatus {
         let revision = store.revision();
         let first = self.checked.is_none();
@@ -98,6 +115,7 @@ impl PrefixTracker {
                     .as_ref()
                     .and_then(|(_, parts)| first_change(parts, &current));
                 self.checked = Some((revision, current));
+                self.specs = Some(store.to_specs());
                 change
             }
         };

@@ -521,3 +521,40 @@ fn a_part_keeps_its_serial_until_its_text_changes() {
         "a detach moves no other serial"
     );
 }
+
+#[test]
+fn a_restored_baseline_compares_the_first_check_after_a_reload() {
+    let mut before = AttachmentStore::new();
+    pin(
+        &mut before,
+        json!({"kind": "memory", "slug": "m", "memory": "M"}),
+    );
+    pin(
+        &mut before,
+        json!({"kind": "todo", "items": [{"text": "t", "completed": false}]}),
+    );
+    let mut tracker = PrefixTracker::default();
+    assert!(tracker.check(&before).first);
+    let saved = tracker
+        .baseline()
+        .cloned()
+        .expect("a check leaves a baseline");
+
+    // A reload: the same pins, a fresh tracker given the saved baseline.
+    let reloaded = AttachmentStore::from_specs(&before.to_specs()).unwrap();
+    let mut tracker = PrefixTracker::default();
+    tracker.restore(&saved).unwrap();
+    let status = tracker.check(&reloaded);
+    assert!(status.stable(), "{status:?}");
+
+    let mut ticked = AttachmentStore::from_specs(&before.to_specs()).unwrap();
+    pin(
+        &mut ticked,
+        json!({"kind": "todo", "items": [{"text": "t", "completed": true}]}),
+    );
+    let mut tracker = PrefixTracker::default();
+    tracker.restore(&saved).unwrap();
+    let change = tracker.check(&ticked).change.expect("the tick is a change");
+    assert_eq!(change.attachment_id, "todo:session");
+    assert!(tracker.restore(&json!([{"kind": "nope"}])).is_err());
+}

@@ -13,11 +13,11 @@ use super::records::{
 use super::schema::{ACTIVITY_FRAMES, BY_REQUEST, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
 use crate::session::call::{self, Call, Reply};
 use crate::session::export::SessionExport;
-use crate::session::ATTACHMENTS_KEY;
 use crate::session::{
     checks, sort_sessions, Environment, NewSession, Page, RequestSummary, SessionInfo,
     SessionStore, SessionUpdate, TurnWrite,
 };
+use crate::session::{pins_state, Pins, ATTACHMENTS_KEY, PREFIX_BASELINE_KEY};
 use crate::Error;
 
 /// The session store backed by IndexedDB.
@@ -191,19 +191,35 @@ impl IdbSessionStore {
             Call::CommitTurn(id, turn) => self.commit_turn_op(&id, turn)?.map(|()| Reply::Unit),
             Call::ExportSession(id) => self.export_session_op(&id)?.map(Reply::Text),
             Call::ImportSession(export) => self.import_session_op(export)?.map(Reply::Info),
-            Call::SaveAttachments(id, pinned) => self
-                .save_state_op(&id, ATTACHMENTS_KEY, pinned.to_specs())?
-                .map(|()| Reply::Unit),
-            Call::LoadAttachments(id) => {
-                let specs = self.load_state_op(&id, ATTACHMENTS_KEY);
-                Op::new(specs.plan, {
-                    let finish = specs.finish;
-                    move |results| {
-                        let text = finish(Ok(results))?;
-                        call::pinned(text.map(|t| parsed(&t)).transpose()?).map(Reply::Pinned)
-                    }
-                })
+            Call::SaveAttachments(id, pinned, baseline) => {
+                let turn = TurnWrite {
+                    state: pins_state(&pinned, baseline),
+                    ..TurnWrite::default()
+                };
+                self.commit_turn_op(&id, turn)?.map(|()| Reply::Unit)
             }
+            Call::LoadAttachments(id) => self.load_pins_op(&id).map(Reply::Pinned),
+        })
+    }
+
+    /// The pins and their baseline, read in one transaction.
+    fn load_pins_op(&self, session_id: &str) -> Op<Option<Pins>> {
+        let get = |key_name| Read::Get(SESSION_STATE, Query::Key(key(&[session_id, key_name])));
+        let plan = Plan {
+            stores: &[SESSION_STATE],
+            write: false,
+            idempotent: true,
+            reads: vec![get(ATTACHMENTS_KEY), get(PREFIX_BASELINE_KEY)],
+            more: None,
+            decide: Box::new(|_| Ok(Vec::new())),
+        };
+        Op::new(plan, |results| {
+            let value = |found: &JsValue| {
+                (!found.is_undefined())
+                    .then(|| payload_text(found).and_then(|t| parsed(&t)))
+                    .transpose()
+            };
+            call::pins(value(&results[0])?, value(&results[1])?)
         })
     }
 

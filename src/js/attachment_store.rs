@@ -88,6 +88,16 @@ impl AttachmentStore {
             .map_or(JsValue::UNDEFINED, |a| super::values::to_js(&a.to_spec())))
     }
 
+    /// The specs `checkPrefix` last compared against, or null: what the
+    /// session stores save beside the pins. Internal.
+    #[wasm_bindgen(js_name = __prefixBaseline, skip_typescript)]
+    pub fn prefix_baseline(&self) -> JsValue {
+        match self.prefix.borrow().baseline() {
+            Some(specs) => super::values::to_js(specs),
+            None => JsValue::NULL,
+        }
+    }
+
     /// `store.specs() // copies of every spec, in pin order`
     #[wasm_bindgen(unchecked_return_type = "AttachmentSpec[]")]
     pub fn specs(&self) -> JsValue {
@@ -210,5 +220,17 @@ impl AttachmentStore {
             core,
             ..Self::default()
         }
+    }
+
+    /// Loaded pins with the baseline saved beside them: the first
+    /// `checkPrefix` after a reload compares with the last one before it.
+    pub(crate) fn from_pins((core, baseline): crate::session::Pins) -> Self {
+        let store = Self::from_core(core);
+        if let Some(specs) = baseline {
+            // A baseline that no longer reads as specs is dropped: the next
+            // check is then a first one, as without a baseline.
+            let _ = store.prefix.borrow_mut().restore(&specs);
+        }
+        store
     }
 }

@@ -90,7 +90,7 @@ fn to_reply(reply: Reply) -> Result<JsValue, Error> {
         Reply::Text(text) => parse(&text)?,
         Reply::MaybeText(Some(text)) => parse(&text)?,
         Reply::MaybeText(None) => JsValue::NULL,
-        Reply::Pinned(Some(pinned)) => AttachmentStore::from_core(pinned).into(),
+        Reply::Pinned(Some(pins)) => AttachmentStore::from_pins(pins).into(),
         Reply::Pinned(None) => JsValue::NULL,
         Reply::Json(value) => to_js(&value),
     })
@@ -213,7 +213,7 @@ pub fn replace_messages(id: &JsValue, options: &JsValue) -> Result<Call, Error> 
 pub fn commit_turn(
     id: &JsValue,
     options: &JsValue,
-    pinned: impl FnOnce(&JsValue) -> Result<crate::attachment::AttachmentStore, Error>,
+    pinned: impl FnOnce(&JsValue) -> Result<session::Pins, Error>,
 ) -> Result<Call, Error> {
     let id = id_arg(id, "sessionId")?;
     let options = Options::read(
@@ -238,9 +238,8 @@ pub fn commit_turn(
     }
     let attachments = options.get("attachments");
     if !attachments.is_undefined() {
-        let specs = pinned(&attachments)?.to_specs();
-        turn.state
-            .push((crate::session::ATTACHMENTS_KEY.to_owned(), specs));
+        let (store, baseline) = pinned(&attachments)?;
+        turn.state.extend(session::pins_state(&store, baseline));
     }
     Ok(Call::CommitTurn(id, turn))
 }

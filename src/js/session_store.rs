@@ -353,10 +353,11 @@ thread_local! {
 #[inline(never)]
 fn save_attachments(session_id: &JsValue, pinned: &JsValue) -> Result<Call, Error> {
     let session_id = id_arg(session_id, "sessionId")?;
-    Ok(Call::SaveAttachments(session_id, pinned_specs(pinned)?))
+    let (store, baseline) = pinned_specs(pinned)?;
+    Ok(Call::SaveAttachments(session_id, store, baseline))
 }
 
-fn pinned_specs(pinned: &JsValue) -> Result<crate::attachment::AttachmentStore, Error> {
+fn pinned_specs(pinned: &JsValue) -> Result<session::Pins, Error> {
     let prototype = PINNED_PROTOTYPE.with(JsValue::clone);
     let is_store = pinned.is_object()
         && Reflect::get_prototype_of(pinned).is_ok_and(|p| JsValue::from(p) == prototype);
@@ -375,7 +376,16 @@ fn pinned_specs(pinned: &JsValue) -> Result<crate::attachment::AttachmentStore, 
     let specs = to_json.call0(pinned).map_err(|_| Error::Freed {
         class: "AttachmentStore".to_owned(),
     })?;
-    crate::attachment::AttachmentStore::from_specs(&from_js(&specs, "pinned")?)
+    let store = crate::attachment::AttachmentStore::from_specs(&from_js(&specs, "pinned")?)?;
+    // Its prefix baseline, read the same way.
+    let baseline: Function = Reflect::get(&prototype, &"__prefixBaseline".into())
+        .unwrap_or_default()
+        .unchecked_into();
+    let baseline = baseline.call0(pinned).unwrap_or(JsValue::NULL);
+    let baseline = (!baseline.is_null())
+        .then(|| from_js(&baseline, "pinned"))
+        .transpose()?;
+    Ok((store, baseline))
 }
 
 session_store_methods!(MemorySessionStore);

@@ -4,7 +4,7 @@
 
 use super::export::SessionExport;
 use super::{
-    NewSession, Page, RequestSummary, SessionInfo, SessionStore, SessionUpdate, TurnWrite,
+    NewSession, Page, Pins, RequestSummary, SessionInfo, SessionStore, SessionUpdate, TurnWrite,
 };
 use crate::attachment::AttachmentStore;
 use crate::json::Value;
@@ -34,7 +34,8 @@ pub enum Call {
     CommitTurn(String, TurnWrite),
     ExportSession(String),
     ImportSession(SessionExport),
-    SaveAttachments(String, AttachmentStore),
+    /// The pins, and the specs `checkPrefix` last compared against.
+    SaveAttachments(String, AttachmentStore, Option<Value>),
     LoadAttachments(String),
 }
 
@@ -48,7 +49,7 @@ pub enum Reply {
     /// JSON text, as stored: parsed once, by the engine.
     Text(String),
     MaybeText(Option<String>),
-    Pinned(Option<AttachmentStore>),
+    Pinned(Option<Pins>),
     Json(Value),
 }
 
@@ -113,17 +114,20 @@ pub async fn run<S: SessionStore>(store: &S, call: Call) -> Result<Reply, Error>
             store.commit_turn(&id, turn).await?;
             Reply::Unit
         }
-        Call::SaveAttachments(id, pinned) => {
-            store.save_attachments(&id, &pinned).await?;
+        Call::SaveAttachments(id, pinned, baseline) => {
+            store.save_pins(&id, &pinned, baseline).await?;
             Reply::Unit
         }
-        Call::LoadAttachments(id) => Reply::Pinned(store.load_attachments(&id).await?),
+        Call::LoadAttachments(id) => Reply::Pinned(store.load_pins(&id).await?),
     })
 }
 
-/// The saved pins from their stored specs.
-pub fn pinned(specs: Option<Value>) -> Result<Option<AttachmentStore>, Error> {
-    specs
-        .map(|specs| AttachmentStore::from_specs(&specs))
-        .transpose()
+/// The saved pins from their stored specs, with the saved baseline (null
+/// or absent is none).
+pub fn pins(specs: Option<Value>, baseline: Option<Value>) -> Result<Option<Pins>, Error> {
+    let baseline = baseline.filter(|b| !b.is_null());
+    Ok(match specs {
+        Some(specs) => Some((AttachmentStore::from_specs(&specs)?, baseline)),
+        None => None,
+    })
 }

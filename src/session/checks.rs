@@ -50,7 +50,8 @@ pub fn state_value(key: &str, value: &Value) -> Result<(), Error> {
     match key {
         super::SNAPSHOT_KEY => snapshot(value)?,
         super::REPL_STATE_KEY => repl_state(value)?,
-        super::ATTACHMENTS_KEY => {
+        super::PREFIX_BASELINE_KEY if value.is_null() => {}
+        super::ATTACHMENTS_KEY | super::PREFIX_BASELINE_KEY => {
             // Keeps the spec's own code (UNKNOWN_KIND, INVALID_SPEC, ...), as
             // setAttachment reports it.
             crate::attachment::AttachmentStore::from_specs(value).map_err(|e| e.within(key))?;

@@ -21,6 +21,9 @@ pub const SNAPSHOT_KEY: &str = "snapshot";
 pub const REPL_STATE_KEY: &str = "repl_state";
 /// Session-state key of the pinned attachments' specs, in pin order.
 pub const ATTACHMENTS_KEY: &str = "attachments";
+/// Session-state key of the specs `checkPrefix` last compared against, so
+/// the first check after a reload compares with the last one before it.
+pub const PREFIX_BASELINE_KEY: &str = "prefix_baseline";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionInfo {
@@ -414,14 +417,48 @@ pub trait SessionStore {
         session_id: &str,
         pinned: &AttachmentStore,
     ) -> Result<(), Error> {
-        self.save_session_state(session_id, ATTACHMENTS_KEY, pinned.to_specs())
-            .await
+        self.save_pins(session_id, pinned, None).await
     }
     /// The store saved for this session, pinned again in the same order,
     /// so its consolidated message is byte-identical; `None` if none.
     async fn load_attachments(&self, session_id: &str) -> Result<Option<AttachmentStore>, Error> {
-        call::pinned(self.load_session_state(session_id, ATTACHMENTS_KEY).await?)
+        Ok(self.load_pins(session_id).await?.map(|(pinned, _)| pinned))
     }
+    /// The pins and their prefix baseline (or none), in one transaction.
+    async fn save_pins(
+        &self,
+        session_id: &str,
+        pinned: &AttachmentStore,
+        baseline: Option<Value>,
+    ) -> Result<(), Error> {
+        let turn = TurnWrite {
+            state: pins_state(pinned, baseline),
+            ..TurnWrite::default()
+        };
+        self.commit_turn(session_id, turn).await
+    }
+    /// The pins and the baseline saved with them.
+    async fn load_pins(&self, session_id: &str) -> Result<Option<Pins>, Error> {
+        let pinned = self.load_session_state(session_id, ATTACHMENTS_KEY).await?;
+        let baseline = self
+            .load_session_state(session_id, PREFIX_BASELINE_KEY)
+            .await?;
+        call::pins(pinned, baseline)
+    }
+}
+
+/// A store of pins and the specs its prefix was last checked against.
+pub type Pins = (AttachmentStore, Option<Value>);
+
+/// The state entries that save pins: the specs, and the baseline or null.
+pub fn pins_state(pinned: &AttachmentStore, baseline: Option<Value>) -> Vec<(String, Value)> {
+    vec![
+        (ATTACHMENTS_KEY.to_owned(), pinned.to_specs()),
+        (
+            PREFIX_BASELINE_KEY.to_owned(),
+            baseline.unwrap_or(Value::Null),
+        ),
+    ]
 }
 
 /// Sessions sort most recently updated first, ties by id, in every backend.

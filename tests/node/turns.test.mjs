@@ -85,3 +85,26 @@ test("a session exports as one JSON document and imports back identical", async 
   store.free();
   pinned.free();
 });
+
+test("checkPrefix remembers across a reload: its baseline is saved with the pins", async () => {
+  const store = new MemorySessionStore();
+  const { id } = await store.createSession();
+  const pinned = new AttachmentStore();
+  pinned.setAttachment({ kind: "memory", slug: "m", memory: "M" });
+  pinned.setAttachment({ kind: "todo", items: [{ text: "t", completed: false }] });
+  assert.equal(pinned.checkPrefix().first, true);
+  await store.saveAttachments(id, pinned);
+
+  const reloaded = await store.loadAttachments(id);
+  const check = reloaded.checkPrefix();
+  assert.deepEqual([check.first, check.stable], [false, true], "compared with the check before the reload");
+
+  // Tick the todo after the reload: read the spec back, change it, pin it.
+  const todo = reloaded.getAttachment("todo:session");
+  reloaded.setAttachment({ ...todo, items: todo.items.map((i) => ({ ...i, completed: true })) });
+  assert.equal(reloaded.checkPrefix().change?.attachmentId, "todo:session");
+  await store.commitTurn(id, { attachments: reloaded });
+  const again = await store.loadAttachments(id);
+  assert.equal(again.checkPrefix().stable, true, "commitTurn saves the baseline too");
+  for (const s of [store, pinned, reloaded, again]) s.free();
+});

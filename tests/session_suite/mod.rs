@@ -43,7 +43,8 @@ macro_rules! for_each_case {
             pop_and_clear_remove_from_the_end,
             requests_list_in_first_append_order_with_their_counts,
             a_turn_commits_all_or_nothing,
-            a_session_exports_and_imports_as_one_document
+            a_session_exports_and_imports_as_one_document,
+            the_prefix_baseline_is_saved_and_loaded_with_the_pins
         }
     };
 }
@@ -1096,4 +1097,18 @@ pub async fn a_session_exports_and_imports_as_one_document(store: &impl SessionS
     assert_eq!(code(SessionExport::from_value(&json!([]))), "INVALID_VALUE");
     assert_eq!(store.get_session("z").await.unwrap(), None);
     assert_eq!(code(store.export_session("ghost").await), "NOT_FOUND");
+}
+
+pub async fn the_prefix_baseline_is_saved_and_loaded_with_the_pins(store: &impl SessionStore) {
+    store.create_session(new("b")).await.unwrap();
+    let pinned = AttachmentStore::from_specs(&json!([{"kind": "memory", "slug": "m", "memory": "M"}])).unwrap();
+    let baseline = json!([{"kind": "memory", "slug": "m", "memory": "before"}]);
+    store.save_pins("b", &pinned, Some(baseline.clone())).await.unwrap();
+    let (loaded, saved) = store.load_pins("b").await.unwrap().unwrap();
+    assert_eq!((loaded.to_specs(), saved), (pinned.to_specs(), Some(baseline.clone())));
+    store.save_attachments("b", &pinned).await.unwrap();
+    assert_eq!(store.load_pins("b").await.unwrap().unwrap().1, None, "saved without one, none");
+    let bad = json!([{"kind": "nope"}]);
+    assert_eq!(code(store.save_pins("b", &pinned, Some(bad)).await), "UNKNOWN_KIND");
+    assert_eq!(store.load_pins("ghost").await.unwrap().map(|p| p.1), None);
 }
