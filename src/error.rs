@@ -20,7 +20,9 @@ pub enum Error {
     InvalidValue { path: String, reason: String },
     /// A value to store holds what looks like a credential; attache never
     /// stores credentials.
-    Credential { path: String },
+    /// `kind` says what was found (`openai_key`, `credential_field`, ...);
+    /// the secret itself is never kept.
+    Credential { path: String, kind: String },
     /// The session does not exist.
     NotFound { session_id: String },
     /// A session with this id exists already.
@@ -116,7 +118,7 @@ impl Error {
             | Error::InvalidId { field, .. }
             | Error::InvalidSpec { field, .. }
             | Error::InvalidArgument { field, .. } => Some(field),
-            Error::InvalidValue { path, .. } | Error::Credential { path } => Some(path),
+            Error::InvalidValue { path, .. } | Error::Credential { path, .. } => Some(path),
             _ => None,
         }
     }
@@ -187,7 +189,7 @@ impl Error {
             | Error::InvalidSpec { field, .. }
             | Error::InvalidArgument { field, .. }
             | Error::InvalidValue { path: field, .. }
-            | Error::Credential { path: field } => *field = join(outer, field),
+            | Error::Credential { path: field, .. } => *field = join(outer, field),
             _ => {}
         }
         self
@@ -223,9 +225,9 @@ impl fmt::Display for Error {
             ),
             Error::InvalidArgument { field, reason } => write!(f, "`{field}` {reason}"),
             Error::InvalidValue { path, reason } => write!(f, "value at `{path}` {reason}"),
-            Error::Credential { path } => write!(
+            Error::Credential { path, kind } => write!(
                 f,
-                "value at `{path}` looks like a credential; attache never stores credentials"
+                "value at `{path}` holds a credential ({kind}); attache never attaches or stores credentials"
             ),
             Error::NotFound { session_id } => write!(f, "no session {}", quote(session_id)),
             Error::AlreadyExists { session_id } => {

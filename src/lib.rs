@@ -5,6 +5,7 @@
 
 pub mod attachment;
 pub mod budget;
+pub mod credentials;
 pub mod error;
 pub mod json;
 pub mod message;

@@ -17,6 +17,8 @@ impl Attachment {
     /// `{kind:"custom", id, rank: "memory"|"file"|"todo", text}`.
     pub fn from_spec(spec: &Value) -> Result<Self, Error> {
         let attachment = Self::from_fields(spec)?;
+        // Pinned text rides every request: a credential never gets in.
+        crate::credentials::check_value("", spec)?;
         // Every id-taking call refuses a longer id, so such a pin could
         // never be detached.
         if attachment.id().encode_utf16().count() > MAX_ID_UNITS {

@@ -11,6 +11,9 @@ pub(crate) fn to_js(error: &crate::Error) -> JsValue {
     if let Some(field) = error.field() {
         let _ = Reflect::set(&js, &"field".into(), &field.into());
     }
+    if let crate::Error::Credential { kind, .. } = error {
+        let _ = Reflect::set(&js, &"kind".into(), &kind.into());
+    }
     if let Some(dom_name) = error.dom_name() {
         let _ = Reflect::set(&js, &"domName".into(), &dom_name.into());
     }

@@ -3,6 +3,7 @@
 
 mod attachment_store;
 mod budget;
+mod credentials;
 mod error;
 mod messages;
 mod prefix;

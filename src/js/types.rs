@@ -31,6 +31,8 @@ export interface AttacheError extends Error {
   code: AttacheErrorCode;
   /** The field at fault, such as `items[2].text` or `frames[3].input`. */
   field?: string;
+  /** What a `CREDENTIAL` refusal found, such as `openai_key` or `credential_field`; never the secret. */
+  kind?: string;
   /** The DOMException name behind a storage error, such as `QuotaExceededError`. */
   domName?: string;
   /** What caused it: the DOMException itself, or what the host's counter threw. */

@@ -62,15 +62,21 @@ pub fn to_js(value: &Value) -> JsValue {
 /// database name. Its type, length and well-formedness are checked in JS
 /// before it is copied; whether it is blank is the core's call.
 pub fn id_arg(value: &JsValue, name: &str) -> Result<String, Error> {
+    let id = string_arg(value, name)?;
+    checks::id_argument(name, &id)?;
+    Ok(id)
+}
+
+/// A string argument, checked in JS (type, length, lone surrogates) before
+/// it is copied.
+pub fn string_arg(value: &JsValue, name: &str) -> Result<String, Error> {
     if let Some(reason) = id_problem(value) {
         return Err(Error::InvalidArgument {
             field: name.to_owned(),
             reason,
         });
     }
-    let id = value.as_string().unwrap_or_default();
-    checks::id_argument(name, &id)?;
-    Ok(id)
+    Ok(value.as_string().unwrap_or_default())
 }
 
 /// An options object: `undefined` or `null` for none. Every key is read

@@ -11,6 +11,7 @@ use crate::Error;
 pub const MAX_ID_UNITS: usize = 4096;
 
 pub fn id_argument(field: &str, value: &str) -> Result<(), Error> {
+    crate::credentials::check_text(field, value)?;
     let reason = if value.trim().is_empty() {
         "must not be empty or blank"
     } else if value.encode_utf16().count() > MAX_ID_UNITS {
@@ -40,6 +41,7 @@ pub fn new_session(
         updated_at: now,
         meta,
     };
+    crate::credentials::check_text("title", &session.title)?;
     no_credentials("meta", &Value::Object(session.meta.clone()))?;
     Ok(session)
 }
@@ -131,65 +133,7 @@ fn as_object<'a>(path: &str, value: &'a Value) -> Result<&'a Map, Error> {
     })
 }
 
-/// Refuses values that carry a credential: a field named like one, or a
-/// string shaped like a provider key or bearer token.
+/// Refuses values that carry a credential (see `crate::credentials`).
 pub fn no_credentials(path: &str, value: &Value) -> Result<(), Error> {
-    match value {
-        Value::Object(fields) => fields.iter().try_for_each(|(key, field)| {
-            let path = format!("{path}.{key}");
-            if is_credential_name(key) && !field.is_null() {
-                return Err(Error::Credential { path });
-            }
-            no_credentials(&path, field)
-        }),
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .try_for_each(|(i, item)| no_credentials(&format!("{path}[{i}]"), item)),
-        Value::String(text) if looks_like_secret(text) => Err(Error::Credential {
-            path: path.to_owned(),
-        }),
-        _ => Ok(()),
-    }
-}
-
-fn is_credential_name(key: &str) -> bool {
-    let folded: String = key
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    matches!(
-        folded.as_str(),
-        "apikey"
-            | "xapikey"
-            | "authorization"
-            | "password"
-            | "passwd"
-            | "secret"
-            | "clientsecret"
-            | "accesstoken"
-            | "refreshtoken"
-            | "idtoken"
-            | "bearertoken"
-            | "privatekey"
-            | "sessiontoken"
-    )
-}
-
-fn looks_like_secret(text: &str) -> bool {
-    let token = |rest: &str| {
-        rest.len() >= 20
-            && rest
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-    };
-    let trimmed = text.trim();
-    trimmed.strip_prefix("sk-").is_some_and(token)
-        || trimmed
-            .strip_prefix("Bearer ")
-            .is_some_and(|rest| rest.len() >= 16 && !rest.contains(char::is_whitespace))
-        || trimmed
-            .strip_prefix("AIza")
-            .is_some_and(|rest| rest.len() == 35 && token(rest))
+    crate::credentials::check_value(path, value)
 }

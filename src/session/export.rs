@@ -111,6 +111,7 @@ impl SessionExport {
             .and_then(SessionInfo::from_value)
             .ok_or_else(|| wrong("session", "must be {id, title, createdAt, updatedAt, meta}"))?;
         checks::id_argument("document.session.id", &session.id)?;
+        crate::credentials::check_text("document.session.title", &session.title)?;
         checks::no_credentials(
             "document.session.meta",
             &Value::Object(session.meta.clone()),

@@ -129,6 +129,9 @@ impl SessionUpdate {
         if let Some(meta) = &self.meta {
             checks::no_credentials("meta", &Value::Object(meta.clone()))?;
         }
+        if let Some(title) = &self.title {
+            crate::credentials::check_text("title", title)?;
+        }
         info.title = self
             .title
             .unwrap_or_else(|| std::mem::take(&mut info.title));

@@ -89,6 +89,9 @@ export async function fuzz({ attache, fc, memory, runs, sessions: shared }) {
     estimateTokens: (v) => estimateTokens([], v),
     countMessages: (v) => estimateTokens(v),
   };
+  // Registered only for the call: a fuzzed secret must not refuse later runs.
+  options.registerSecret = (v) => { try { return attache.registerSecret(v); } finally { attache.forgetSecrets(); } };
+  options.forgetSecrets = (v) => attache.forgetSecrets(v);
   for (const name of ["toOpenAI", "fromOpenAI", "toAnthropic", "fromAnthropic", "toAiSdk", "fromAiSdk"]) {
     options[name] = (v) => attache[name](v);
   }

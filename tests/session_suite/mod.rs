@@ -44,7 +44,8 @@ macro_rules! for_each_case {
             requests_list_in_first_append_order_with_their_counts,
             a_turn_commits_all_or_nothing,
             a_session_exports_and_imports_as_one_document,
-            the_prefix_baseline_is_saved_and_loaded_with_the_pins
+            the_prefix_baseline_is_saved_and_loaded_with_the_pins,
+            every_credential_shape_is_refused_in_every_place
         }
     };
 }
@@ -1101,14 +1102,203 @@ pub async fn a_session_exports_and_imports_as_one_document(store: &impl SessionS
 
 pub async fn the_prefix_baseline_is_saved_and_loaded_with_the_pins(store: &impl SessionStore) {
     store.create_session(new("b")).await.unwrap();
-    let pinned = AttachmentStore::from_specs(&json!([{"kind": "memory", "slug": "m", "memory": "M"}])).unwrap();
+    let pinned =
+        AttachmentStore::from_specs(&json!([{"kind": "memory", "slug": "m", "memory": "M"}]))
+            .unwrap();
     let baseline = json!([{"kind": "memory", "slug": "m", "memory": "before"}]);
-    store.save_pins("b", &pinned, Some(baseline.clone())).await.unwrap();
+    store
+        .save_pins("b", &pinned, Some(baseline.clone()))
+        .await
+        .unwrap();
     let (loaded, saved) = store.load_pins("b").await.unwrap().unwrap();
-    assert_eq!((loaded.to_specs(), saved), (pinned.to_specs(), Some(baseline.clone())));
+    assert_eq!(
+        (loaded.to_specs(), saved),
+        (pinned.to_specs(), Some(baseline.clone()))
+    );
     store.save_attachments("b", &pinned).await.unwrap();
-    assert_eq!(store.load_pins("b").await.unwrap().unwrap().1, None, "saved without one, none");
+    assert_eq!(
+        store.load_pins("b").await.unwrap().unwrap().1,
+        None,
+        "saved without one, none"
+    );
     let bad = json!([{"kind": "nope"}]);
-    assert_eq!(code(store.save_pins("b", &pinned, Some(bad)).await), "UNKNOWN_KIND");
+    assert_eq!(
+        code(store.save_pins("b", &pinned, Some(bad)).await),
+        "UNKNOWN_KIND"
+    );
     assert_eq!(store.load_pins("ghost").await.unwrap().map(|p| p.1), None);
+}
+
+/// Every credential shape (`attache::credentials::examples`) in every place
+/// a value enters: refused with CREDENTIAL, and nothing written.
+pub async fn every_credential_shape_is_refused_in_every_place(store: &impl SessionStore) {
+    store.create_session(new("cred")).await.unwrap();
+    let object = |key: &str, value: Value| {
+        Value::Object(attache::json::Map::from_iter([(key.to_owned(), value)]))
+    };
+    let mut refusals = 0;
+    for (secret, kind) in attache::credentials::examples::secrets() {
+        let s = || Value::String(secret.clone());
+        let text_message =
+            |text: Value| json!({"role": "user", "content": [{"type": "text", "text": text}]});
+        let meta = object("note", s()).as_object().unwrap().clone();
+        let places: Vec<(&str, Result<(), attache::Error>)> = vec![
+            (
+                "session id",
+                store.create_session(new(&secret)).await.map(drop),
+            ),
+            (
+                "title",
+                store
+                    .create_session(NewSession {
+                        title: Some(secret.clone()),
+                        ..new("t")
+                    })
+                    .await
+                    .map(drop),
+            ),
+            (
+                "meta",
+                store
+                    .create_session(NewSession {
+                        meta: Some(meta.clone()),
+                        ..new("m")
+                    })
+                    .await
+                    .map(drop),
+            ),
+            (
+                "new title",
+                store
+                    .update_session(
+                        "cred",
+                        SessionUpdate {
+                            title: Some(secret.clone()),
+                            meta: None,
+                        },
+                    )
+                    .await
+                    .map(drop),
+            ),
+            (
+                "new meta",
+                store
+                    .update_session(
+                        "cred",
+                        SessionUpdate {
+                            title: None,
+                            meta: Some(meta),
+                        },
+                    )
+                    .await
+                    .map(drop),
+            ),
+            (
+                "state key",
+                store.save_session_state("cred", &secret, json!(1)).await,
+            ),
+            (
+                "state value",
+                store
+                    .save_session_state("cred", "k", object("a", s()))
+                    .await,
+            ),
+            (
+                "object key",
+                store
+                    .save_session_state("cred", "k", object(&secret, json!(1)))
+                    .await,
+            ),
+            (
+                "snapshot",
+                store
+                    .save_snapshot("cred", json!({"state": (object("v", s()))}))
+                    .await,
+            ),
+            (
+                "repl env",
+                store
+                    .save_repl_state("cred", json!({"env": (object("x", s()))}))
+                    .await,
+            ),
+            (
+                "repl history",
+                store
+                    .save_repl_state("cred", json!({"history": [(s())]}))
+                    .await,
+            ),
+            (
+                "frame",
+                store
+                    .append_activity_frames("cred", "r", vec![object("text", s())])
+                    .await,
+            ),
+            (
+                "request id",
+                store
+                    .append_activity_frames("cred", &secret, frames("f", 1))
+                    .await,
+            ),
+            (
+                "message",
+                store.append_messages("cred", vec![text_message(s())]).await,
+            ),
+            (
+                "turn",
+                store
+                    .commit_turn(
+                        "cred",
+                        TurnWrite {
+                            frames: vec![("r".into(), vec![object("t", s())])],
+                            ..TurnWrite::default()
+                        },
+                    )
+                    .await,
+            ),
+            (
+                "pin",
+                AttachmentStore::from_specs(
+                    &json!([{"kind": "memory", "slug": "m", "memory": (s())}]),
+                )
+                .map(drop),
+            ),
+            ("import", {
+                let doc = json!({"format": "attache-session", "version": 1,
+                    "session": {"id": "imp", "title": "", "createdAt": 1, "updatedAt": 1, "meta": {}},
+                    "state": {}, "messages": [(text_message(s()))], "frames": []});
+                SessionExport::from_value(&doc).map(drop)
+            }),
+        ];
+        for (place, result) in places {
+            let error = result.expect_err(&format!("{kind} in the {place} is refused"));
+            assert_eq!(error.code(), "CREDENTIAL", "{kind} in the {place}: {error}");
+            refusals += 1;
+        }
+    }
+    assert!(refusals >= 40 * 17, "{refusals} refusals");
+    let sessions: Vec<String> = store
+        .list_sessions()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(sessions, ["cred"], "no refused session was created");
+    let cred = store.get_session("cred").await.unwrap().unwrap();
+    assert_eq!(
+        (cred.title.as_str(), cred.meta.len()),
+        ("", 0),
+        "no refused update landed"
+    );
+    assert!(store
+        .list_session_state_keys("cred")
+        .await
+        .unwrap()
+        .is_empty());
+    assert!(store
+        .load_activity_frames("cred", None)
+        .await
+        .unwrap()
+        .is_empty());
+    assert!(store.load_messages("cred").await.unwrap().is_empty());
 }

@@ -1,0 +1,142 @@
+//! One fake example of every credential shape, with the kind it must be
+//! found as: for the tests here and the conformance suite. Unused by the
+//! bindings, so none of it ships.
+
+/// Deterministic key-like text: fake, but shaped like the real thing.
+fn chars(alphabet: &str, n: usize, seed: u64) -> String {
+    let alphabet: Vec<char> = alphabet.chars().collect();
+    let mut x = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    (0..n)
+        .map(|_| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            alphabet[(x >> 33) as usize % alphabet.len()]
+        })
+        .collect()
+}
+const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const UPPER: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+const URLSAFE: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// One example of every shape, with the kind it must be found as.
+pub fn secrets() -> Vec<(String, &'static str)> {
+    let a = |n, seed| chars(ALNUM, n, seed);
+    let u = |n, seed| chars(URLSAFE, n, seed);
+    let jwt = format!("eyJhbGciOiJIUzI1NiJ9.eyJ{}.{}", u(40, 1), u(43, 2));
+    let pem = |kind: &str| {
+        format!(
+            "-----BEGIN {kind}PRIVATE KEY-----\nMIIE{}\n-----END {kind}PRIVATE KEY-----",
+            a(60, 3)
+        )
+    };
+    vec![
+        (format!("sk-{}", u(48, 4)), "openai_key"),
+        (format!("sk-proj-{}", u(64, 5)), "openai_key"),
+        (format!("sk-svcacct-{}", u(64, 6)), "openai_key"),
+        (format!("sk-ant-api03-{}", u(80, 7)), "anthropic_key"),
+        (format!("AIza{}", u(35, 8)), "google_api_key"),
+        (format!("ya29.{}", u(60, 9)), "google_oauth_token"),
+        (format!("AKIA{}", chars(UPPER, 16, 10)), "aws_access_key"),
+        (format!("ASIA{}", chars(UPPER, 16, 11)), "aws_access_key"),
+        (
+            format!(
+                "aws_secret_access_key = {}",
+                chars(&format!("{ALNUM}/+"), 40, 12)
+            ),
+            "credential_assignment",
+        ),
+        (format!("ghp_{}", a(36, 13)), "github_token"),
+        (format!("gho_{}", a(36, 14)), "github_token"),
+        (format!("ghu_{}", a(36, 15)), "github_token"),
+        (format!("ghs_{}", a(36, 16)), "github_token"),
+        (format!("ghr_{}", a(36, 17)), "github_token"),
+        (
+            format!("github_pat_{}_{}", a(22, 18), a(59, 19)),
+            "github_token",
+        ),
+        (format!("glpat-{}", u(20, 20)), "gitlab_token"),
+        (
+            format!(
+                "xoxb-{}-{}-{}",
+                chars("0123456789", 12, 21),
+                chars("0123456789", 13, 22),
+                a(24, 23)
+            ),
+            "slack_token",
+        ),
+        (format!("xoxp-{}", a(40, 24)), "slack_token"),
+        (
+            format!(
+                "https://hooks.slack.com/services/T{}/B{}/{}",
+                a(8, 25),
+                a(10, 26),
+                a(24, 27)
+            ),
+            "slack_webhook",
+        ),
+        (format!("sk_live_{}", a(24, 28)), "stripe_key"),
+        (format!("rk_live_{}", a(24, 29)), "stripe_key"),
+        (
+            format!(
+                "hf_{}",
+                chars(
+                    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                    34,
+                    30
+                )
+            ),
+            "huggingface_token",
+        ),
+        (format!("npm_{}", a(36, 31)), "npm_token"),
+        (format!("SG.{}.{}", u(22, 32), u(43, 33)), "sendgrid_key"),
+        (jwt, "jwt"),
+        (pem(""), "private_key"),
+        (pem("RSA "), "private_key"),
+        (pem("EC "), "private_key"),
+        (pem("OPENSSH "), "private_key"),
+        (pem("ENCRYPTED "), "private_key"),
+        (pem("DSA "), "private_key"),
+        (
+            format!("Authorization: Bearer {}", u(32, 34)),
+            "authorization_header",
+        ),
+        (
+            format!("authorization: Basic {}", a(24, 35)),
+            "authorization_header",
+        ),
+        (
+            format!("Authorization: Token {}", a(40, 36)),
+            "authorization_header",
+        ),
+        (
+            format!("Proxy-Authorization: Basic {}", a(24, 37)),
+            "authorization_header",
+        ),
+        (format!("x-api-key: {}", a(32, 38)), "api_key_header"),
+        (format!("Cookie: session={}", a(32, 39)), "cookie_header"),
+        (
+            format!("Set-Cookie: sid={}; HttpOnly", a(32, 40)),
+            "cookie_header",
+        ),
+        (
+            "postgres://admin:hunter2@db.example.com:5432/app".to_owned(),
+            "url_password",
+        ),
+        (
+            "https://user:pa55word@example.com/private".to_owned(),
+            "url_password",
+        ),
+        (
+            format!("export OPENAI_API_KEY=\"{}\"", a(20, 41)),
+            "credential_assignment",
+        ),
+        (
+            format!("DATABASE_PASSWORD={}", a(16, 42)),
+            "credential_assignment",
+        ),
+        (format!("Bearer {}", u(40, 43)), "bearer_token"),
+    ]
+}

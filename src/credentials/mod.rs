@@ -1,0 +1,178 @@
+//! Credentials are never attached or stored. This finds them: a string
+//! shaped like a key, token, credential line or password URL anywhere
+//! inside a value; a field named like a credential holding a non-empty
+//! string; or a secret the host registered. What is not caught is in the
+//! README (a key in base64, a key split in two).
+
+#[doc(hidden)]
+pub mod examples;
+mod patterns;
+
+use std::cell::RefCell;
+
+use crate::json::Value;
+use crate::Error;
+
+pub use patterns::scan;
+
+thread_local! {
+    /// Exact strings the host holds (the page's API key, say).
+    static HOST_SECRETS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The shortest secret a host may register: shorter ones would match
+/// ordinary text.
+pub const MIN_HOST_SECRET: usize = 8;
+
+/// Registers a string to refuse wherever it appears.
+pub fn register_host_secret(secret: &str) -> Result<(), Error> {
+    if secret.trim().len() < MIN_HOST_SECRET {
+        return Err(Error::InvalidArgument {
+            field: "secret".to_owned(),
+            reason: "must be at least 8 characters".to_owned(),
+        });
+    }
+    HOST_SECRETS.with(|secrets| {
+        let mut secrets = secrets.borrow_mut();
+        if !secrets.iter().any(|s| s == secret) {
+            secrets.push(secret.to_owned());
+        }
+    });
+    Ok(())
+}
+
+/// Forgets every registered secret.
+pub fn clear_host_secrets() {
+    HOST_SECRETS.with(|secrets| secrets.borrow_mut().clear());
+}
+
+/// The kind of credential in `text`, if any.
+pub fn find(text: &str) -> Option<&'static str> {
+    let host =
+        HOST_SECRETS.with(|secrets| secrets.borrow().iter().any(|s| text.contains(s.as_str())));
+    if host {
+        return Some("host_secret");
+    }
+    scan(text)
+}
+
+/// A field name folded across camelCase, snake_case, kebab-case and
+/// ENV_STYLE: `apiKey`, `api_key`, `x-api-key`, `OPENAI_API_KEY` are one
+/// family. On the stack: it runs for every name in every value. Longer
+/// names than 64 letters are no credential's.
+fn fold(name: &str, buffer: &mut [u8; 64]) -> Option<usize> {
+    let mut len = 0;
+    for b in name.bytes().filter(u8::is_ascii_alphanumeric) {
+        *buffer.get_mut(len)? = b.to_ascii_lowercase();
+        len += 1;
+    }
+    Some(len)
+}
+
+/// Whether a field of this name holds a credential.
+pub fn is_credential_name(name: &str) -> bool {
+    let mut buffer = [0; 64];
+    let Some(len) = fold(name, &mut buffer) else {
+        return false;
+    };
+    // Only ASCII letters and digits were kept.
+    let name = std::str::from_utf8(&buffer[..len]).unwrap_or_default();
+    // Not `token` alone: a streaming frame's token is text.
+    const EXACT: &[&str] = &[
+        "authorization",
+        "proxyauthorization",
+        "cookie",
+        "setcookie",
+        "passphrase",
+    ];
+    const TOKEN_OWNERS: &[&str] = &[
+        "auth",
+        "access",
+        "refresh",
+        "id",
+        "bearer",
+        "api",
+        "session",
+        "secret",
+        "bot",
+        "github",
+        "gitlab",
+        "slack",
+        "npm",
+        "hf",
+        "huggingface",
+        "personalaccess",
+        "oauth",
+        "xauth",
+        "private",
+        "csrf",
+        "xsrf",
+    ];
+    EXACT.contains(&name)
+        || name.ends_with("apikey")
+        || name.contains("secret")
+        || name.contains("password")
+        || name.contains("passwd")
+        || name.ends_with("privatekey")
+        || name.strip_suffix("token").is_some_and(|owner| {
+            TOKEN_OWNERS
+                .iter()
+                .any(|o| owner == *o || owner.ends_with(o))
+        })
+}
+
+fn refused(path: &str, kind: &'static str) -> Error {
+    Error::Credential {
+        path: path.to_owned(),
+        kind: kind.to_owned(),
+    }
+}
+
+/// Checks a string that enters attache (an id, a title, a key).
+pub fn check_text(path: &str, text: &str) -> Result<(), Error> {
+    match find(text) {
+        Some(kind) => Err(refused(path, kind)),
+        None => Ok(()),
+    }
+}
+
+/// Walks a value: every string, every key, and every field named like a
+/// credential. A JSON Schema's `properties` map names fields; it holds none.
+/// With `path` empty, an object's fields are named by themselves.
+pub fn check_value(path: &str, value: &Value) -> Result<(), Error> {
+    walk(path, value, false)
+}
+
+fn walk(path: &str, value: &Value, schema: bool) -> Result<(), Error> {
+    match value {
+        Value::Object(fields) => {
+            for (key, field) in fields {
+                // From the root (`path` empty), a field's path is its name.
+                let at = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
+                check_text(&at, key)?;
+                let named = !schema && is_credential_name(key);
+                if named && field.as_str().is_some_and(|s| !s.is_empty()) {
+                    return Err(refused(&at, "credential_field"));
+                }
+                let properties = key == "properties" && field.is_object();
+                walk(&at, field, properties)?;
+            }
+            Ok(())
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                walk(&format!("{path}[{i}]"), item, false)?;
+            }
+            Ok(())
+        }
+        Value::String(text) => check_text(path, text),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests;

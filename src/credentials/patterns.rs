@@ -1,0 +1,432 @@
+//! Credential shapes found anywhere inside a string, written as small byte
+//! scanners (a regex engine would cost the wasm far more than these).
+
+/// A key that starts with a fixed prefix and runs on in one alphabet.
+struct Keyed {
+    kind: &'static str,
+    prefix: &'static [u8],
+    /// The shortest run after the prefix that counts.
+    min: usize,
+    alphabet: fn(u8) -> bool,
+}
+
+#[inline(always)]
+fn word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+#[inline(always)]
+fn alnum(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+}
+fn alnum_underscore(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+fn upper_digit(b: u8) -> bool {
+    b.is_ascii_uppercase() || b.is_ascii_digit()
+}
+fn base64url_dot(b: u8) -> bool {
+    word(b) || b == b'.'
+}
+
+const KEYED: &[Keyed] = &[
+    Keyed {
+        kind: "anthropic_key",
+        prefix: b"sk-ant-",
+        min: 20,
+        alphabet: word,
+    },
+    Keyed {
+        kind: "openai_key",
+        prefix: b"sk-",
+        min: 20,
+        alphabet: word,
+    },
+    Keyed {
+        kind: "google_api_key",
+        prefix: b"AIza",
+        min: 35,
+        alphabet: word,
+    },
+    Keyed {
+        kind: "google_oauth_token",
+        prefix: b"ya29.",
+        min: 20,
+        alphabet: word,
+    },
+    Keyed {
+        kind: "aws_access_key",
+        prefix: b"AKIA",
+        min: 16,
+        alphabet: upper_digit,
+    },
+    Keyed {
+        kind: "aws_access_key",
+        prefix: b"ASIA",
+        min: 16,
+        alphabet: upper_digit,
+    },
+    Keyed {
+        kind: "github_token",
+        prefix: b"github_pat_",
+        min: 22,
+        alphabet: alnum_underscore,
+    },
+    Keyed {
+        kind: "github_token",
+        prefix: b"ghp_",
+        min: 30,
+        alphabet: alnum,
+    },
+    Keyed {
+        kind: "github_token",
+        prefix: b"gho_",
+        min: 30,
+        alphabet: alnum,
+    },
+    Keyed {
+        kind: "github_token",
+        prefix: b"ghu_",
+        min: 30,
+        alphabet: alnum,
+    },
+    Keyed {
+        kind: "github_token",
+        prefix: b"ghs_",
+        min: 30,
+        alphabet: alnum,
+    },
+    Keyed {
+        kind: "github_token",
+        prefix: b"ghr_",
+        min: 30,
+        alphabet: alnum,
+    },
+    Keyed {
+        kind: "gitlab_token",
+        prefix: b"glpat-",
+        min: 20,
+        alphabet: word,
+    },
+    Keyed {
+        kind: "slack_token",
+        prefix: b"xoxa-",
+        min: 10,
+        alphabet: word,
+    },
+    Keyed {
+        kind: "slack_token",
+        prefix: b"xoxb-",
+        min: 10,
+        alphabet: word,
+    },
+    Keyed {
+        kind: "slack_token",
+        prefix: b"xoxp-",
+        min: 10,
+        alphabet: word,
+    },
+    Keyed {
+        kind: "slack_token",
+        prefix: b"xoxr-",
+        min: 10,
+        alphabet: word,
+    },
+    Keyed {
+        kind: "slack_token",
+        prefix: b"xoxs-",
+        min: 10,
+        alphabet: word,
+    },
+    Keyed {
+        kind: "slack_webhook",
+        prefix: b"hooks.slack.com/services/",
+        min: 20,
+        alphabet: |b| word(b) || b == b'/',
+    },
+    Keyed {
+        kind: "stripe_key",
+        prefix: b"sk_live_",
+        min: 20,
+        alphabet: alnum,
+    },
+    Keyed {
+        kind: "stripe_key",
+        prefix: b"rk_live_",
+        min: 20,
+        alphabet: alnum,
+    },
+    Keyed {
+        kind: "huggingface_token",
+        prefix: b"hf_",
+        min: 30,
+        alphabet: alnum,
+    },
+    Keyed {
+        kind: "npm_token",
+        prefix: b"npm_",
+        min: 36,
+        alphabet: alnum,
+    },
+    Keyed {
+        kind: "sendgrid_key",
+        prefix: b"SG.",
+        min: 60,
+        alphabet: base64url_dot,
+    },
+    Keyed {
+        kind: "jwt",
+        prefix: b"eyJ",
+        min: 30,
+        alphabet: base64url_dot,
+    },
+];
+
+/// The kind of the first credential shape in `text`, if any.
+pub fn scan(text: &str) -> Option<&'static str> {
+    words(text)
+        .or_else(|| pem(text))
+        .or_else(|| bearer(text))
+        .or_else(|| url_password(text.as_bytes()))
+}
+
+/// One pass over the words: keys, header lines and assignments all start
+/// one. A pass per shape cost several times more (a byte loop at
+/// opt-level z is slow, and these run over every string stored).
+fn words(text: &str) -> Option<&'static str> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !word(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let (prev_word, prev_alnum) = match i.checked_sub(1).map(|p| bytes[p]) {
+            Some(p) => (word(p), alnum(p)),
+            None => (false, false),
+        };
+        // A key starts a word: "desk-antenna" holds no "sk-" key.
+        let found = if prev_alnum { None } else { keyed_at(bytes, i) };
+        let found = found.or_else(|| {
+            if prev_word {
+                None
+            } else {
+                header_at(text, i).or_else(|| assignment_at(text, i))
+            }
+        });
+        if found.is_some() {
+            return found;
+        }
+        i += 1;
+        while i < bytes.len() && alnum(bytes[i]) {
+            i += 1;
+        }
+    }
+    None
+}
+
+fn keyed_at(bytes: &[u8], start: usize) -> Option<&'static str> {
+    let first = bytes[start];
+    // Every prefix's first letter: most words are rejected here.
+    if !matches!(
+        first,
+        b's' | b'A' | b'y' | b'g' | b'x' | b'h' | b'r' | b'n' | b'S' | b'e'
+    ) {
+        return None;
+    }
+    for pattern in KEYED {
+        // The first byte decides for most patterns, cheaply.
+        if pattern.prefix[0] != first {
+            continue;
+        }
+        let Some(rest) = bytes[start..].strip_prefix(pattern.prefix) else {
+            continue;
+        };
+        let run = rest.iter().take_while(|&&b| (pattern.alphabet)(b)).count();
+        let shape_ok = match pattern.kind {
+            // header.payload.signature
+            "jwt" => rest[..run].iter().filter(|&&b| b == b'.').count() == 2,
+            "sendgrid_key" => rest[..run].contains(&b'.'),
+            // Exactly 16: a longer run is some other identifier.
+            "aws_access_key" => run == 16,
+            _ => true,
+        };
+        if run >= pattern.min && shape_ok {
+            return Some(pattern.kind);
+        }
+    }
+    None
+}
+
+/// `Bearer <token>` without its header name, as a value is often passed
+/// on: a token of 16 characters or more. "Bearer of bad news" passes.
+fn bearer(text: &str) -> Option<&'static str> {
+    text.match_indices("Bearer ").find_map(|(at, name)| {
+        let token = &text.as_bytes()[at + name.len()..];
+        let run = token
+            .iter()
+            .take_while(|&&b| word(b) || matches!(b, b'.' | b'~' | b'+' | b'/' | b'='))
+            .count();
+        (run >= 16).then_some("bearer_token")
+    })
+}
+
+/// A PEM private key of any type; certificates and public keys pass.
+fn pem(text: &str) -> Option<&'static str> {
+    let mut rest = text;
+    while let Some(at) = rest.find("-----BEGIN ") {
+        let line = &rest[at + 11..];
+        let end = line.find("-----").unwrap_or(line.len());
+        if line[..end].ends_with("PRIVATE KEY") {
+            return Some("private_key");
+        }
+        rest = &line[end..];
+    }
+    None
+}
+
+/// `Authorization: Bearer …` and the other credential header lines, in
+/// any letter case, at a word start.
+fn header_at(text: &str, start: usize) -> Option<&'static str> {
+    const NAMES: [&str; 5] = [
+        "proxy-authorization",
+        "authorization",
+        "x-api-key",
+        "set-cookie",
+        "cookie",
+    ];
+    let bytes = text.as_bytes();
+    let first = bytes[start].to_ascii_lowercase();
+    if !matches!(first, b'p' | b'a' | b'x' | b's' | b'c') {
+        return None;
+    }
+    for name in NAMES {
+        let end = start + name.len();
+        if name.as_bytes()[0] != first
+            || end > bytes.len()
+            || !bytes[start..end].eq_ignore_ascii_case(name.as_bytes())
+        {
+            continue;
+        }
+        // A header's value runs to the end of its line.
+        let line = text[end..].lines().next().unwrap_or_default();
+        let Some(value) = line
+            .trim_start_matches([' ', '\t', '"', '\''])
+            .strip_prefix(':')
+        else {
+            continue;
+        };
+        if let Some(kind) = header_value(name, value.trim_start_matches([' ', '\t', '"', '\''])) {
+            return Some(kind);
+        }
+    }
+    None
+}
+
+fn header_value(name: &str, value: &str) -> Option<&'static str> {
+    let long_enough = |v: &str| {
+        v.split(|c: char| c.is_whitespace() || c == '"' || c == '\'')
+            .next()
+            .is_some_and(|t| t.len() >= 8)
+    };
+    match name {
+        "x-api-key" => long_enough(value).then_some("api_key_header"),
+        "set-cookie" | "cookie" => {
+            let pair = value.split(';').next().unwrap_or_default();
+            let set = pair
+                .split_once('=')
+                .is_some_and(|(n, v)| !n.trim().is_empty() && !v.trim().is_empty());
+            set.then_some("cookie_header")
+        }
+        _ => {
+            let scheme = ["bearer ", "basic ", "token "].into_iter().find(|scheme| {
+                value.len() > scheme.len()
+                    && value.as_bytes()[..scheme.len()].eq_ignore_ascii_case(scheme.as_bytes())
+            })?;
+            long_enough(&value[scheme.len()..]).then_some("authorization_header")
+        }
+    }
+}
+
+/// A URL whose userinfo (before the `@` of its authority) holds a
+/// password after the user's colon.
+fn url_password(bytes: &[u8]) -> Option<&'static str> {
+    let mut from = 0;
+    while let Some(at) = find(&bytes[from..]) {
+        let authority_start = from + at + 3;
+        let authority: Vec<u8> = bytes[authority_start..]
+            .iter()
+            .copied()
+            .take_while(|&b| {
+                !matches!(b, b'/' | b'?' | b'#')
+                    && !b.is_ascii_whitespace()
+                    && b != b'"'
+                    && b != b'\''
+            })
+            .collect();
+        if let Some(at) = authority.iter().rposition(|&b| b == b'@') {
+            let userinfo = &authority[..at];
+            if let Some(colon) = userinfo.iter().position(|&b| b == b':') {
+                if colon + 1 < userinfo.len() {
+                    return Some("url_password");
+                }
+            }
+        }
+        from = authority_start;
+    }
+    None
+}
+
+/// The next `://`, found by its colon.
+fn find(haystack: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(at) = haystack[from..].iter().position(|&b| b == b':') {
+        let at = from + at;
+        if haystack[at..].starts_with(b"://") {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// A credential-named variable (`OPENAI_API_KEY`, `password`) assigned,
+/// with `=` or `:`, a literal of eight characters or more, in prose or code.
+fn assignment_at(text: &str, i: usize) -> Option<&'static str> {
+    let bytes = text.as_bytes();
+    if !(bytes[i].is_ascii_alphabetic() || bytes[i] == b'_') {
+        return None;
+    }
+    let name_end = i + bytes[i..].iter().take_while(|&&b| word(b)).count();
+    let mut j = name_end;
+    // `"name": "value"` in JSON text, or `name = value`.
+    while j < bytes.len() && matches!(bytes[j], b' ' | b'\t' | b'"' | b'\'') {
+        j += 1;
+    }
+    if j >= bytes.len()
+        || !matches!(bytes[j], b'=' | b':')
+        || !super::is_credential_name(&text[i..name_end])
+    {
+        return None;
+    }
+    let value = text[j + 1..].trim_start_matches([' ', '\t']);
+    // A literal: quoted, or a bare run of key characters. Code that
+    // computes the value (`get_key()`, `process.env.KEY`) passes.
+    let (quoted, value) = match value.strip_prefix(['"', '\'']) {
+        Some(inner) => (true, inner),
+        None => (false, value),
+    };
+    let literal = |b: u8| {
+        word(b)
+            || matches!(b, b'+' | b'/' | b'=' | b'~')
+            || (quoted && !matches!(b, b'"' | b'\'' | b' '))
+    };
+    let run = value.bytes().take_while(|&b| literal(b)).count();
+    let ends = value
+        .as_bytes()
+        .get(run)
+        .is_none_or(|&b| !matches!(b, b'(' | b'.' | b'['));
+    // Bare, it must hold a digit: a variable's name has none, a password
+    // typed in place usually does.
+    let digit = quoted || value.as_bytes()[..run].iter().any(u8::is_ascii_digit);
+    (run >= 8 && ends && digit).then_some("credential_assignment")
+}

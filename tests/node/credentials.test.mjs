@@ -1,0 +1,58 @@
+// The credential guard through the built package: at pin time, in stores,
+// for the host's own secrets; errors name where and what, never the secret.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+
+const root = new URL("../../", import.meta.url);
+const attache = await import(new URL("pkg/attache.js", root));
+const { AttachmentStore, MemorySessionStore, isAttacheError } = attache;
+
+before(async () => {
+  await attache.default({ module_or_path: await readFile(new URL("pkg/attache_bg.wasm", root)) });
+});
+
+const key = "sk-proj-" + "Zx9".repeat(16);
+const refused = (field, kind) => (e) => {
+  assert.ok(isAttacheError(e) && e.code === "CREDENTIAL", `${e}`);
+  assert.equal(e.field, field);
+  if (kind) assert.equal(e.kind, kind);
+  assert.ok(!e.message.includes(key.slice(-10)) && !JSON.stringify(e).includes(key.slice(-10)), "never the secret");
+  return true;
+};
+
+test("a key in pinned text is refused at pin time, so it never reaches a request", () => {
+  const pinned = new AttachmentStore();
+  assert.throws(() => pinned.setAttachment({ kind: "file", path: ".env", contents: `curl -H "x-key" https://api.example.com ${key}\n` }), refused("contents", "openai_key"));
+  assert.throws(() => pinned.setAttachment({ kind: "file", path: ".env", contents: `export OPENAI_API_KEY="${key}"\n` }), refused("contents"));
+  assert.throws(() => pinned.setAttachment({ kind: "todo", items: [{ text: `rotate ${key}`, completed: false }] }), refused("items[0].text"));
+  assert.equal(pinned.size, 0);
+  pinned.setAttachment({ kind: "memory", slug: "schema", memory: JSON.stringify({ properties: { password: { type: "string" } } }) });
+  pinned.free();
+});
+
+test("a host's registered secret is refused wherever it appears, until forgotten", async () => {
+  const store = new MemorySessionStore();
+  const { id } = await store.createSession();
+  const secret = "page-held-key-0042";
+  attache.registerSecret(secret);
+  await assert.rejects(store.appendMessages(id, [{ role: "user", content: `use ${secret} please` }]), refused("messages[0].content"));
+  await assert.rejects(store.saveSessionState(id, "k", { nested: [`${secret}`] }), refused("k.nested[0]", "host_secret"));
+  attache.forgetSecrets();
+  await store.appendMessages(id, [{ role: "user", content: `use ${secret} please` }]);
+  assert.throws(() => attache.registerSecret("short"), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT");
+  assert.throws(() => attache.registerSecret(42), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT");
+  store.free();
+});
+
+test("ordinary data passes: empty or boolean credential fields, schemas, near misses", async () => {
+  const store = new MemorySessionStore();
+  const { id } = await store.createSession();
+  await store.saveSessionState(id, "ok", {
+    password: "", secret: false, apiKey: null,
+    schema: { properties: { password: { type: "string" }, token: { type: "string" } } },
+    note: "pip install scikit-learn; the desk-antenna; tokens and max_tokens",
+    fetch: { credentials: "include" }, env: { PWD: "/home/me" }, stream: { token: { id: 1, text: "Hi" } },
+  });
+  store.free();
+});
