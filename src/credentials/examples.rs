@@ -137,6 +137,10 @@ pub fn secrets() -> Vec<(String, &'static str)> {
             format!("DATABASE_PASSWORD={}", a(16, 42)),
             "credential_assignment",
         ),
+        (
+            format!("--db-password={}7", a(15, 44)),
+            "credential_assignment",
+        ),
         (format!("Bearer {}", u(40, 43)), "bearer_token"),
     ]
 }

@@ -32,6 +32,7 @@ pub fn register_host_secret(secret: &str) -> Result<(), Error> {
             reason: "must be at least 8 characters".to_owned(),
         });
     }
+    let secret = secret.trim();
     HOST_SECRETS.with(|secrets| {
         let mut secrets = secrets.borrow_mut();
         if !secrets.iter().any(|s| s == secret) {
@@ -147,13 +148,15 @@ fn walk(path: &str, value: &Value, schema: bool) -> Result<(), Error> {
     match value {
         Value::Object(fields) => {
             for (key, field) in fields {
+                // A key holding a secret is reported at its object's path:
+                // a path with the key in it would echo the secret.
+                check_text(if path.is_empty() { "(a key)" } else { path }, key)?;
                 // From the root (`path` empty), a field's path is its name.
                 let at = if path.is_empty() {
                     key.clone()
                 } else {
                     format!("{path}.{key}")
                 };
-                check_text(&at, key)?;
                 let named = !schema && is_credential_name(key);
                 if named && field.as_str().is_some_and(|s| !s.is_empty()) {
                     return Err(refused(&at, "credential_field"));

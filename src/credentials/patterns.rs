@@ -206,20 +206,27 @@ fn words(text: &str) -> Option<&'static str> {
         };
         // A key starts a word: "desk-antenna" holds no "sk-" key.
         let found = if prev_alnum { None } else { keyed_at(bytes, i) };
+        let found = found.or_else(|| if prev_word { None } else { header_at(text, i) });
+        // `--password=…`, `db-password: …`: a name may follow a hyphen.
+        let after_hyphen = i > 0 && bytes[i - 1] == b'-';
         let found = found.or_else(|| {
-            if prev_word {
+            if prev_word && !after_hyphen {
                 None
             } else {
-                header_at(text, i).or_else(|| assignment_at(text, i))
+                assignment_at(text, i)
             }
         });
         if found.is_some() {
             return found;
         }
-        i += 1;
-        while i < bytes.len() && alnum(bytes[i]) {
-            i += 1;
+        // Past the rest of an alphanumeric run: no word starts inside it.
+        // After `-` or `_` the next byte may start one (`--password`).
+        if alnum(bytes[i]) {
+            while i + 1 < bytes.len() && alnum(bytes[i + 1]) {
+                i += 1;
+            }
         }
+        i += 1;
     }
     None
 }
@@ -241,7 +248,11 @@ fn keyed_at(bytes: &[u8], start: usize) -> Option<&'static str> {
         let Some(rest) = bytes[start..].strip_prefix(pattern.prefix) else {
             continue;
         };
-        let run = rest.iter().take_while(|&&b| (pattern.alphabet)(b)).count();
+        let mut run = rest.iter().take_while(|&&b| (pattern.alphabet)(b)).count();
+        // A sentence's full stop is not part of a dotted token.
+        while run > 0 && rest[run - 1] == b'.' {
+            run -= 1;
+        }
         let shape_ok = match pattern.kind {
             // header.payload.signature
             "jwt" => rest[..run].iter().filter(|&&b| b == b'.').count() == 2,
@@ -421,10 +432,14 @@ fn assignment_at(text: &str, i: usize) -> Option<&'static str> {
             || (quoted && !matches!(b, b'"' | b'\'' | b' '))
     };
     let run = value.bytes().take_while(|&b| literal(b)).count();
-    let ends = value
-        .as_bytes()
-        .get(run)
-        .is_none_or(|&b| !matches!(b, b'(' | b'.' | b'['));
+    // A call or a member (`f(`, `a.b`, `a[0]`) computes it; a full stop
+    // ends a sentence.
+    let after = |k: usize| value.as_bytes().get(run + k).copied();
+    let ends = match after(0) {
+        Some(b'(' | b'[') => false,
+        Some(b'.') => !after(1).is_some_and(|b| b.is_ascii_alphanumeric()),
+        _ => true,
+    };
     // Bare, it must hold a digit: a variable's name has none, a password
     // typed in place usually does.
     let digit = quoted || value.as_bytes()[..run].iter().any(u8::is_ascii_digit);

@@ -11,6 +11,7 @@ fn every_shape_is_found_alone_and_inside_prose_and_code() {
             format!("Here is the value: {secret} (do not share)"),
             format!("const config = {{\n  value: \"{secret}\",\n}};"),
             format!("line one\n{secret}\nline three"),
+            format!("The value is {secret}."),
         ] {
             assert!(find(&context).is_some(), "inside text: {context}");
         }
@@ -132,8 +133,21 @@ fn keys_are_checked_too_and_the_error_never_holds_the_secret() {
             "the error shows part of the secret: {shown}"
         );
         let keyed = crate::json::Map::from_iter([(secret.clone(), json!(1))]);
-        let as_key = check_value("state", &Value::Object(keyed));
-        assert!(as_key.is_err(), "a key holding a secret: {secret}");
+        let as_key = check_value("state", &Value::Object(keyed.clone())).unwrap_err();
+        assert_eq!(
+            as_key.field(),
+            Some("state"),
+            "a secret key is reported at its object"
+        );
+        let message = json!({"role": "user", "content": "hi"});
+        let mut message = message.as_object().unwrap().clone();
+        message.insert(secret.clone(), json!(1));
+        let refused = crate::session::checks::messages(&[Value::Object(message)]).unwrap_err();
+        for error in [as_key, refused] {
+            assert_eq!(error.code(), "CREDENTIAL");
+            let shown = format!("{error} {error:?}");
+            assert!(!shown.contains(probe), "a key's secret is echoed: {shown}");
+        }
     }
 }
 

@@ -84,7 +84,7 @@ pub(super) fn frames_by_request(batches: &[JsValue]) -> Result<String, Error> {
         let inner = text
             .strip_prefix('[')
             .and_then(|t| t.strip_suffix(']'))
-            .unwrap_or_default();
+            .ok_or_else(|| super::records::corrupt("a frame batch is not an array"))?;
         let at = match grouped.iter().position(|(id, _)| *id == request_id) {
             Some(at) => at,
             None => {

@@ -162,7 +162,10 @@ pub fn create_session(options: &JsValue) -> Result<Call, Error> {
 
 /// A position or count option: absent, or a non-negative whole number.
 fn position(options: &Options, name: &'static str) -> Result<Option<usize>, Error> {
-    Ok(super::budget::tokens(&options.get(name), name)?.map(|n| n as usize))
+    // Saturating: on wasm32 a cast would wrap 2^32 to 0, and `from: 0`
+    // replaces the whole history.
+    let n = super::budget::tokens(&options.get(name), name)?;
+    Ok(n.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
 }
 
 #[inline(never)]

@@ -90,7 +90,14 @@ impl<'a> Fields<'a> {
     /// Refuses any field not named: it would be lost in conversion.
     pub fn only(&self, known: &[&str]) -> Result<(), Error> {
         match self.map.keys().find(|key| !known.contains(&key.as_str())) {
-            Some(key) => Err(self.wrong(key, "is not a field attache knows here")),
+            // A key holding a secret must not become part of a path.
+            Some(key) => Err(match crate::credentials::find(key) {
+                Some(kind) => Error::Credential {
+                    path: self.at.render(),
+                    kind: kind.to_owned(),
+                },
+                None => self.wrong(key, "is not a field attache knows here"),
+            }),
             None => Ok(()),
         }
     }

@@ -81,8 +81,9 @@ pub fn objects(what: &str, values: &[Value]) -> Result<(), Error> {
 /// Messages are attache's one message model, checked on write so a
 /// provider's raw payload never lands in the history.
 pub fn messages(values: &[Value]) -> Result<(), Error> {
-    crate::message::Message::list(values, "messages")?;
-    objects("messages", values)
+    // Credentials first: a shape error's path could hold a secret key.
+    objects("messages", values)?;
+    crate::message::Message::list(values, "messages").map(drop)
 }
 
 /// `repl_state` is `{ env?: Record<string, Json>, history?: string[] }`.

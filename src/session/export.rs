@@ -83,6 +83,8 @@ impl SessionExport {
             path: "document".to_owned(),
             reason: "must be a session document from exportSession".to_owned(),
         })?;
+        // Before an unknown key can become part of a path.
+        checks::no_credentials("document", value)?;
         if let Some(key) = fields.keys().find(|k| {
             ![
                 "format", "version", "session", "state", "messages", "frames",

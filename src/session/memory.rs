@@ -62,6 +62,16 @@ impl MemorySessionStore {
         Ok(wrote)
     }
 
+    /// A missing session is NOT_FOUND before anything about its history,
+    /// as in IndexedDB, where the session record is read first.
+    fn message_count(&self, session_id: &str) -> Result<usize, Error> {
+        self.read(session_id, |s| s.info.as_ref().map(|_| s.messages.len()))
+            .flatten()
+            .ok_or_else(|| Error::NotFound {
+                session_id: session_id.to_owned(),
+            })
+    }
+
     fn read<T>(&self, session_id: &str, read: impl FnOnce(&Stored) -> T) -> Option<T> {
         self.data.borrow().sessions.get(session_id).map(read)
     }
@@ -219,12 +229,14 @@ impl SessionStore for MemorySessionStore {
         messages: Vec<Value>,
     ) -> Result<(), Error> {
         checks::messages(&messages)?;
-        let count = self.read(session_id, |s| s.messages.len()).unwrap_or(0);
+        let count = self.message_count(session_id)?;
         check_replace(count, from, expected)?;
+        // As IndexedDB: nothing removed and nothing added is no write.
+        let wrote = from < count || !messages.is_empty();
         self.write(session_id, |s| {
             s.messages.truncate(from);
             s.messages.extend(messages);
-            true
+            wrote
         })
         .map(drop)
     }
@@ -321,11 +333,17 @@ impl SessionStore for MemorySessionStore {
     async fn commit_turn(&self, session_id: &str, turn: TurnWrite) -> Result<(), Error> {
         turn.check()?;
         let now = self.env.now();
+        let mut truncates = false;
         if let Some(from) = turn.replace_from {
-            let count = self.read(session_id, |s| s.messages.len()).unwrap_or(0);
+            let count = self.message_count(session_id)?;
             check_replace(count, from, None)?;
+            truncates = from < count;
         }
-        let wrote = !turn.is_empty();
+        // As IndexedDB: a replacement that removes nothing is no write.
+        let wrote = truncates
+            || !turn.messages.is_empty()
+            || turn.frames.iter().any(|(_, f)| !f.is_empty())
+            || !turn.state.is_empty();
         self.write(session_id, |s| {
             if let Some(from) = turn.replace_from {
                 s.messages.truncate(from);

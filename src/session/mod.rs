@@ -80,6 +80,8 @@ impl NewSession {
             path: "options".to_owned(),
             reason: "must be an object".to_owned(),
         })?;
+        // Before an unknown key can become part of a path.
+        checks::no_credentials("options", value)?;
         let mut new = NewSession::default();
         for (key, field) in fields {
             let string = || match field {

@@ -54,6 +54,10 @@ test("compaction: read the tail, then replace the history if nobody wrote meanwh
   assert.deepEqual((await store.loadMessages(id)).map((m) => m.content[0].text), ["summary of a, b", "c", "d"]);
   await assert.rejects(store.replaceMessages(id, { from: 0, expectedCount: 4, messages: [] }), code("CONFLICT"));
   await assert.rejects(store.replaceMessages(id, { messages: [] }), code("INVALID_ARGUMENT", "from"));
+  // 2^32 must not wrap to 0 in wasm32 and replace the whole history.
+  await assert.rejects(store.replaceMessages(id, { from: 2 ** 32, messages: [] }), code("INVALID_ARGUMENT", "from"));
+  await assert.rejects(store.replaceMessages(id, { from: 0, expectedCount: 2 ** 32 + 3, messages: [] }), code("CONFLICT"));
+  assert.equal((await store.loadMessages(id)).length, 3, "untouched");
   await assert.rejects(store.loadMessages(id, { limit: -1 }), code("INVALID_ARGUMENT", "limit"));
   assert.deepEqual((await store.popMessage(id)).content[0].text, "d");
   const updated = await store.updateSession(id, { title: "compacted" });

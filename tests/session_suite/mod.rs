@@ -866,6 +866,19 @@ pub async fn replacing_messages_persists_a_compaction_or_nothing(store: &impl Se
         code(store.replace_messages("ghost", 0, None, Vec::new()).await),
         "NOT_FOUND"
     );
+    // A missing session is NOT_FOUND before its history is judged.
+    let stale = store
+        .replace_messages("ghost", 3, Some(9), Vec::new())
+        .await;
+    assert_eq!(code(stale), "NOT_FOUND");
+    let replacing = TurnWrite {
+        replace_from: Some(2),
+        ..TurnWrite::default()
+    };
+    assert_eq!(
+        code(store.commit_turn("ghost", replacing).await),
+        "NOT_FOUND"
+    );
 }
 
 pub async fn pop_and_clear_remove_from_the_end(store: &impl SessionStore) {
