@@ -166,7 +166,9 @@ impl SessionStore for MemorySessionStore {
             frames: vec![(request_id.to_owned(), frames)],
             ..TurnWrite::default()
         };
-        self.commit_turn(session_id, turn).await
+        // Checked just above, under this call's own field names: scanning
+        // every frame for credentials twice would double its cost.
+        self.commit_checked(session_id, turn)
     }
 
     async fn load_activity_frames(
@@ -332,6 +334,13 @@ impl SessionStore for MemorySessionStore {
 
     async fn commit_turn(&self, session_id: &str, turn: TurnWrite) -> Result<(), Error> {
         turn.check()?;
+        self.commit_checked(session_id, turn)
+    }
+}
+
+impl MemorySessionStore {
+    /// A turn whose checks have run.
+    fn commit_checked(&self, session_id: &str, turn: TurnWrite) -> Result<(), Error> {
         let now = self.env.now();
         let mut truncates = false;
         if let Some(from) = turn.replace_from {
@@ -340,10 +349,7 @@ impl SessionStore for MemorySessionStore {
             truncates = from < count;
         }
         // As IndexedDB: a replacement that removes nothing is no write.
-        let wrote = truncates
-            || !turn.messages.is_empty()
-            || turn.frames.iter().any(|(_, f)| !f.is_empty())
-            || !turn.state.is_empty();
+        let wrote = truncates || turn.adds();
         self.write(session_id, |s| {
             if let Some(from) = turn.replace_from {
                 s.messages.truncate(from);

@@ -267,12 +267,11 @@ impl TurnWrite {
         Ok(fields.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
     }
 
-    /// Whether it writes anything at all.
-    pub fn is_empty(&self) -> bool {
-        self.messages.is_empty()
-            && self.replace_from.is_none()
-            && self.frames.iter().all(|(_, f)| f.is_empty())
-            && self.state.is_empty()
+    /// Whether it adds anything (a replacement may still remove).
+    pub fn adds(&self) -> bool {
+        !self.messages.is_empty()
+            || self.frames.iter().any(|(_, f)| !f.is_empty())
+            || !self.state.is_empty()
     }
 }
 
