@@ -13,7 +13,10 @@ use std::cell::RefCell;
 use crate::json::Value;
 use crate::Error;
 
-pub use patterns::scan;
+mod redact;
+
+pub use patterns::{locate, scan, Hit};
+pub use redact::{redact_text, redact_value, Redaction};
 
 thread_local! {
     /// Exact strings the host holds (the page's API key, say).
@@ -49,12 +52,26 @@ pub fn clear_host_secrets() {
 
 /// The kind of credential in `text`, if any.
 pub fn find(text: &str) -> Option<&'static str> {
-    let host =
-        HOST_SECRETS.with(|secrets| secrets.borrow().iter().any(|s| text.contains(s.as_str())));
-    if host {
-        return Some("host_secret");
-    }
-    scan(text)
+    first(text).map(|hit| hit.kind)
+}
+
+/// The credential that starts first in `text`, a host's secret or a shape.
+fn first(text: &str) -> Option<Hit> {
+    let host = HOST_SECRETS.with(|secrets| {
+        let secrets = secrets.borrow();
+        let found = secrets
+            .iter()
+            .filter_map(|s| text.find(s.as_str()).map(|at| (at, s.len())));
+        found.min_by_key(|&(at, _)| at)
+    });
+    let host = host.map(|(at, len)| Hit {
+        kind: "host_secret",
+        start: at,
+        end: at + len,
+    });
+    host.into_iter()
+        .chain(locate(text))
+        .min_by_key(|hit| hit.start)
 }
 
 /// A field name folded across camelCase, snake_case, kebab-case and
@@ -144,21 +161,31 @@ pub fn check_value(path: &str, value: &Value) -> Result<(), Error> {
     walk(path, value, false)
 }
 
+/// A key holding a secret is refused in either mode, reported at its
+/// object's path: a path with the key in it would echo the secret. A key
+/// names a field, so it is never rewritten. Returns the field's path (from
+/// the root, when `path` is empty, its name).
+fn field_path(path: &str, key: &str) -> Result<String, Error> {
+    check_text(if path.is_empty() { "(a key)" } else { path }, key)?;
+    Ok(if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    })
+}
+
+/// Whether a field holds a credential by its name alone.
+fn named_credential(key: &str, field: &Value, schema: bool) -> bool {
+    let secret = |s: &str| !s.is_empty() && !s.starts_with(patterns::MARKER);
+    !schema && is_credential_name(key) && field.as_str().is_some_and(secret)
+}
+
 fn walk(path: &str, value: &Value, schema: bool) -> Result<(), Error> {
     match value {
         Value::Object(fields) => {
             for (key, field) in fields {
-                // A key holding a secret is reported at its object's path:
-                // a path with the key in it would echo the secret.
-                check_text(if path.is_empty() { "(a key)" } else { path }, key)?;
-                // From the root (`path` empty), a field's path is its name.
-                let at = if path.is_empty() {
-                    key.clone()
-                } else {
-                    format!("{path}.{key}")
-                };
-                let named = !schema && is_credential_name(key);
-                if named && field.as_str().is_some_and(|s| !s.is_empty()) {
+                let at = field_path(path, key)?;
+                if named_credential(key, field, schema) {
                     return Err(refused(&at, "credential_field"));
                 }
                 let properties = key == "properties" && field.is_object();

@@ -181,18 +181,52 @@ const KEYED: &[Keyed] = &[
     },
 ];
 
+/// A credential found: its kind and the bytes to redact.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hit {
+    pub kind: &'static str,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Hit {
+    fn new(kind: &'static str, start: usize, end: usize) -> Self {
+        Self { kind, start, end }
+    }
+}
+
 /// The kind of the first credential shape in `text`, if any.
 pub fn scan(text: &str) -> Option<&'static str> {
-    words(text)
-        .or_else(|| pem(text))
-        .or_else(|| bearer(text))
-        .or_else(|| url_password(text.as_bytes()))
+    locate(text).map(|hit| hit.kind)
+}
+
+/// The credential shape that starts first in `text`: redaction walks the
+/// text left to right, so none is skipped.
+pub fn locate(text: &str) -> Option<Hit> {
+    [
+        words(text),
+        pem(text),
+        bearer(text),
+        url_password(text.as_bytes()),
+    ]
+    .into_iter()
+    .flatten()
+    .min_by_key(|hit| hit.start)
+}
+
+/// What redaction leaves in a credential's place: the stores check a
+/// redacted value again, and it must pass.
+pub const MARKER: &str = "[REDACTED:";
+
+/// Where `part`, a slice of `text`, starts in it.
+fn offset(text: &str, part: &str) -> usize {
+    part.as_ptr() as usize - text.as_ptr() as usize
 }
 
 /// One pass over the words: keys, header lines and assignments all start
 /// one. A pass per shape cost several times more (a byte loop at
 /// opt-level z is slow, and these run over every string stored).
-fn words(text: &str) -> Option<&'static str> {
+fn words(text: &str) -> Option<Hit> {
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
@@ -231,7 +265,7 @@ fn words(text: &str) -> Option<&'static str> {
     None
 }
 
-fn keyed_at(bytes: &[u8], start: usize) -> Option<&'static str> {
+fn keyed_at(bytes: &[u8], start: usize) -> Option<Hit> {
     let first = bytes[start];
     // Every prefix's first letter: most words are rejected here.
     if !matches!(
@@ -262,7 +296,8 @@ fn keyed_at(bytes: &[u8], start: usize) -> Option<&'static str> {
             _ => true,
         };
         if run >= pattern.min && shape_ok {
-            return Some(pattern.kind);
+            let end = start + pattern.prefix.len() + run;
+            return Some(Hit::new(pattern.kind, start, end));
         }
     }
     None
@@ -270,25 +305,33 @@ fn keyed_at(bytes: &[u8], start: usize) -> Option<&'static str> {
 
 /// `Bearer <token>` without its header name, as a value is often passed
 /// on: a token of 16 characters or more. "Bearer of bad news" passes.
-fn bearer(text: &str) -> Option<&'static str> {
+fn bearer(text: &str) -> Option<Hit> {
     text.match_indices("Bearer ").find_map(|(at, name)| {
-        let token = &text.as_bytes()[at + name.len()..];
-        let run = token
+        let start = at + name.len();
+        let run = text.as_bytes()[start..]
             .iter()
             .take_while(|&&b| word(b) || matches!(b, b'.' | b'~' | b'+' | b'/' | b'='))
             .count();
-        (run >= 16).then_some("bearer_token")
+        (run >= 16).then_some(Hit::new("bearer_token", start, start + run))
     })
 }
 
 /// A PEM private key of any type; certificates and public keys pass.
-fn pem(text: &str) -> Option<&'static str> {
+/// Redacted from its BEGIN line through its END line, or to the end of a
+/// text that lost its END.
+fn pem(text: &str) -> Option<Hit> {
     let mut rest = text;
     while let Some(at) = rest.find("-----BEGIN ") {
         let line = &rest[at + 11..];
         let end = line.find("-----").unwrap_or(line.len());
         if line[..end].ends_with("PRIVATE KEY") {
-            return Some("private_key");
+            let start = offset(text, rest) + at;
+            let body = &text[start..];
+            let stop = body
+                .find("-----END ")
+                .and_then(|e| body[e + 9..].find("-----").map(|f| e + 9 + f + 5))
+                .unwrap_or(body.len());
+            return Some(Hit::new("private_key", start, start + stop));
         }
         rest = &line[end..];
     }
@@ -297,7 +340,7 @@ fn pem(text: &str) -> Option<&'static str> {
 
 /// `Authorization: Bearer …` and the other credential header lines, in
 /// any letter case, at a word start.
-fn header_at(text: &str, start: usize) -> Option<&'static str> {
+fn header_at(text: &str, start: usize) -> Option<Hit> {
     const NAMES: [&str; 5] = [
         "proxy-authorization",
         "authorization",
@@ -326,41 +369,50 @@ fn header_at(text: &str, start: usize) -> Option<&'static str> {
         else {
             continue;
         };
-        if let Some(kind) = header_value(name, value.trim_start_matches([' ', '\t', '"', '\''])) {
-            return Some(kind);
+        let value = value.trim_start_matches([' ', '\t', '"', '\'']);
+        if let Some(hit) = header_value(name, value) {
+            let at = offset(text, value);
+            return Some(Hit::new(hit.kind, at + hit.start, at + hit.end));
         }
     }
     None
 }
 
-fn header_value(name: &str, value: &str) -> Option<&'static str> {
-    let long_enough = |v: &str| {
-        v.split(|c: char| c.is_whitespace() || c == '"' || c == '\'')
-            .next()
-            .is_some_and(|t| t.len() >= 8)
+/// The credential in a header's value, relative to the value: its token,
+/// or a cookie's whole line.
+fn header_value(name: &str, value: &str) -> Option<Hit> {
+    let stop = |c: char| c.is_whitespace() || c == '"' || c == '\'';
+    // The token from `from` on, if it is long enough to be a credential.
+    let token = |kind, from: usize| {
+        let token = &value[from..];
+        let len = token.find(stop).unwrap_or(token.len());
+        (len >= 8 && !token.starts_with(MARKER)).then_some(Hit::new(kind, from, from + len))
     };
     match name {
-        "x-api-key" => long_enough(value).then_some("api_key_header"),
+        "x-api-key" => token("api_key_header", 0),
         "set-cookie" | "cookie" => {
             let pair = value.split(';').next().unwrap_or_default();
-            let set = pair
-                .split_once('=')
-                .is_some_and(|(n, v)| !n.trim().is_empty() && !v.trim().is_empty());
-            set.then_some("cookie_header")
+            let set = !value.starts_with(MARKER)
+                && pair
+                    .split_once('=')
+                    .is_some_and(|(n, v)| !n.trim().is_empty() && !v.trim().is_empty());
+            // To the end of the line, or of the quoted string it sits in.
+            let end = value.find(['\n', '\r', '"', '\'']).unwrap_or(value.len());
+            set.then_some(Hit::new("cookie_header", 0, end))
         }
         _ => {
             let scheme = ["bearer ", "basic ", "token "].into_iter().find(|scheme| {
                 value.len() > scheme.len()
                     && value.as_bytes()[..scheme.len()].eq_ignore_ascii_case(scheme.as_bytes())
             })?;
-            long_enough(&value[scheme.len()..]).then_some("authorization_header")
+            token("authorization_header", scheme.len())
         }
     }
 }
 
 /// A URL whose userinfo (before the `@` of its authority) holds a
 /// password after the user's colon.
-fn url_password(bytes: &[u8]) -> Option<&'static str> {
+fn url_password(bytes: &[u8]) -> Option<Hit> {
     let mut from = 0;
     while let Some(at) = find(&bytes[from..]) {
         let authority_start = from + at + 3;
@@ -377,8 +429,11 @@ fn url_password(bytes: &[u8]) -> Option<&'static str> {
         if let Some(at) = authority.iter().rposition(|&b| b == b'@') {
             let userinfo = &authority[..at];
             if let Some(colon) = userinfo.iter().position(|&b| b == b':') {
-                if colon + 1 < userinfo.len() {
-                    return Some("url_password");
+                if colon + 1 < userinfo.len()
+                    && !userinfo[colon + 1..].starts_with(MARKER.as_bytes())
+                {
+                    let start = authority_start + colon + 1;
+                    return Some(Hit::new("url_password", start, authority_start + at));
                 }
             }
         }
@@ -402,7 +457,7 @@ fn find(haystack: &[u8]) -> Option<usize> {
 
 /// A credential-named variable (`OPENAI_API_KEY`, `password`) assigned,
 /// with `=` or `:`, a literal of eight characters or more, in prose or code.
-fn assignment_at(text: &str, i: usize) -> Option<&'static str> {
+fn assignment_at(text: &str, i: usize) -> Option<Hit> {
     let bytes = text.as_bytes();
     if !(bytes[i].is_ascii_alphabetic() || bytes[i] == b'_') {
         return None;
@@ -443,5 +498,11 @@ fn assignment_at(text: &str, i: usize) -> Option<&'static str> {
     // Bare, it must hold a digit: a variable's name has none, a password
     // typed in place usually does.
     let digit = quoted || value.as_bytes()[..run].iter().any(u8::is_ascii_digit);
-    (run >= 8 && ends && digit).then_some("credential_assignment")
+    let start = offset(text, value);
+    let marker = value.starts_with(MARKER);
+    (run >= 8 && ends && digit && !marker).then_some(Hit::new(
+        "credential_assignment",
+        start,
+        start + run,
+    ))
 }

@@ -204,3 +204,108 @@ fn the_projects_own_sources_and_readme_pass_whole() {
     }
     assert!(scanned > 100_000, "scanned {scanned} bytes");
 }
+
+/// The part of a secret that must never survive a redaction (a header's
+/// name and scheme, or a URL's host, may).
+fn core_of(secret: &str) -> &str {
+    let hit = first(secret).expect("an example is found");
+    &secret[hit.start..hit.end]
+}
+
+#[test]
+fn redaction_replaces_every_shape_and_keeps_the_prose() {
+    for (secret, kind) in secrets() {
+        // On lines of their own: a cookie's value runs to its line's end.
+        let mut text = format!("before\n{secret}\nmiddle {secret}\nafter");
+        let mut found = Vec::new();
+        redact_text("frames[0].text", &mut text, &mut found).unwrap();
+        assert_eq!(find(&text), None, "{text}");
+        assert!(!text.contains(core_of(&secret)), "{kind}: {text}");
+        assert!(
+            text.starts_with("before\n") && text.ends_with("\nafter"),
+            "{text}"
+        );
+        assert!(text.contains("\nmiddle "), "{text}");
+        assert_eq!(found.len(), 2, "{kind}: {text}");
+        for redaction in &found {
+            assert_eq!(redaction.path, "frames[0].text");
+            assert!(text.contains(&format!("[REDACTED:{}]", redaction.kind)));
+        }
+    }
+}
+
+#[test]
+fn redaction_keeps_what_is_not_secret_and_names_the_scheme() {
+    let mut text =
+        "curl -H 'Authorization: Bearer abcdefgh12345678' postgres://app:hunter22@db/x".to_owned();
+    let mut found = Vec::new();
+    redact_text("t", &mut text, &mut found).unwrap();
+    assert_eq!(
+        text,
+        "curl -H 'Authorization: Bearer [REDACTED:authorization_header]' postgres://app:[REDACTED:url_password]@db/x"
+    );
+    let kinds: Vec<_> = found.iter().map(|r| r.kind).collect();
+    assert_eq!(kinds, ["authorization_header", "url_password"]);
+
+    let mut clean = "nothing here, tokens: 12".to_owned();
+    redact_text("t", &mut clean, &mut found).unwrap();
+    assert_eq!(clean, "nothing here, tokens: 12");
+    assert_eq!(found.len(), 2, "a clean text reports nothing");
+}
+
+#[test]
+fn redacting_a_value_rewrites_strings_and_named_fields_but_never_keys() {
+    let key = secrets()[0].0.clone();
+    let mut value = json!({
+        "input": {"cmd": (format!("export OPENAI_API_KEY={key}")), "apiKey": "abc", "password": ""},
+        "list": [(key.clone()), 3, null],
+        "properties": {"password": {"type": "string"}}
+    });
+    let mut found = Vec::new();
+    redact_value("frames[2]", &mut value, &[], &mut found).unwrap();
+    assert_eq!(
+        value,
+        json!({
+            "input": {"cmd": "export OPENAI_API_KEY=[REDACTED:credential_assignment]", "apiKey": "[REDACTED:credential_field]", "password": ""},
+            "list": ["[REDACTED:openai_key]", 3, null],
+            "properties": {"password": {"type": "string"}}
+        })
+    );
+    let paths: Vec<_> = found.iter().map(|r| (r.path.as_str(), r.kind)).collect();
+    assert_eq!(
+        paths,
+        [
+            ("frames[2].input.cmd", "credential_assignment"),
+            ("frames[2].input.apiKey", "credential_field"),
+            ("frames[2].list[0]", "openai_key"),
+        ]
+    );
+    assert_eq!(check_value("frames[2]", &value), Ok(()));
+
+    let mut fields = crate::json::Map::new();
+    fields.push_field(key.clone(), json!(2));
+    let mut keyed = Value::Object(fields);
+    let error = redact_value("frames[0]", &mut keyed, &[], &mut found).unwrap_err();
+    assert_eq!(error.code(), "CREDENTIAL");
+    assert!(!format!("{error:?}").contains(&key[3..]));
+
+    let mut document = json!({"session": {"id": (key.clone()), "title": (key.clone())}});
+    let error = redact_value("document", &mut document, &["id"], &mut found).unwrap_err();
+    assert_eq!(
+        error.field(),
+        Some("document.session.id"),
+        "an id is a name"
+    );
+}
+
+#[test]
+fn a_host_secret_is_redacted_where_it_starts() {
+    let secret = "pa55-word-of-the-host";
+    register_host_secret(secret).unwrap();
+    let mut text = format!("x {secret} y sk-{}", "a".repeat(30));
+    let mut found = Vec::new();
+    let result = redact_text("t", &mut text, &mut found);
+    clear_host_secrets();
+    result.unwrap();
+    assert_eq!(text, "x [REDACTED:host_secret] y [REDACTED:openai_key]");
+}

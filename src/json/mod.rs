@@ -80,6 +80,9 @@ impl Map {
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (&String, &Value)> {
         self.0.iter().map(|(k, v)| (k, v))
     }
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&String, &mut Value)> {
+        self.0.iter_mut().map(|(k, v)| (&*k, v))
+    }
     pub fn keys(&self) -> impl Iterator<Item = &String> {
         self.0.iter().map(|(k, _)| k)
     }
