@@ -77,7 +77,7 @@ macro_rules! value_suite {
 
 #[wasm_bindgen_test]
 async fn the_memory_store_refuses_values_that_are_not_json() {
-    value_suite!(MemorySessionStore::new());
+    value_suite!(MemorySessionStore::new(JsValue::UNDEFINED).unwrap());
 }
 
 #[wasm_bindgen_test]
@@ -138,7 +138,7 @@ async fn plain_data_from_another_realm_is_accepted_and_other_objects_are_not() {
         "a window tests a real iframe"
     );
     let text = r#"{"a":{"b":[1,{"c":"é"}]},"n":null}"#;
-    let store = MemorySessionStore::new();
+    let store = MemorySessionStore::new(JsValue::UNDEFINED).unwrap();
     let session = settle(store.create_session(JsValue::UNDEFINED))
         .await
         .unwrap();

@@ -9,7 +9,7 @@ use std::pin::pin;
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
-use js_sys::Promise;
+use js_sys::{Function, Promise};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::future_to_promise;
 
@@ -17,32 +17,138 @@ use super::error::to_js as error_to_js;
 use super::values::Options;
 use super::values::{from_js, id_arg, list_from_js, to_js};
 use super::AttachmentStore;
+use crate::credentials::{self, Redaction};
+use crate::json::Value;
 pub use crate::session::call::Call;
 use crate::session::call::{self, Reply};
 use crate::session::export::SessionExport;
 use crate::session::{self, NewSession, Page, SessionInfo, SessionUpdate, TurnWrite};
 use crate::{idb, Error};
 
-pub enum Backend {
+pub enum Store {
     Memory(Rc<session::MemorySessionStore>),
     Idb(Rc<idb::IdbSessionStore>),
+}
+
+/// What a store does with a credential in a value: refuse the write (the
+/// default) or redact it, and whom it tells.
+#[derive(Default)]
+pub struct Policy {
+    pub redact: bool,
+    pub on_redact: Option<Function>,
+}
+
+impl Policy {
+    /// `credentials` and `onRedact`, from a store's options.
+    pub fn read(options: &Options) -> Result<Self, Error> {
+        let redact = match options.get("credentials").as_string().as_deref() {
+            _ if options.get("credentials").is_undefined() => false,
+            Some("refuse") => false,
+            Some("redact") => true,
+            _ => {
+                return Err(Error::InvalidArgument {
+                    field: "credentials".to_owned(),
+                    reason: "must be \"refuse\" or \"redact\"".to_owned(),
+                })
+            }
+        };
+        let on_redact = options.function("onRedact")?;
+        Ok(Self { redact, on_redact })
+    }
+
+    /// Tells the host what a completed write redacted. Its callback throwing
+    /// cannot undo the write, so that is ignored.
+    fn report(&self, session_id: &str, found: &[Redaction]) {
+        let Some(listener) = self.on_redact.as_ref().filter(|_| !found.is_empty()) else {
+            return;
+        };
+        let redactions = found
+            .iter()
+            .map(|r| crate::json!({"path": (r.path.as_str()), "kind": (r.kind)}))
+            .collect();
+        let event =
+            crate::json!({"sessionId": session_id, "redactions": (Value::Array(redactions))});
+        let _ = listener.call1(&JsValue::UNDEFINED, &to_js(&event));
+    }
+}
+
+/// The values a call takes in, redacted on the way when the store says so,
+/// at the paths a refusal would name.
+pub struct Intake {
+    redact: bool,
+    found: Vec<Redaction>,
+}
+
+impl Intake {
+    /// Strings under a field in `names` are names: refused, not redacted.
+    pub fn value(&mut self, value: &JsValue, path: &str, names: &[&str]) -> Result<Value, Error> {
+        let mut value = from_js(value, path)?;
+        if self.redact {
+            credentials::redact_value(path, &mut value, names, &mut self.found)?;
+        }
+        Ok(value)
+    }
+
+    pub fn list(&mut self, value: &JsValue, path: &str) -> Result<Vec<Value>, Error> {
+        let mut items = list_from_js(value, path)?;
+        if self.redact {
+            for (i, item) in items.iter_mut().enumerate() {
+                credentials::redact_value(&format!("{path}[{i}]"), item, &[], &mut self.found)?;
+            }
+        }
+        Ok(items)
+    }
+}
+
+/// A store and its policy, for one call.
+pub struct Backend {
+    pub store: Store,
+    pub policy: Rc<Policy>,
 }
 
 impl Backend {
     /// The call's promise. Never throws: a bad argument is a rejection.
     pub fn call(&self, call: Result<Call, Error>) -> Promise {
+        self.run(call, Vec::new())
+    }
+
+    /// A call that takes values in, through the store's policy.
+    pub fn call_with(&self, build: impl FnOnce(&mut Intake) -> Result<Call, Error>) -> Promise {
+        let mut intake = Intake {
+            redact: self.policy.redact,
+            found: Vec::new(),
+        };
+        let call = build(&mut intake);
+        self.run(call, intake.found)
+    }
+
+    #[inline(never)]
+    fn run(&self, call: Result<Call, Error>, found: Vec<Redaction>) -> Promise {
         let call = match call {
             Ok(call) => call,
             Err(e) => return Promise::reject(&error_to_js(&e)),
         };
-        match self {
-            Backend::Memory(store) => {
+        let session_id = call.session_id().map(str::to_owned);
+        let policy = self.policy.clone();
+        // After the write completed: the session's id, a new one's included.
+        let report = move |reply: &Reply| {
+            let id = match reply {
+                Reply::Info(info) => Some(info.id.as_str()),
+                _ => session_id.as_deref(),
+            };
+            policy.report(id.unwrap_or_default(), &found);
+        };
+        match &self.store {
+            Store::Memory(store) => {
                 let mut work = pin!(call::run(&**store, call));
                 match work.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-                    Poll::Ready(Ok(reply)) => match to_reply(reply) {
-                        Ok(reply) => Promise::resolve(&reply),
-                        Err(e) => Promise::reject(&error_to_js(&e)),
-                    },
+                    Poll::Ready(Ok(reply)) => {
+                        report(&reply);
+                        match to_reply(reply) {
+                            Ok(reply) => Promise::resolve(&reply),
+                            Err(e) => Promise::reject(&error_to_js(&e)),
+                        }
+                    }
                     Poll::Ready(Err(e)) => Promise::reject(&error_to_js(&e)),
                     // The memory store awaits nothing; were that to change,
                     // this says so rather than hanging.
@@ -53,14 +159,12 @@ impl Backend {
                     })),
                 }
             }
-            Backend::Idb(store) => {
+            Store::Idb(store) => {
                 let store = store.clone();
                 future_to_promise(async move {
-                    store
-                        .run(call)
-                        .await
-                        .and_then(to_reply)
-                        .map_err(|e| error_to_js(&e))
+                    let reply = store.run(call).await.map_err(|e| error_to_js(&e))?;
+                    report(&reply);
+                    to_reply(reply).map_err(|e| error_to_js(&e))
                 })
             }
         }
@@ -116,20 +220,26 @@ pub fn save_state(
     id: &JsValue,
     key: Result<String, Error>,
     value: &JsValue,
+    intake: &mut Intake,
 ) -> Result<Call, Error> {
     let id = id_arg(id, "sessionId")?;
     let key = key?;
-    let value = from_js(value, &key)?;
+    let value = intake.value(value, &key, &[])?;
     Ok(Call::SaveState(id, key, value))
 }
 
 #[inline(never)]
-pub fn append_frames(id: &JsValue, request: &JsValue, frames: &JsValue) -> Result<Call, Error> {
+pub fn append_frames(
+    id: &JsValue,
+    request: &JsValue,
+    frames: &JsValue,
+    intake: &mut Intake,
+) -> Result<Call, Error> {
     let (id, request) = (id_arg(id, "sessionId")?, id_arg(request, "requestId")?);
     Ok(Call::AppendFrames(
         id,
         request,
-        list_from_js(frames, "frames")?,
+        intake.list(frames, "frames")?,
     ))
 }
 
@@ -143,19 +253,20 @@ pub fn load_frames(id: &JsValue, request: &JsValue) -> Result<Call, Error> {
 }
 
 #[inline(never)]
-pub fn append_messages(id: &JsValue, messages: &JsValue) -> Result<Call, Error> {
+pub fn append_messages(
+    id: &JsValue,
+    messages: &JsValue,
+    intake: &mut Intake,
+) -> Result<Call, Error> {
     let id = id_arg(id, "sessionId")?;
-    Ok(Call::AppendMessages(
-        id,
-        list_from_js(messages, "messages")?,
-    ))
+    Ok(Call::AppendMessages(id, intake.list(messages, "messages")?))
 }
 
-pub fn create_session(options: &JsValue) -> Result<Call, Error> {
+pub fn create_session(options: &JsValue, intake: &mut Intake) -> Result<Call, Error> {
     let new = if options.is_undefined() || options.is_null() {
         NewSession::default()
     } else {
-        NewSession::from_value(&from_js(options, "options")?)?
+        NewSession::from_value(&intake.value(options, "options", &["id"])?)?
     };
     Ok(Call::CreateSession(new))
 }
@@ -180,9 +291,9 @@ pub fn load_messages(id: &JsValue, options: &JsValue) -> Result<Call, Error> {
 }
 
 #[inline(never)]
-pub fn update_session(id: &JsValue, update: &JsValue) -> Result<Call, Error> {
+pub fn update_session(id: &JsValue, update: &JsValue, intake: &mut Intake) -> Result<Call, Error> {
     let id = id_arg(id, "sessionId")?;
-    let update = SessionUpdate::from_value(&from_js(update, "options")?)?;
+    let update = SessionUpdate::from_value(&intake.value(update, "options", &["id"])?)?;
     Ok(Call::UpdateSession(id, update))
 }
 
@@ -198,7 +309,11 @@ fn required(options: &Options, name: &'static str) -> Result<JsValue, Error> {
 }
 
 #[inline(never)]
-pub fn replace_messages(id: &JsValue, options: &JsValue) -> Result<Call, Error> {
+pub fn replace_messages(
+    id: &JsValue,
+    options: &JsValue,
+    intake: &mut Intake,
+) -> Result<Call, Error> {
     let id = id_arg(id, "sessionId")?;
     let options = Options::read(options, &["from", "expectedCount", "messages"])?;
     let from = required(&options, "from")?;
@@ -208,7 +323,7 @@ pub fn replace_messages(id: &JsValue, options: &JsValue) -> Result<Call, Error> 
         reason: "must be a non-negative whole number".to_owned(),
     })?;
     let expected = position(&options, "expectedCount")?;
-    let messages = list_from_js(&required(&options, "messages")?, "messages")?;
+    let messages = intake.list(&required(&options, "messages")?, "messages")?;
     Ok(Call::ReplaceMessages(id, from, expected, messages))
 }
 
@@ -217,6 +332,7 @@ pub fn commit_turn(
     id: &JsValue,
     options: &JsValue,
     pinned: impl FnOnce(&JsValue) -> Result<session::Pins, Error>,
+    intake: &mut Intake,
 ) -> Result<Call, Error> {
     let id = id_arg(id, "sessionId")?;
     let options = Options::read(
@@ -229,15 +345,15 @@ pub fn commit_turn(
     };
     let messages = options.get("messages");
     if !messages.is_undefined() {
-        turn.messages = list_from_js(&messages, "messages")?;
+        turn.messages = intake.list(&messages, "messages")?;
     }
     let frames = options.get("frames");
     if !frames.is_undefined() {
-        turn.frames = TurnWrite::frames_from(&from_js(&frames, "frames")?)?;
+        turn.frames = TurnWrite::frames_from(&intake.value(&frames, "frames", &["requestId"])?)?;
     }
     let state = options.get("state");
     if !state.is_undefined() {
-        turn.state = TurnWrite::state_from(&from_js(&state, "state")?)?;
+        turn.state = TurnWrite::state_from(&intake.value(&state, "state", &[])?)?;
     }
     let attachments = options.get("attachments");
     if !attachments.is_undefined() {
@@ -248,12 +364,17 @@ pub fn commit_turn(
 }
 
 #[inline(never)]
-pub fn import_session(document: &JsValue, options: &JsValue) -> Result<Call, Error> {
+pub fn import_session(
+    document: &JsValue,
+    options: &JsValue,
+    intake: &mut Intake,
+) -> Result<Call, Error> {
     let options = Options::read(options, &["id"])?;
     let id = match options.get("id") {
         v if v.is_undefined() => None,
         v => Some(id_arg(&v, "id")?),
     };
-    let export = SessionExport::from_value(&from_js(document, "document")?)?;
+    let export =
+        SessionExport::from_value(&intake.value(document, "document", &["id", "requestId"])?)?;
     Ok(Call::ImportSession(export.with_id(id)?))
 }

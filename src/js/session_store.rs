@@ -5,7 +5,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 use super::error::to_js;
-use super::session_calls::{self as calls, Backend, Call};
+use super::session_calls::{self as calls, Backend, Call, Policy, Store};
 use super::values::{from_js, id_arg, Options};
 use super::AttachmentStore;
 use crate::idb::{self, BrowserEnvironment, Durability, VersionChange};
@@ -15,23 +15,29 @@ use crate::Error;
 /// Sessions kept in memory: the same behaviour as `IdbSessionStore`, gone
 /// on reload. Holds wasm memory: call `free()` when done.
 #[wasm_bindgen]
-pub struct MemorySessionStore(Rc<session::MemorySessionStore>);
+pub struct MemorySessionStore(Rc<session::MemorySessionStore>, Rc<Policy>);
 
 #[wasm_bindgen]
 impl MemorySessionStore {
-    /// `const store = new MemorySessionStore()`
+    /// `const store = new MemorySessionStore({ credentials: "redact", onRedact })`
     #[wasm_bindgen(constructor)]
-    #[allow(clippy::new_without_default)]
-    pub fn new() -> Self {
-        Self(Rc::new(session::MemorySessionStore::new(Rc::new(
-            BrowserEnvironment,
-        ))))
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "SessionStoreOptions")] options: JsValue,
+    ) -> Result<MemorySessionStore, JsValue> {
+        let options =
+            Options::read(&options, &["credentials", "onRedact"]).map_err(|e| to_js(&e))?;
+        let policy = Policy::read(&options).map_err(|e| to_js(&e))?;
+        let store = session::MemorySessionStore::new(Rc::new(BrowserEnvironment));
+        Ok(Self(Rc::new(store), Rc::new(policy)))
     }
 }
 
 impl MemorySessionStore {
     fn backend(&self) -> Backend {
-        Backend::Memory(self.0.clone())
+        Backend {
+            store: Store::Memory(self.0.clone()),
+            policy: self.1.clone(),
+        }
     }
 }
 
@@ -39,7 +45,7 @@ impl MemorySessionStore {
 /// Holds a database connection and wasm memory: call `close()` then
 /// `free()` when done.
 #[wasm_bindgen]
-pub struct IdbSessionStore(Rc<idb::IdbSessionStore>);
+pub struct IdbSessionStore(Rc<idb::IdbSessionStore>, Rc<Policy>);
 
 #[wasm_bindgen]
 impl IdbSessionStore {
@@ -48,7 +54,7 @@ impl IdbSessionStore {
     pub fn open(
         #[wasm_bindgen(unchecked_optional_param_type = "IdbSessionStoreOptions")] options: JsValue,
     ) -> Promise {
-        let (name, durability, listener) = match open_options(&options) {
+        let (name, durability, listener, policy) = match open_options(&options) {
             Ok(options) => options,
             Err(e) => return Promise::reject(&to_js(&e)),
         };
@@ -65,12 +71,15 @@ impl IdbSessionStore {
                     let _ = listener.call1(&JsValue::UNDEFINED, &event);
                 })));
             }
-            Ok(IdbSessionStore(Rc::new(store)).into())
+            Ok(IdbSessionStore(Rc::new(store), Rc::new(policy)).into())
         })
     }
 
     fn backend(&self) -> Backend {
-        Backend::Idb(self.0.clone())
+        Backend {
+            store: Store::Idb(self.0.clone()),
+            policy: self.1.clone(),
+        }
     }
 
     /// `store.name // the database name`
@@ -85,8 +94,17 @@ impl IdbSessionStore {
     }
 }
 
-fn open_options(options: &JsValue) -> Result<(String, Durability, Option<Function>), Error> {
-    let options = Options::read(options, &["name", "durability", "onVersionChange"])?;
+type Opened = (String, Durability, Option<Function>, Policy);
+
+fn open_options(options: &JsValue) -> Result<Opened, Error> {
+    let known = [
+        "name",
+        "durability",
+        "onVersionChange",
+        "credentials",
+        "onRedact",
+    ];
+    let options = Options::read(options, &known)?;
     let name = match options.get("name") {
         v if v.is_undefined() => "attache".to_owned(),
         v => id_arg(&v, "name")?,
@@ -102,17 +120,8 @@ fn open_options(options: &JsValue) -> Result<(String, Durability, Option<Functio
                 reason: "must be \"default\", \"strict\" or \"relaxed\"".to_owned(),
             })?,
     };
-    let listener = match options.get("onVersionChange") {
-        v if v.is_undefined() => None,
-        v => Some(
-            v.dyn_into::<Function>()
-                .map_err(|_| Error::InvalidArgument {
-                    field: "onVersionChange".to_owned(),
-                    reason: "must be a function".to_owned(),
-                })?,
-        ),
-    };
-    Ok((name, durability, listener))
+    let listener = options.function("onVersionChange")?;
+    Ok((name, durability, listener, Policy::read(&options)?))
 }
 
 macro_rules! session_store_methods {
@@ -122,7 +131,7 @@ macro_rules! session_store_methods {
             /// `const session = await store.createSession({ title: "Fix the build" })`
             #[wasm_bindgen(js_name = createSession, unchecked_return_type = "Promise<SessionInfo>")]
             pub fn create_session(&self, #[wasm_bindgen(unchecked_optional_param_type = "NewSession")] options: JsValue) -> Promise {
-                self.backend().call(calls::create_session(&options))
+                self.backend().call_with(|intake| calls::create_session(&options, intake))
             }
 
             /// `await store.getSession(id) // SessionInfo or null`
@@ -151,7 +160,7 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "Json")] value: JsValue,
             ) -> Promise {
-                self.backend().call(calls::save_state(&session_id, id_arg(&key, "key"), &value))
+                self.backend().call_with(|intake| calls::save_state(&session_id, id_arg(&key, "key"), &value, intake))
             }
 
             /// `await store.loadSessionState(sessionId, "plan") // the value or null`
@@ -187,7 +196,7 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "SnapshotNode")] snapshot: JsValue,
             ) -> Promise {
-                self.backend().call(calls::save_state(&session_id, Ok(SNAPSHOT_KEY.to_owned()), &snapshot))
+                self.backend().call_with(|intake| calls::save_state(&session_id, Ok(SNAPSHOT_KEY.to_owned()), &snapshot, intake))
             }
 
             /// `await store.loadSnapshot(sessionId) // SnapshotNode or null`
@@ -203,7 +212,7 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "SerializedReplState")] state: JsValue,
             ) -> Promise {
-                self.backend().call(calls::save_state(&session_id, Ok(REPL_STATE_KEY.to_owned()), &state))
+                self.backend().call_with(|intake| calls::save_state(&session_id, Ok(REPL_STATE_KEY.to_owned()), &state, intake))
             }
 
             /// `await store.loadReplState(sessionId) // SerializedReplState or null`
@@ -220,7 +229,7 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(js_name = requestId, unchecked_param_type = "string")] request_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "ActivityFrame[]")] frames: JsValue,
             ) -> Promise {
-                self.backend().call(calls::append_frames(&session_id, &request_id, &frames))
+                self.backend().call_with(|intake| calls::append_frames(&session_id, &request_id, &frames, intake))
             }
 
             /// `await store.loadActivityFrames(sessionId, requestId?) // in append order`
@@ -240,7 +249,7 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "readonly Message[]")] messages: JsValue,
             ) -> Promise {
-                self.backend().call(calls::append_messages(&session_id, &messages))
+                self.backend().call_with(|intake| calls::append_messages(&session_id, &messages, intake))
             }
 
             /// `await store.loadMessages(sessionId, { limit: 20 }) // the last 20, in order`
@@ -260,7 +269,7 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "SessionUpdate")] update: JsValue,
             ) -> Promise {
-                self.backend().call(calls::update_session(&id, &update))
+                self.backend().call_with(|intake| calls::update_session(&id, &update, intake))
             }
 
             /// `await store.replaceMessages(sessionId, { from: 0, expectedCount: n, messages: [summary, ...kept] })`
@@ -270,7 +279,7 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "ReplaceMessagesOptions")] options: JsValue,
             ) -> Promise {
-                self.backend().call(calls::replace_messages(&session_id, &options))
+                self.backend().call_with(|intake| calls::replace_messages(&session_id, &options, intake))
             }
 
             /// `await store.popMessage(sessionId) // the removed message, or null`
@@ -310,7 +319,7 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(unchecked_param_type = "SessionDocument")] document: JsValue,
                 #[wasm_bindgen(unchecked_optional_param_type = "ImportSessionOptions")] options: JsValue,
             ) -> Promise {
-                self.backend().call(calls::import_session(&document, &options))
+                self.backend().call_with(|intake| calls::import_session(&document, &options, intake))
             }
 
             /// `await store.commitTurn(sessionId, { messages, frames: [{ requestId, frames }], state: { snapshot }, attachments: pinned })`
@@ -320,7 +329,7 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "TurnCommit")] turn: JsValue,
             ) -> Promise {
-                self.backend().call(calls::commit_turn(&session_id, &turn, pinned_specs))
+                self.backend().call_with(|intake| calls::commit_turn(&session_id, &turn, pinned_specs, intake))
             }
 
             /// `await store.saveAttachments(sessionId, pinned) // under key "attachments"`

@@ -210,7 +210,15 @@ export interface SessionInfo {
 }
 /** Sent when another connection upgrades (or, with `newVersion: null`, deletes) the database. */
 export interface VersionChangeEvent { oldVersion: number; newVersion: number | null }
-export interface IdbSessionStoreOptions {
+/** A write's redactions: each credential replaced with `[REDACTED:<kind>]`, at its JSON path. */
+export interface RedactionEvent { sessionId: string; redactions: { path: string; kind: string }[] }
+export interface SessionStoreOptions {
+  /** A credential in a value: `"refuse"` the write (default) or `"redact"` it. Ids, keys and pins are refused either way. */
+  credentials?: "refuse" | "redact";
+  /** Called once a write that redacted something has completed; what it throws is ignored. */
+  onRedact?: (event: RedactionEvent) => void;
+}
+export interface IdbSessionStoreOptions extends SessionStoreOptions {
   /** Database name; default `"attache"`. */
   name?: string;
   /** Applied to write transactions; default `"default"`. */

@@ -130,4 +130,15 @@ impl Options {
             .find(|(known, _)| *known == name)
             .map_or(JsValue::UNDEFINED, |(_, v)| v.clone())
     }
+
+    /// A callback option: absent, or a function.
+    pub fn function(&self, name: &str) -> Result<Option<js_sys::Function>, Error> {
+        match self.get(name) {
+            v if v.is_undefined() => Ok(None),
+            v => v.dyn_into().map(Some).map_err(|_| Error::InvalidArgument {
+                field: name.to_owned(),
+                reason: "must be a function".to_owned(),
+            }),
+        }
+    }
 }

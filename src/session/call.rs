@@ -39,6 +39,37 @@ pub enum Call {
     LoadAttachments(String),
 }
 
+impl Call {
+    /// The session a call is about, when it names one.
+    pub fn session_id(&self) -> Option<&str> {
+        Some(match self {
+            Call::CreateSession(new) => return new.id.as_deref(),
+            Call::ImportSession(export) => &export.session.id,
+            Call::ListSessions => return None,
+            Call::GetSession(id)
+            | Call::DeleteSession(id)
+            | Call::SaveState(id, ..)
+            | Call::LoadState(id, _)
+            | Call::StateKeys(id)
+            | Call::DeleteState(id, _)
+            | Call::AppendFrames(id, ..)
+            | Call::LoadFrames(id, _)
+            | Call::AppendMessages(id, _)
+            | Call::LoadMessages(id, _)
+            | Call::UpdateSession(id, _)
+            | Call::ReplaceMessages(id, ..)
+            | Call::PopMessage(id)
+            | Call::ClearMessages(id)
+            | Call::ListRequests(id)
+            | Call::LoadFramesByRequest(id)
+            | Call::CommitTurn(id, _)
+            | Call::ExportSession(id)
+            | Call::SaveAttachments(id, ..)
+            | Call::LoadAttachments(id) => id,
+        })
+    }
+}
+
 pub enum Reply {
     Unit,
     Bool(bool),

@@ -56,6 +56,8 @@ try {
   const page = await benchPage(env);
   const render = await page.evaluate(async () => (await import("/tests/bench/render.page.mjs")).renderBench(window.attache));
   const store = await page.evaluate(async (runs) => (await import("/tests/bench/store.page.mjs")).storeBench(window.attache, runs), runs);
+  const prose = await readFile(path("README.md"), "utf8");
+  const scan = await page.evaluate(async (prose) => (await import("/tests/bench/scan.page.mjs")).scanBench(window.attache, prose), prose);
   const browser = await page.evaluate(() => navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent);
   const snippets = (await readdir(path("pkg/snippets"), { recursive: true })).filter((f) => f.endsWith(".js")).map((f) => join("pkg/snippets", f));
   results = {
@@ -65,6 +67,7 @@ try {
     runs,
     render,
     store,
+    scan,
     startup: { defaultEntry: await startup(env, "default"), slimEntry: await startup(env, "slim") },
     size: {
       attacheSlim: await size(["pkg/attache_bg.wasm", "pkg/attache.js", "pkg/guard.js", ...snippets]),
@@ -105,6 +108,10 @@ for (const [label, key] of [["Load one request's 1,000 frames", "load"], ["Appen
   const scale = (m) => `${f(m.scale[1000][key])} → ${f(m.scale[10000][key])} → ${f(m.scale[100000][key])} ms (${(m.scale[100000][key] / m.scale[1000][key]).toFixed(2)})`;
   rows.push(`| ${label} | ${scale(a)} | ${scale(d)} | ${scale(r)} |`);
 }
+rows.push("", "| Credential guard: saving 1 MiB to a MemorySessionStore | ms per save |", "| --- | ---: |",
+  `| Prose, every string scanned | ${f(results.scan.prose)} |`,
+  `| Prose holding 64 keys, redacted | ${f(results.scan.redacted64)} |`,
+  `| Numbers, ${kib(results.scan.numbersJsonBytes)} of JSON: nothing to scan | ${f(results.scan.numbers)} |`);
 const s = results.size;
 rows.push("", "| Startup and size | attache | Dexie | idb |", "| --- | ---: | ---: | ---: |",
   `| Import to first \`consolidatedMessage()\`, default entry (wasm inlined) | ${f(results.startup.defaultEntry)} ms | | |`,

@@ -92,18 +92,21 @@ export async function fuzz({ attache, fc, memory, runs, sessions: shared }) {
   // Registered only for the call: a fuzzed secret must not refuse later runs.
   options.registerSecret = (v) => { try { return attache.registerSecret(v); } finally { attache.forgetSecrets(); } };
   options.forgetSecrets = (v) => attache.forgetSecrets(v);
+  options.MemorySessionStore = (v) => new attache.MemorySessionStore(v).free();
   for (const name of ["toOpenAI", "fromOpenAI", "toAnthropic", "fromAnthropic", "toAiSdk", "fromAiSdk"]) {
     options[name] = (v) => attache[name](v);
   }
   for (const name of Object.keys(attache)) {
-    const covered = options[name] ?? ["AttachmentStore", "MemorySessionStore", "IdbSessionStore", "isAttacheError", "default", "initSync"].includes(name);
+    const covered = options[name] ?? ["AttachmentStore", "IdbSessionStore", "isAttacheError", "default", "initSync"].includes(name);
     if (!covered) fail(`export ${name} is not fuzzed`);
   }
   const value = fc.oneof(fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true,
     withTypedArray: true, withSparseArray: true, withNullPrototype: true, withBoxedValues: true }),
   fc.string({ unit: "binary" }), fc.constantFrom(...HOSTILE));
+  // Every other memory store redacts: the same calls, the other policy.
+  let count = 0;
   const run = async (v) => {
-    const sessions = shared ?? new attache.MemorySessionStore();
+    const sessions = shared ?? new attache.MemorySessionStore({ credentials: count++ % 2 ? "redact" : "refuse" });
     const { id } = await sessions.createSession();
     const calls = idCalls(pinned, sessions, id);
     for (const [name, call] of Object.entries(calls.sync)) settlesSync(attache, () => call(v), name);

@@ -56,3 +56,27 @@ test("ordinary data passes: empty or boolean credential fields, schemas, near mi
   });
   store.free();
 });
+
+test("a redacting store keeps the frame, replaces the secret, and reports where, as the README shows", async () => {
+  const events = [];
+  const store = new MemorySessionStore({ credentials: "redact", onRedact: (e) => events.push(e) });
+  const { id } = await store.createSession();
+  const cmd = "curl -H 'Authorization: Bearer abcdefgh12345678' https://api.example.com";
+  await store.appendActivityFrames(id, "req-1", [{ type: "tool", input: { cmd } }, { type: "note", text: `key ${key} and ${key}` }]);
+  const [first, second] = await store.loadActivityFrames(id, "req-1");
+  assert.equal(first.input.cmd, "curl -H 'Authorization: Bearer [REDACTED:authorization_header]' https://api.example.com");
+  assert.equal(second.text, "key [REDACTED:openai_key] and [REDACTED:openai_key]");
+  assert.deepEqual(events, [{ sessionId: id, redactions: [
+    { path: "frames[0].input.cmd", kind: "authorization_header" },
+    { path: "frames[1].text", kind: "openai_key" },
+    { path: "frames[1].text", kind: "openai_key" },
+  ] }]);
+  // A refused write reports nothing; a name is refused in either mode.
+  await assert.rejects(store.saveSessionState(id, key, 1), refused("key", "openai_key"));
+  assert.equal(events.length, 1);
+  // Pins are checked when pinned, in either mode.
+  const pinned = new AttachmentStore();
+  assert.throws(() => pinned.setAttachment({ kind: "memory", slug: "k", memory: key }), refused("memory"));
+  pinned.free();
+  store.free();
+});
