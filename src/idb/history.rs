@@ -11,7 +11,7 @@ use js_sys::Reflect;
 use wasm_bindgen::JsValue;
 
 use super::plan::{More, Op, Plan, Read, Write};
-use super::records::{payload_text, record, session_payload};
+use super::records::{key, payload_text, record, session_payload};
 use super::schema::{ACTIVITY_FRAMES, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
 use super::store::{records_of, session_record, IdbSessionStore, ALL};
 use crate::json::{quote, Value};
@@ -297,6 +297,22 @@ impl IdbSessionStore {
             .map(|(key, value)| record(&[("sessionId", session_id), ("key", key)], value.to_json()))
             .collect();
         let from = turn.replace_from;
+        // First write wins: each is read first, in the same transaction.
+        let if_absent: Vec<(JsValue, JsValue)> = turn
+            .state_if_absent
+            .iter()
+            .map(|(k, value)| {
+                let stored = record(&[("sessionId", session_id), ("key", k)], value.to_json());
+                (key(&[session_id, k]), stored)
+            })
+            .collect();
+        let mut reads: Vec<Read> = from.map(|_| message_keys(session_id)).into_iter().collect();
+        let found_at = reads.len();
+        reads.extend(
+            if_absent
+                .iter()
+                .map(|(k, _)| Read::GetKey(SESSION_STATE, Query::Key(k.clone()))),
+        );
         let writes = move |results: &[JsValue]| {
             let mut writes = Vec::new();
             if let Some(from) = from {
@@ -318,9 +334,14 @@ impl IdbSessionStore {
                 writes.push(Write::Add(store, add.clone()));
             }
             writes.extend(puts.iter().map(|p| Write::Put(SESSION_STATE, p.clone())));
+            let absent = if_absent.iter().zip(&results[found_at..]);
+            writes.extend(
+                absent
+                    .filter(|(_, found)| found.is_undefined())
+                    .map(|((_, stored), _)| Write::Put(SESSION_STATE, stored.clone())),
+            );
             Ok(writes)
         };
-        let reads = from.map(|_| message_keys(session_id)).into_iter().collect();
         Ok(self
             .write_session(session_id, &ALL, false, reads, None, writes)
             .map(drop))

@@ -5,6 +5,7 @@ use idb::Query;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::connection::{Connection, Durability, Listener};
+use super::errors::Dom;
 use super::history::frame_batch;
 use super::plan::{More, Op, Plan, Read, Write};
 use super::records::{
@@ -14,7 +15,7 @@ use super::schema::{ACTIVITY_FRAMES, BY_REQUEST, BY_SESSION, MESSAGES, SESSIONS,
 use crate::session::call::{self, Call, Reply};
 use crate::session::export::SessionExport;
 use crate::session::{
-    checks, sort_sessions, Environment, NewSession, Page, RequestSummary, SessionInfo,
+    checks, sort_sessions, Environment, KeyRange, NewSession, Page, RequestSummary, SessionInfo,
     SessionStore, SessionUpdate, TurnWrite,
 };
 use crate::session::{pins_state, Pins, ATTACHMENTS_KEY, PREFIX_BASELINE_KEY};
@@ -168,7 +169,8 @@ impl IdbSessionStore {
                 self.save_state_op(&id, &key, value)?.map(|()| Reply::Unit)
             }
             Call::LoadState(id, key) => self.load_state_op(&id, &key).map(Reply::MaybeText),
-            Call::StateKeys(id) => self.state_keys_op(&id)?.map(Reply::Keys),
+            Call::StateKeys(id, range) => self.state_keys_op(&id, range)?.map(Reply::Keys),
+            Call::LoadStates(id, keys) => self.load_states_op(&id, &keys).map(Reply::Text),
             Call::DeleteState(id, key) => self.delete_state_op(&id, &key).map(Reply::Bool),
             Call::AppendFrames(id, request, frames) => self
                 .append_frames_op(&id, &request, frames)?
@@ -327,13 +329,46 @@ impl IdbSessionStore {
         })
     }
 
-    fn state_keys_op(&self, session_id: &str) -> Result<Op<Vec<String>>, Error> {
-        let range = Some(Query::KeyRange(session_range(session_id)?));
-        Ok(
-            self.read(Read::AllKeys(SESSION_STATE, None, range), |keys| {
-                Ok(records_of(&keys).iter().filter_map(state_key_of).collect())
-            }),
-        )
+    /// Only the prefix's keys are read; the rest of the range is chosen
+    /// in the core, as the memory store chooses it.
+    fn state_keys_op(&self, session_id: &str, range: KeyRange) -> Result<Op<Vec<String>>, Error> {
+        let bounds = match range.prefix.as_deref() {
+            Some(prefix) if !prefix.is_empty() => {
+                let lower = key(&[session_id, prefix]);
+                // Every key that extends `prefix` sorts below it plus U+FFFF.
+                let upper = key(&[session_id, &format!("{prefix}\u{ffff}")]);
+                idb::KeyRange::bound(&lower, &upper, Some(false), Some(false)).dom()?
+            }
+            _ => session_range(session_id)?,
+        };
+        let read = Read::AllKeys(SESSION_STATE, None, Some(Query::KeyRange(bounds)));
+        Ok(self.read(read, move |keys| {
+            let keys = records_of(&keys).iter().filter_map(state_key_of).collect();
+            Ok(range.select(keys))
+        }))
+    }
+
+    /// One transaction; a JSON array with `null` where a key holds nothing.
+    fn load_states_op(&self, session_id: &str, keys: &[String]) -> Op<String> {
+        let get = |k: &String| Read::Get(SESSION_STATE, Query::Key(key(&[session_id, k])));
+        let plan = Plan {
+            stores: &[SESSION_STATE],
+            write: false,
+            idempotent: true,
+            reads: keys.iter().map(get).collect(),
+            more: None,
+            decide: Box::new(|_| Ok(Vec::new())),
+        };
+        Op::new(plan, |results| {
+            let texts = results
+                .iter()
+                .map(|found| match found.is_undefined() {
+                    true => Ok("null".to_owned()),
+                    false => payload_text(found),
+                })
+                .collect::<Result<Vec<_>, Error>>()?;
+            Ok(format!("[{}]", texts.join(",")))
+        })
     }
 
     fn delete_state_op(&self, session_id: &str, key_name: &str) -> Op<bool> {
@@ -478,8 +513,23 @@ impl SessionStore for IdbSessionStore {
         text.map(|text| parsed(&text)).transpose()
     }
 
-    async fn list_session_state_keys(&self, session_id: &str) -> Result<Vec<String>, Error> {
-        self.state_keys_op(session_id)?.run(&self.connection).await
+    async fn list_state_keys(
+        &self,
+        session_id: &str,
+        range: &KeyRange,
+    ) -> Result<Vec<String>, Error> {
+        let op = self.state_keys_op(session_id, range.clone())?;
+        op.run(&self.connection).await
+    }
+
+    async fn load_session_states_json(
+        &self,
+        session_id: &str,
+        keys: &[String],
+    ) -> Result<String, Error> {
+        self.load_states_op(session_id, keys)
+            .run(&self.connection)
+            .await
     }
 
     async fn delete_session_state(&self, session_id: &str, key_name: &str) -> Result<bool, Error> {

@@ -15,14 +15,14 @@ use wasm_bindgen_futures::future_to_promise;
 
 use super::error::to_js as error_to_js;
 use super::values::Options;
-use super::values::{from_js, id_arg, list_from_js, to_js};
+use super::values::{from_js, id_arg, list_from_js, string_arg, to_js};
 use super::AttachmentStore;
 use crate::credentials::{self, Redaction};
 use crate::json::Value;
 pub use crate::session::call::Call;
 use crate::session::call::{self, Reply};
 use crate::session::export::SessionExport;
-use crate::session::{self, NewSession, Page, SessionInfo, SessionUpdate, TurnWrite};
+use crate::session::{self, KeyRange, NewSession, Page, SessionInfo, SessionUpdate, TurnWrite};
 use crate::{idb, Error};
 
 pub enum Store {
@@ -279,6 +279,54 @@ fn position(options: &Options, name: &'static str) -> Result<Option<usize>, Erro
     Ok(n.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
 }
 
+/// `{prefix?, before?, limit?, reverse?}`
+#[inline(never)]
+pub fn state_keys(id: &JsValue, options: &JsValue) -> Result<Call, Error> {
+    let id = id_arg(id, "sessionId")?;
+    let options = Options::read(options, &["prefix", "before", "limit", "reverse"])?;
+    let text = |name: &str| match options.get(name) {
+        v if v.is_undefined() => Ok(None),
+        v => string_arg(&v, name).map(Some),
+    };
+    let reverse = match options.get("reverse") {
+        v if v.is_undefined() => false,
+        v => v.as_bool().ok_or_else(|| Error::InvalidArgument {
+            field: "reverse".to_owned(),
+            reason: "must be a boolean".to_owned(),
+        })?,
+    };
+    let range = KeyRange {
+        prefix: text("prefix")?,
+        before: text("before")?,
+        limit: position(&options, "limit")?,
+        reverse,
+    };
+    Ok(Call::StateKeys(id, range))
+}
+
+/// At most this many keys per batch read: each is its own request.
+const MAX_KEYS: u32 = 10_000;
+
+#[inline(never)]
+pub fn load_states(id: &JsValue, keys: &JsValue) -> Result<Call, Error> {
+    let id = id_arg(id, "sessionId")?;
+    let wrong = |reason: &str| Error::InvalidArgument {
+        field: "keys".to_owned(),
+        reason: reason.to_owned(),
+    };
+    if !js_sys::Array::is_array(keys) {
+        return Err(wrong("must be an array of state keys"));
+    }
+    let keys = js_sys::Array::from(keys);
+    if keys.length() > MAX_KEYS {
+        return Err(wrong("must hold at most 10000 keys"));
+    }
+    let keys = (0..keys.length())
+        .map(|i| id_arg(&keys.get(i), &format!("keys[{i}]")))
+        .collect::<Result<_, _>>()?;
+    Ok(Call::LoadStates(id, keys))
+}
+
 #[inline(never)]
 pub fn load_messages(id: &JsValue, options: &JsValue) -> Result<Call, Error> {
     let id = id_arg(id, "sessionId")?;
@@ -337,7 +385,14 @@ pub fn commit_turn(
     let id = id_arg(id, "sessionId")?;
     let options = Options::read(
         options,
-        &["messages", "replaceFrom", "frames", "state", "attachments"],
+        &[
+            "messages",
+            "replaceFrom",
+            "frames",
+            "state",
+            "stateIfAbsent",
+            "attachments",
+        ],
     )?;
     let mut turn = TurnWrite {
         replace_from: position(&options, "replaceFrom")?,
@@ -353,7 +408,12 @@ pub fn commit_turn(
     }
     let state = options.get("state");
     if !state.is_undefined() {
-        turn.state = TurnWrite::state_from(&intake.value(&state, "state", &[])?)?;
+        turn.state = TurnWrite::state_from(&intake.value(&state, "state", &[])?, "state")?;
+    }
+    let if_absent = options.get("stateIfAbsent");
+    if !if_absent.is_undefined() {
+        let value = intake.value(&if_absent, "stateIfAbsent", &[])?;
+        turn.state_if_absent = TurnWrite::state_from(&value, "stateIfAbsent")?;
     }
     let attachments = options.get("attachments");
     if !attachments.is_undefined() {

@@ -173,10 +173,24 @@ macro_rules! session_store_methods {
                 self.backend().call(calls::keyed(&session_id, &key, Call::LoadState))
             }
 
-            /// `await store.listSessionStateKeys(sessionId) // sorted`
+            /// `await store.listSessionStateKeys(sessionId, { prefix: "lg/", reverse: true, limit: 1 }) // sorted`
             #[wasm_bindgen(js_name = listSessionStateKeys, unchecked_return_type = "Promise<string[]>")]
-            pub fn list_session_state_keys(&self, #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue) -> Promise {
-                self.backend().call(calls::session(&session_id, Call::StateKeys))
+            pub fn list_session_state_keys(
+                &self,
+                #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(unchecked_optional_param_type = "StateKeyOptions")] options: JsValue,
+            ) -> Promise {
+                self.backend().call(calls::state_keys(&session_id, &options))
+            }
+
+            /// `const [a, b] = await store.loadSessionStates(sessionId, ["a", "b"]) // null where absent`
+            #[wasm_bindgen(js_name = loadSessionStates, unchecked_return_type = "Promise<(Json | null)[]>")]
+            pub fn load_session_states(
+                &self,
+                #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "readonly string[]")] keys: JsValue,
+            ) -> Promise {
+                self.backend().call(calls::load_states(&session_id, &keys))
             }
 
             /// `await store.deleteSessionState(sessionId, "plan") // true if it existed`

@@ -243,9 +243,13 @@ export interface TurnCommit {
   frames?: ReadonlyArray<{ requestId: string; frames: readonly ActivityFrame[] }>;
   /** Session state by key; `snapshot` and `repl_state` keep their checked shapes. */
   state?: { snapshot?: SnapshotNode; repl_state?: SerializedReplState; [key: string]: Json | SnapshotNode | SerializedReplState | undefined };
+  /** Session state written only where its key holds nothing yet: the first write wins. */
+  stateIfAbsent?: { [key: string]: Json };
   /** Saved under key `attachments`, as `saveAttachments` does. */
   attachments?: AttachmentStore;
 }
+/** Keys starting with `prefix` and below `before` (UTF-16 order, as IndexedDB compares), ascending or `reverse`, at most `limit`. */
+export interface StateKeyOptions { prefix?: string; before?: string; limit?: number; reverse?: boolean }
 /** A session as one document: what `exportSession` gives and `importSession` takes. */
 export interface SessionDocument {
   format: "attache-session";
@@ -266,7 +270,8 @@ export interface SessionStore {
   deleteSession(id: string): Promise<boolean>;
   saveSessionState(sessionId: string, key: string, value: Json): Promise<void>;
   loadSessionState(sessionId: string, key: string): Promise<Json | null>;
-  listSessionStateKeys(sessionId: string): Promise<string[]>;
+  listSessionStateKeys(sessionId: string, options?: StateKeyOptions): Promise<string[]>;
+  loadSessionStates(sessionId: string, keys: readonly string[]): Promise<(Json | null)[]>;
   deleteSessionState(sessionId: string, key: string): Promise<boolean>;
   saveSnapshot(sessionId: string, snapshot: SnapshotNode): Promise<void>;
   loadSnapshot(sessionId: string): Promise<SnapshotNode | null>;

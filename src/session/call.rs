@@ -4,7 +4,8 @@
 
 use super::export::SessionExport;
 use super::{
-    NewSession, Page, Pins, RequestSummary, SessionInfo, SessionStore, SessionUpdate, TurnWrite,
+    KeyRange, NewSession, Page, Pins, RequestSummary, SessionInfo, SessionStore, SessionUpdate,
+    TurnWrite,
 };
 use crate::attachment::AttachmentStore;
 use crate::json::Value;
@@ -18,7 +19,8 @@ pub enum Call {
     DeleteSession(String),
     SaveState(String, String, Value),
     LoadState(String, String),
-    StateKeys(String),
+    StateKeys(String, KeyRange),
+    LoadStates(String, Vec<String>),
     DeleteState(String, String),
     AppendFrames(String, String, Vec<Value>),
     LoadFrames(String, Option<String>),
@@ -50,7 +52,8 @@ impl Call {
             | Call::DeleteSession(id)
             | Call::SaveState(id, ..)
             | Call::LoadState(id, _)
-            | Call::StateKeys(id)
+            | Call::StateKeys(id, _)
+            | Call::LoadStates(id, _)
             | Call::DeleteState(id, _)
             | Call::AppendFrames(id, ..)
             | Call::LoadFrames(id, _)
@@ -98,7 +101,10 @@ pub async fn run<S: SessionStore>(store: &S, call: Call) -> Result<Reply, Error>
         Call::LoadState(id, key) => {
             Reply::MaybeText(store.load_session_state_json(&id, &key).await?)
         }
-        Call::StateKeys(id) => Reply::Keys(store.list_session_state_keys(&id).await?),
+        Call::StateKeys(id, range) => Reply::Keys(store.list_state_keys(&id, &range).await?),
+        Call::LoadStates(id, keys) => {
+            Reply::Text(store.load_session_states_json(&id, &keys).await?)
+        }
         Call::DeleteState(id, key) => Reply::Bool(store.delete_session_state(&id, &key).await?),
         Call::AppendFrames(id, request, frames) => {
             store.append_activity_frames(&id, &request, frames).await?;

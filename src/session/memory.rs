@@ -5,7 +5,7 @@ use crate::json::Value;
 
 use super::export::SessionExport;
 use super::{
-    check_replace, checks, sort_sessions, Environment, NewSession, Page, RequestSummary,
+    check_replace, checks, sort_sessions, Environment, KeyRange, NewSession, Page, RequestSummary,
     SessionInfo, SessionStore, SessionUpdate, TurnWrite,
 };
 use crate::Error;
@@ -141,10 +141,26 @@ impl SessionStore for MemorySessionStore {
             .flatten())
     }
 
-    async fn list_session_state_keys(&self, session_id: &str) -> Result<Vec<String>, Error> {
-        Ok(self
-            .read(session_id, |s| s.state.keys().cloned().collect())
-            .unwrap_or_default())
+    async fn list_state_keys(
+        &self,
+        session_id: &str,
+        range: &KeyRange,
+    ) -> Result<Vec<String>, Error> {
+        let keys = self.read(session_id, |s| s.state.keys().cloned().collect());
+        Ok(range.select(keys.unwrap_or_default()))
+    }
+
+    async fn load_session_states_json(
+        &self,
+        session_id: &str,
+        keys: &[String],
+    ) -> Result<String, Error> {
+        let values = self.read(session_id, |s| {
+            keys.iter()
+                .map(|k| s.state.get(k).cloned().unwrap_or_default())
+                .collect()
+        });
+        Ok(Value::Array(values.unwrap_or_else(|| vec![Value::Null; keys.len()])).to_json())
     }
 
     async fn delete_session_state(&self, session_id: &str, key: &str) -> Result<bool, Error> {
@@ -361,6 +377,11 @@ impl MemorySessionStore {
             }
             for (key, value) in turn.state {
                 s.state.insert(key, value);
+            }
+            for (key, value) in turn.state_if_absent {
+                if s.state.get(&key).is_none() {
+                    s.state.insert(key, value);
+                }
             }
             wrote
         })

@@ -164,6 +164,48 @@ impl Page {
     }
 }
 
+/// Which state keys a listing returns: those starting with `prefix` and
+/// below `before`, ascending (or descending with `reverse`), at most
+/// `limit`. Keys compare as IndexedDB compares them, by UTF-16 code units,
+/// on both backends.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct KeyRange {
+    pub prefix: Option<String>,
+    pub before: Option<String>,
+    pub limit: Option<usize>,
+    pub reverse: bool,
+}
+
+impl KeyRange {
+    /// The keys it selects, from a session's keys in any order.
+    pub fn select(&self, mut keys: Vec<String>) -> Vec<String> {
+        // Each backend hands its keys nearly in this order already, so an
+        // insertion sort is linear here, and far smaller in the wasm than
+        // the library's sorts.
+        let lt = |a: &String, b: &String| a.encode_utf16().lt(b.encode_utf16());
+        for i in 1..keys.len() {
+            let mut j = i;
+            while j > 0 && lt(&keys[j], &keys[j - 1]) {
+                keys.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+        let prefix = self.prefix.as_deref().unwrap_or_default();
+        keys.retain(|k| {
+            k.starts_with(prefix)
+                && self
+                    .before
+                    .as_deref()
+                    .is_none_or(|b| k.encode_utf16().lt(b.encode_utf16()))
+        });
+        if self.reverse {
+            keys.reverse();
+        }
+        keys.truncate(self.limit.unwrap_or(usize::MAX));
+        keys
+    }
+}
+
 /// One request's frames, counted: `{requestId, frames, firstAt, lastAt}`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RequestSummary {
@@ -211,6 +253,9 @@ pub struct TurnWrite {
     pub frames: Vec<(String, Vec<Value>)>,
     /// `(key, value)` session state; the pins ride here under `attachments`.
     pub state: Vec<(String, Value)>,
+    /// Session state written only where its key holds nothing yet: the
+    /// first write wins, in the same transaction.
+    pub state_if_absent: Vec<(String, Value)>,
 }
 
 impl TurnWrite {
@@ -221,9 +266,14 @@ impl TurnWrite {
             checks::id_argument(&format!("frames[{i}].requestId"), request_id)?;
             checks::objects(&format!("frames[{i}].frames"), frames)?;
         }
-        for (key, value) in &self.state {
-            checks::id_argument("state", key)?;
-            checks::state_value(key, value).map_err(|e| e.within("state"))?;
+        for (field, state) in [
+            ("state", &self.state),
+            ("stateIfAbsent", &self.state_if_absent),
+        ] {
+            for (key, value) in state {
+                checks::id_argument(field, key)?;
+                checks::state_value(key, value).map_err(|e| e.within(field))?;
+            }
         }
         Ok(())
     }
@@ -259,9 +309,9 @@ impl TurnWrite {
     }
 
     /// `{key: value}`, in the order given.
-    pub fn state_from(value: &Value) -> Result<Vec<(String, Value)>, Error> {
+    pub fn state_from(value: &Value, path: &str) -> Result<Vec<(String, Value)>, Error> {
         let fields = value.as_object().ok_or_else(|| Error::InvalidValue {
-            path: "state".to_owned(),
+            path: path.to_owned(),
             reason: "must be an object of session-state values".to_owned(),
         })?;
         Ok(fields.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
@@ -272,6 +322,7 @@ impl TurnWrite {
         !self.messages.is_empty()
             || self.frames.iter().any(|(_, f)| !f.is_empty())
             || !self.state.is_empty()
+            || !self.state_if_absent.is_empty()
     }
 }
 
@@ -323,7 +374,22 @@ pub trait SessionStore {
     async fn load_session_state(&self, session_id: &str, key: &str)
         -> Result<Option<Value>, Error>;
     /// Keys in ascending order.
-    async fn list_session_state_keys(&self, session_id: &str) -> Result<Vec<String>, Error>;
+    async fn list_session_state_keys(&self, session_id: &str) -> Result<Vec<String>, Error> {
+        self.list_state_keys(session_id, &KeyRange::default()).await
+    }
+    /// The keys `range` selects; none for a missing session.
+    async fn list_state_keys(
+        &self,
+        session_id: &str,
+        range: &KeyRange,
+    ) -> Result<Vec<String>, Error>;
+    /// Several values read at once (in one transaction), as a JSON array
+    /// with `null` where a key holds nothing.
+    async fn load_session_states_json(
+        &self,
+        session_id: &str,
+        keys: &[String],
+    ) -> Result<String, Error>;
     async fn delete_session_state(&self, session_id: &str, key: &str) -> Result<bool, Error>;
 
     /// Appends all frames or none.

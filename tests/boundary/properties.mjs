@@ -56,6 +56,8 @@ export function idCalls(pinned, sessions, id) {
       saveSessionStateKey: (v) => sessions.saveSessionState(id, v, { a: 1 }),
       appendActivityFrames: (v) => sessions.appendActivityFrames(id, v, [{ a: 1 }]),
       loadActivityFrames: (v) => sessions.loadActivityFrames(id, v),
+      listSessionStateKeys: (v) => sessions.listSessionStateKeys(v),
+      loadSessionStatesKey: (v) => sessions.loadSessionStates(id, ["a", v]),
       loadMessages: (v) => sessions.loadMessages(v),
       saveAttachments: (v) => sessions.saveAttachments(id, v),
       loadAttachments: (v) => sessions.loadAttachments(v),
@@ -121,6 +123,10 @@ export async function fuzz({ attache, fc, memory, runs, sessions: shared }) {
     await settlesAsync(attache, () => sessions.importSession(v), "importSession");
     await settlesAsync(attache, () => sessions.importSession({ format: "attache-session", version: 1, session: v }, { id: "imported" }), "importSession session");
     await settlesAsync(attache, () => sessions.commitTurn(id, { frames: v, state: v }), "commitTurn fields");
+    await settlesAsync(attache, () => sessions.commitTurn(id, { stateIfAbsent: v }), "commitTurn stateIfAbsent");
+    await settlesAsync(attache, () => sessions.listSessionStateKeys(id, v), "listSessionStateKeys options");
+    await settlesAsync(attache, () => sessions.listSessionStateKeys(id, { prefix: v, before: v, limit: v, reverse: v }), "listSessionStateKeys fields");
+    await settlesAsync(attache, () => sessions.loadSessionStates(id, v), "loadSessionStates keys");
     if (shared) await sessions.deleteSession(id);
     else sessions.free();
   };

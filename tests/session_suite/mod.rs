@@ -7,7 +7,7 @@ use attache::attachment::{Attachment, AttachmentStore};
 use attache::json;
 use attache::json::Value;
 use attache::session::export::SessionExport;
-use attache::session::{NewSession, Page, SessionStore, SessionUpdate, TurnWrite};
+use attache::session::{KeyRange, NewSession, Page, SessionStore, SessionUpdate, TurnWrite};
 
 /// Calls `$m!` with every case name, so each backend's file generates one
 /// test per case with its own attribute and store.
@@ -45,7 +45,10 @@ macro_rules! for_each_case {
             a_turn_commits_all_or_nothing,
             a_session_exports_and_imports_as_one_document,
             the_prefix_baseline_is_saved_and_loaded_with_the_pins,
-            every_credential_shape_is_refused_in_every_place
+            every_credential_shape_is_refused_in_every_place,
+            state_keys_select_a_prefix_below_a_bound_in_either_order,
+            several_states_load_at_once_with_null_where_absent,
+            state_if_absent_keeps_the_first_write_in_one_turn
         }
     };
 }
@@ -957,6 +960,7 @@ pub async fn a_turn_commits_all_or_nothing(store: &impl SessionStore) {
             ),
             ("attachments".to_owned(), pinned.to_specs()),
         ],
+        state_if_absent: Vec::new(),
     };
     store.commit_turn("t", turn.clone()).await.unwrap();
     assert_eq!(
@@ -1314,4 +1318,127 @@ pub async fn every_credential_shape_is_refused_in_every_place(store: &impl Sessi
         .unwrap()
         .is_empty());
     assert!(store.load_messages("cred").await.unwrap().is_empty());
+}
+
+pub async fn state_keys_select_a_prefix_below_a_bound_in_either_order(store: &impl SessionStore) {
+    store.create_session(new("s")).await.unwrap();
+    // U+FF5E sorts after U+10000 by UTF-16 code units, before it by UTF-8.
+    let keys = [
+        "c/1",
+        "c/3",
+        "c/2",
+        "d/1",
+        "c",
+        "b/9",
+        "c/\u{ff5e}",
+        "c/\u{10000}",
+    ];
+    for key in keys {
+        store.save_session_state("s", key, json!(1)).await.unwrap();
+    }
+    let list = |prefix: Option<&str>, before: Option<&str>, limit, reverse| KeyRange {
+        prefix: prefix.map(str::to_owned),
+        before: before.map(str::to_owned),
+        limit,
+        reverse,
+    };
+    let cases: [(KeyRange, &[&str]); 6] = [
+        (
+            list(Some("c/"), None, None, false),
+            &["c/1", "c/2", "c/3", "c/\u{10000}", "c/\u{ff5e}"],
+        ),
+        (
+            list(Some("c/"), None, Some(2), true),
+            &["c/\u{ff5e}", "c/\u{10000}"],
+        ),
+        (list(Some("c/"), Some("c/3"), None, true), &["c/2", "c/1"]),
+        (list(Some("c/"), Some("c/3"), Some(1), true), &["c/2"]),
+        (list(None, Some("c/"), None, false), &["b/9", "c"]),
+        (list(Some("x/"), None, None, false), &[]),
+    ];
+    for (range, expected) in cases {
+        assert_eq!(
+            store.list_state_keys("s", &range).await.unwrap(),
+            expected,
+            "{range:?}"
+        );
+    }
+    let all = store.list_session_state_keys("s").await.unwrap();
+    let utf16 = [
+        "b/9",
+        "c",
+        "c/1",
+        "c/2",
+        "c/3",
+        "c/\u{10000}",
+        "c/\u{ff5e}",
+        "d/1",
+    ];
+    assert_eq!(all, utf16, "UTF-16 order, as IndexedDB");
+    assert!(store
+        .list_state_keys("ghost", &KeyRange::default())
+        .await
+        .unwrap()
+        .is_empty());
+}
+
+pub async fn several_states_load_at_once_with_null_where_absent(store: &impl SessionStore) {
+    store.create_session(new("s")).await.unwrap();
+    store
+        .save_session_state("s", "a", json!({"x": [1, "é"]}))
+        .await
+        .unwrap();
+    store
+        .save_session_state("s", "b", json!(null))
+        .await
+        .unwrap();
+    let keys = ["a", "missing", "b", "a"].map(str::to_owned);
+    let text = store.load_session_states_json("s", &keys).await.unwrap();
+    assert_eq!(
+        attache::json::parse(&text).unwrap(),
+        json!([{"x": [1, "é"]}, null, null, {"x": [1, "é"]}])
+    );
+    assert_eq!(
+        store.load_session_states_json("s", &[]).await.unwrap(),
+        "[]"
+    );
+    let ghost = store
+        .load_session_states_json("ghost", &keys[..2])
+        .await
+        .unwrap();
+    assert_eq!(ghost, "[null,null]", "a missing session holds nothing");
+}
+
+pub async fn state_if_absent_keeps_the_first_write_in_one_turn(store: &impl SessionStore) {
+    store.create_session(new("s")).await.unwrap();
+    store
+        .save_session_state("s", "w/1", json!("first"))
+        .await
+        .unwrap();
+    let turn = TurnWrite {
+        state: vec![("over".to_owned(), json!("written"))],
+        state_if_absent: vec![
+            ("w/1".to_owned(), json!("second")),
+            ("w/2".to_owned(), json!("new")),
+        ],
+        ..TurnWrite::default()
+    };
+    store.commit_turn("s", turn.clone()).await.unwrap();
+    let keys = ["w/1", "w/2", "over"].map(str::to_owned);
+    let text = store.load_session_states_json("s", &keys).await.unwrap();
+    assert_eq!(text, r#"["first","new","written"]"#);
+
+    // Checked as state is: a bad value writes nothing of the turn.
+    let bad = TurnWrite {
+        state: vec![("fine".to_owned(), json!(1))],
+        state_if_absent: vec![("snapshot".to_owned(), json!(3))],
+        ..TurnWrite::default()
+    };
+    let error = store.commit_turn("s", bad).await.unwrap_err();
+    assert_eq!(
+        (error.code(), error.field()),
+        ("INVALID_VALUE", Some("stateIfAbsent.snapshot"))
+    );
+    assert_eq!(store.load_session_state("s", "fine").await.unwrap(), None);
+    assert_eq!(code(store.commit_turn("ghost", turn).await), "NOT_FOUND");
 }
