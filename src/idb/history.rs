@@ -16,7 +16,8 @@ use super::schema::{ACTIVITY_FRAMES, BY_SESSION, MESSAGES, SESSIONS, SESSION_STA
 use super::store::{records_of, session_record, IdbSessionStore, ALL};
 use crate::json::{quote, Value};
 use crate::session::{
-    check_replace, checks, Page, RequestSummary, SessionInfo, SessionUpdate, TurnWrite,
+    check_absent, check_replace, checks, Page, RequestSummary, SessionInfo, SessionUpdate,
+    TurnWrite,
 };
 use crate::Error;
 
@@ -306,18 +307,27 @@ impl IdbSessionStore {
                 (key(&[session_id, k]), stored)
             })
             .collect();
-        let mut reads: Vec<Read> = from.map(|_| message_keys(session_id)).into_iter().collect();
+        let expected = turn.expected_count;
+        let counts = from.is_some() || expected.is_some();
+        let mut reads: Vec<Read> = counts
+            .then(|| message_keys(session_id))
+            .into_iter()
+            .collect();
         let found_at = reads.len();
-        reads.extend(
-            if_absent
-                .iter()
-                .map(|(k, _)| Read::GetKey(SESSION_STATE, Query::Key(k.clone()))),
-        );
+        let state_key = |k: &JsValue| Read::GetKey(SESSION_STATE, Query::Key(k.clone()));
+        reads.extend(if_absent.iter().map(|(k, _)| state_key(k)));
+        let required_at = reads.len();
+        let required = turn.require_absent;
+        reads.extend(required.iter().map(|k| state_key(&key(&[session_id, k]))));
         let writes = move |results: &[JsValue]| {
             let mut writes = Vec::new();
-            if let Some(from) = from {
+            let mut present = required.iter().zip(&results[required_at..]);
+            let present = present.find(|(_, found)| !found.is_undefined());
+            check_absent(present.map(|(k, _)| k.as_str()))?;
+            if counts {
                 let keys = records_of(&results[0]);
-                check_replace(keys.len(), from, None)?;
+                let from = from.unwrap_or(keys.len());
+                check_replace(keys.len(), from, expected)?;
                 writes.extend(
                     keys[from..]
                         .iter()
@@ -334,7 +344,7 @@ impl IdbSessionStore {
                 writes.push(Write::Add(store, add.clone()));
             }
             writes.extend(puts.iter().map(|p| Write::Put(SESSION_STATE, p.clone())));
-            let absent = if_absent.iter().zip(&results[found_at..]);
+            let absent = if_absent.iter().zip(&results[found_at..required_at]);
             writes.extend(
                 absent
                     .filter(|(_, found)| found.is_undefined())

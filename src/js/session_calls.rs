@@ -304,16 +304,18 @@ pub fn state_keys(id: &JsValue, options: &JsValue) -> Result<Call, Error> {
     Ok(Call::StateKeys(id, range))
 }
 
-/// At most this many keys per batch read: each is its own request.
+/// At most this many keys per list: each is its own request.
 const MAX_KEYS: u32 = 10_000;
 
-#[inline(never)]
-pub fn load_states(id: &JsValue, keys: &JsValue) -> Result<Call, Error> {
-    let id = id_arg(id, "sessionId")?;
+/// An array of state keys, each checked as an id; absent is none.
+fn key_list(keys: &JsValue, name: &str) -> Result<Vec<String>, Error> {
     let wrong = |reason: &str| Error::InvalidArgument {
-        field: "keys".to_owned(),
+        field: name.to_owned(),
         reason: reason.to_owned(),
     };
+    if keys.is_undefined() && name != "keys" {
+        return Ok(Vec::new());
+    }
     if !js_sys::Array::is_array(keys) {
         return Err(wrong("must be an array of state keys"));
     }
@@ -321,10 +323,15 @@ pub fn load_states(id: &JsValue, keys: &JsValue) -> Result<Call, Error> {
     if keys.length() > MAX_KEYS {
         return Err(wrong("must hold at most 10000 keys"));
     }
-    let keys = (0..keys.length())
-        .map(|i| id_arg(&keys.get(i), &format!("keys[{i}]")))
-        .collect::<Result<_, _>>()?;
-    Ok(Call::LoadStates(id, keys))
+    (0..keys.length())
+        .map(|i| id_arg(&keys.get(i), &format!("{name}[{i}]")))
+        .collect()
+}
+
+#[inline(never)]
+pub fn load_states(id: &JsValue, keys: &JsValue) -> Result<Call, Error> {
+    let id = id_arg(id, "sessionId")?;
+    Ok(Call::LoadStates(id, key_list(keys, "keys")?))
 }
 
 #[inline(never)]
@@ -391,11 +398,15 @@ pub fn commit_turn(
             "frames",
             "state",
             "stateIfAbsent",
+            "expectedCount",
+            "requireAbsent",
             "attachments",
         ],
     )?;
     let mut turn = TurnWrite {
         replace_from: position(&options, "replaceFrom")?,
+        expected_count: position(&options, "expectedCount")?,
+        require_absent: key_list(&options.get("requireAbsent"), "requireAbsent")?,
         ..TurnWrite::default()
     };
     let messages = options.get("messages");

@@ -49,11 +49,12 @@ export interface ToolResultPart { type: "tool_result"; callId: string; content: 
 /** Model reasoning; Anthropic needs the `signature` to take it back. */
 export interface ThinkingPart { type: "thinking"; thinking: string; signature?: string }
 export type Part = TextPart | ImagePart | ToolCallPart | ToolResultPart | ThinkingPart;
-export interface SystemMessage { role: "system"; content: string | TextPart[] }
-export interface UserMessage { role: "user"; content: string | Array<TextPart | ImagePart> }
-export interface AssistantMessage { role: "assistant"; content: string | Array<TextPart | ThinkingPart | ToolCallPart> }
-export interface ToolMessage { role: "tool"; content: ToolResultPart[] }
+export interface SystemMessage { role: "system"; content: string | TextPart[]; meta?: JsonObject }
+export interface UserMessage { role: "user"; content: string | Array<TextPart | ImagePart>; meta?: JsonObject }
+export interface AssistantMessage { role: "assistant"; content: string | Array<TextPart | ThinkingPart | ToolCallPart>; meta?: JsonObject }
+export interface ToolMessage { role: "tool"; content: ToolResultPart[]; meta?: JsonObject }
 /** A string `content` is one text part. Stores give messages back as given; `from…` converters give arrays. */
+/** `meta` is the host's own data: stored and returned, never sent or counted. */
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
 
 /** What `toOpenAI` and `buildRequest({ format: "openai" })` give: Chat Completions messages. */
@@ -245,6 +246,10 @@ export interface TurnCommit {
   state?: { snapshot?: SnapshotNode; repl_state?: SerializedReplState; [key: string]: Json | SnapshotNode | SerializedReplState | undefined };
   /** Session state written only where its key holds nothing yet: the first write wins. */
   stateIfAbsent?: { [key: string]: Json };
+  /** `CONFLICT`, and nothing written, unless the history holds this many messages. */
+  expectedCount?: number;
+  /** `CONFLICT`, and nothing written, if any of these state keys holds a value. */
+  requireAbsent?: readonly string[];
   /** Saved under key `attachments`, as `saveAttachments` does. */
   attachments?: AttachmentStore;
 }

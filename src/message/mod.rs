@@ -237,7 +237,11 @@ impl Message {
     /// `{role, content}`; anything else is `INVALID_VALUE` with its path.
     pub fn from_value(value: &Value, at: At) -> Result<Message, Error> {
         let message = Fields::of(value, at, "must be a message: {role, content}")?;
-        message.only(&["role", "content"])?;
+        message.only(&["role", "content", "meta"])?;
+        // The host's own data: stored and returned, never sent or counted.
+        if message.get("meta").is_some_and(|meta| !meta.is_object()) {
+            return Err(message.wrong("meta", "must be a JSON object"));
+        }
         let role = Role::parse(message.str("role")?).ok_or_else(|| {
             message.wrong(
                 "role",

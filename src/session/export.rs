@@ -147,7 +147,7 @@ impl SessionExport {
             replace_from: None,
             frames: self.frames.clone(),
             state: self.state.clone(),
-            state_if_absent: Vec::new(),
+            ..TurnWrite::default()
         }
     }
 

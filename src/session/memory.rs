@@ -5,8 +5,8 @@ use crate::json::Value;
 
 use super::export::SessionExport;
 use super::{
-    check_replace, checks, sort_sessions, Environment, KeyRange, NewSession, Page, RequestSummary,
-    SessionInfo, SessionStore, SessionUpdate, TurnWrite,
+    check_absent, check_replace, checks, sort_sessions, Environment, KeyRange, NewSession, Page,
+    RequestSummary, SessionInfo, SessionStore, SessionUpdate, TurnWrite,
 };
 use crate::Error;
 
@@ -359,11 +359,17 @@ impl MemorySessionStore {
     fn commit_checked(&self, session_id: &str, turn: TurnWrite) -> Result<(), Error> {
         let now = self.env.now();
         let mut truncates = false;
-        if let Some(from) = turn.replace_from {
+        if turn.replace_from.is_some() || turn.expected_count.is_some() {
             let count = self.message_count(session_id)?;
-            check_replace(count, from, None)?;
+            let from = turn.replace_from.unwrap_or(count);
+            check_replace(count, from, turn.expected_count)?;
             truncates = from < count;
         }
+        let present = self.read(session_id, |s| {
+            let held = |k: &&String| s.state.get(k).is_some();
+            turn.require_absent.iter().find(held).cloned()
+        });
+        check_absent(present.flatten().as_deref())?;
         // As IndexedDB: a replacement that removes nothing is no write.
         let wrote = truncates || turn.adds();
         self.write(session_id, |s| {

@@ -256,6 +256,12 @@ pub struct TurnWrite {
     /// Session state written only where its key holds nothing yet: the
     /// first write wins, in the same transaction.
     pub state_if_absent: Vec<(String, Value)>,
+    /// `CONFLICT`, and nothing written, unless the history holds this many
+    /// messages when the turn commits.
+    pub expected_count: Option<usize>,
+    /// `CONFLICT`, and nothing written, if any of these keys holds a value:
+    /// an operation id recorded once, say.
+    pub require_absent: Vec<String>,
 }
 
 impl TurnWrite {
@@ -265,6 +271,9 @@ impl TurnWrite {
         for (i, (request_id, frames)) in self.frames.iter().enumerate() {
             checks::id_argument(&format!("frames[{i}].requestId"), request_id)?;
             checks::objects(&format!("frames[{i}].frames"), frames)?;
+        }
+        for key in &self.require_absent {
+            checks::id_argument("requireAbsent", key)?;
         }
         for (field, state) in [
             ("state", &self.state),
@@ -323,6 +332,16 @@ impl TurnWrite {
             || self.frames.iter().any(|(_, f)| !f.is_empty())
             || !self.state.is_empty()
             || !self.state_if_absent.is_empty()
+    }
+}
+
+/// `CONFLICT` if a key that must hold nothing holds something.
+pub fn check_absent(present: Option<&str>) -> Result<(), Error> {
+    match present {
+        Some(key) => Err(Error::Conflict {
+            reason: format!("session state `{key}` already holds a value"),
+        }),
+        None => Ok(()),
     }
 }
 

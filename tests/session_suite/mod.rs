@@ -48,7 +48,9 @@ macro_rules! for_each_case {
             every_credential_shape_is_refused_in_every_place,
             state_keys_select_a_prefix_below_a_bound_in_either_order,
             several_states_load_at_once_with_null_where_absent,
-            state_if_absent_keeps_the_first_write_in_one_turn
+            state_if_absent_keeps_the_first_write_in_one_turn,
+            a_turn_can_require_a_history_length_and_absent_keys,
+            a_message_keeps_its_meta
         }
     };
 }
@@ -960,7 +962,7 @@ pub async fn a_turn_commits_all_or_nothing(store: &impl SessionStore) {
             ),
             ("attachments".to_owned(), pinned.to_specs()),
         ],
-        state_if_absent: Vec::new(),
+        ..TurnWrite::default()
     };
     store.commit_turn("t", turn.clone()).await.unwrap();
     assert_eq!(
@@ -1441,4 +1443,64 @@ pub async fn state_if_absent_keeps_the_first_write_in_one_turn(store: &impl Sess
     );
     assert_eq!(store.load_session_state("s", "fine").await.unwrap(), None);
     assert_eq!(code(store.commit_turn("ghost", turn).await), "NOT_FOUND");
+}
+
+pub async fn a_turn_can_require_a_history_length_and_absent_keys(store: &impl SessionStore) {
+    store.create_session(new("s")).await.unwrap();
+    let said = |text: &str| json!({"role": "user", "content": text});
+    store
+        .append_messages("s", vec![said("a"), said("b")])
+        .await
+        .unwrap();
+    let op = |expected, text: &str| TurnWrite {
+        messages: vec![said(text)],
+        expected_count: Some(expected),
+        state: vec![("op/1".to_owned(), json!({"applied": text}))],
+        require_absent: vec!["op/1".to_owned()],
+        ..TurnWrite::default()
+    };
+    let stale = store.commit_turn("s", op(1, "late")).await.unwrap_err();
+    assert_eq!(stale.code(), "CONFLICT", "the history has 2, not 1");
+    store.commit_turn("s", op(2, "c")).await.unwrap();
+    let again = store.commit_turn("s", op(3, "c")).await.unwrap_err();
+    assert_eq!(again.code(), "CONFLICT", "op/1 is recorded");
+    let texts: Vec<Value> = store.load_messages("s").await.unwrap();
+    assert_eq!(
+        texts,
+        vec![said("a"), said("b"), said("c")],
+        "each refusal wrote nothing"
+    );
+    // With replaceFrom, the count is checked before the replacement.
+    let replace = TurnWrite {
+        messages: vec![said("summary")],
+        replace_from: Some(0),
+        expected_count: Some(3),
+        ..TurnWrite::default()
+    };
+    store.commit_turn("s", replace).await.unwrap();
+    assert_eq!(
+        store.load_messages("s").await.unwrap(),
+        vec![said("summary")]
+    );
+    let bad = TurnWrite {
+        require_absent: vec![" ".to_owned()],
+        ..TurnWrite::default()
+    };
+    assert_eq!(code(store.commit_turn("s", bad).await), "INVALID_ARGUMENT");
+}
+
+pub async fn a_message_keeps_its_meta(store: &impl SessionStore) {
+    store.create_session(new("s")).await.unwrap();
+    let message = json!({"role": "assistant", "content": "hi", "meta": {"item": {"id": "msg_1", "status": "completed"}}});
+    store
+        .append_messages("s", vec![message.clone()])
+        .await
+        .unwrap();
+    assert_eq!(store.load_messages("s").await.unwrap(), vec![message]);
+    let bad = json!({"role": "user", "content": "x", "meta": "not an object"});
+    let error = store.append_messages("s", vec![bad]).await.unwrap_err();
+    assert_eq!(
+        (error.code(), error.field()),
+        ("INVALID_VALUE", Some("messages[0].meta"))
+    );
 }
