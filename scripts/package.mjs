@@ -6,6 +6,7 @@
 //   "attache/slim"  wasm-bindgen's module: the host calls init() itself;
 //   node condition  reads attache_bg.wasm from disk.
 import { readFile, writeFile, readdir, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import { transform } from "esbuild";
 import { gzipSync } from "node:zlib";
 import { join } from "node:path";
@@ -127,6 +128,15 @@ if (/\bany\b/.test(types.replace(/\/\*[\s\S]*?\*\//g, ""))) throw new Error("att
 await writeFile(at("attache.d.ts"), types);
 await rm(at("attache_bg.wasm.d.ts"), { force: true });
 
+// The framework adapters: plain modules with their own types, shipped as
+// subpaths so the main entry never loads a framework.
+const adapters = ["langgraph", "openai-agents"].filter((name) => existsSync(new URL(`../src/js/adapters/${name}.js`, import.meta.url)));
+for (const name of adapters) {
+  for (const ext of [".js", ".d.ts"]) {
+    await writeFile(at(`${name}${ext}`), await readFile(new URL(`../src/js/adapters/${name}${ext}`, import.meta.url), "utf8"));
+  }
+}
+
 const manifest = {
   name: "attache",
   version: field("version"),
@@ -143,13 +153,25 @@ const manifest = {
       types: "./attache.d.ts",
       default: "./attache.js",
     },
+    ...Object.fromEntries(adapters.map((name) => [`./${name}`, { types: `./${name}.d.ts`, default: `./${name}.js` }])),
     "./attache_bg.wasm": "./attache_bg.wasm",
     "./package.json": "./package.json",
   },
   main: "./index.js",
   types: "./index.d.ts",
   files: ["attache.js", "attache.d.ts", "attache_bg.wasm", "attache_wasm.js", "guard.js", "index.js", "index.d.ts",
-    "node.js", "node.d.ts", "snippets", "README.md"],
+    "node.js", "node.d.ts", "snippets", "README.md", ...adapters.flatMap((name) => [`${name}.js`, `${name}.d.ts`])],
+  // The frameworks the adapters extend: each host brings its own.
+  peerDependencies: {
+    "@langchain/core": ">=1.1.0",
+    "@langchain/langgraph-checkpoint": ">=1.1.4",
+    "@openai/agents-core": ">=0.20.0",
+  },
+  peerDependenciesMeta: {
+    "@langchain/core": { optional: true },
+    "@langchain/langgraph-checkpoint": { optional: true },
+    "@openai/agents-core": { optional: true },
+  },
   sideEffects: ["./index.js", "./node.js", "./snippets/*"],
   keywords: ["agent", "llm", "context", "indexeddb", "wasm"],
   engines: { node: ">=18" },

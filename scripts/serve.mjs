@@ -12,7 +12,7 @@ const port = Number(process.argv[2] ?? process.env.PORT ?? 8080);
 const root = process.argv[3] ? resolve(process.argv[3]) : repo;
 // fast-check and pure-rand are served for the browser fuzz page, Dexie and
 // idb for the benchmarks.
-const allowed = process.argv[3] ? /^\// : /^\/(www|pkg|tests\/e2e\/pages|tests\/boundary|tests\/bench|node_modules\/(fast-check|pure-rand|dexie|idb))\//;
+const allowed = process.argv[3] ? /^\// : /^\/(www|pkg|tests\/e2e\/pages|tests\/boundary|tests\/bench|target\/e2e|node_modules\/(fast-check|pure-rand|dexie|idb))\//;
 const home = process.argv[3] ? "/index.html" : "/www/";
 const types = {
   ".html": "text/html; charset=utf-8",

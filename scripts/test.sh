@@ -39,5 +39,10 @@ npx --no-install size-limit
 
 # Consumers install the npm-packed tarball into their own projects (Vite,
 # webpack, plain pages, a worker, Node, tsc) from the npm registry.
+# The adapters against the frameworks' own suites (LangGraph's checkpointer
+# validation), on both stores; IndexedDB through fake-indexeddb.
+step "adapters: vitest"
+npx --no-install vitest run
+
 step "node, end to end and consumers: node --test"
 node --test tests/node/ tests/e2e/ tests/consumers/

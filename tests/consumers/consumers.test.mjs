@@ -166,6 +166,10 @@ test("requests and messages go into the openai, @anthropic-ai/sdk and ai types w
   await npx(dir("typed"), "tsc", "-p", "tsconfig.sdk.json").catch((e) => assert.fail(`tsc reported:\n${e.stdout}${e.stderr}`));
 });
 
+test("the adapters' subpath exports type-check where their frameworks expect them", async () => {
+  await npx(dir("typed"), "tsc", "-p", "tsconfig.adapters.json").catch((e) => assert.fail(`tsc reported:\n${e.stdout}${e.stderr}`));
+});
+
 test("every TypeScript snippet in both READMEs compiles under --strict", async () => {
   const snippets = [];
   for (const file of ["../../README.md", "../../src/js/npm-README.md"]) {

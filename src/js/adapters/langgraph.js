@@ -1,0 +1,219 @@
+// attache/langgraph: a LangGraph.js checkpointer over either session store.
+// A thread is a session (created on its first checkpoint). Each checkpoint,
+// each channel value (per channel and version, so an unchanged channel is
+// never written again) and each pending write is one session-state key:
+//   lg/c/{ns}/{checkpoint id}            the checkpoint, without its values
+//   lg/b/{ns}/{channel}/{version}        one channel's value at a version
+//   lg/w/{ns}/{checkpoint id}/{task}/{i} one pending write
+// Components are URI-encoded, so a key never splits wrongly, and checkpoint
+// ids (uuid6) sort by time, so the newest is the last key of its prefix.
+// Values are the serializer's JSON kept as JSON, so the credential guard
+// reads them like any other value.
+import {
+  BaseCheckpointSaver,
+  TASKS,
+  WRITES_IDX_MAP,
+  compareWritesSortKeys,
+  copyCheckpoint,
+  getCheckpointId,
+  maxChannelVersion,
+  writesSortKey,
+} from "@langchain/langgraph-checkpoint";
+
+const enc = encodeURIComponent;
+const dec = decodeURIComponent;
+const checkpointPrefix = (ns) => `lg/c/${ns === undefined ? "" : `${enc(ns)}/`}`;
+const checkpointKey = (ns, id) => `lg/c/${enc(ns)}/${enc(id)}`;
+const blobKey = (ns, channel, version) => `lg/b/${enc(ns)}/${enc(channel)}/${enc(String(version))}`;
+const writesPrefix = (ns, id) => `lg/w/${enc(ns)}/${enc(id)}/`;
+const writeKey = (ns, id, task, idx) => `${writesPrefix(ns, id)}${enc(task)}/${idx}`;
+
+/** `lg/c/{ns}/{id}` back to its parts. */
+function parseCheckpointKey(key) {
+  const [, , ns, id] = key.split("/");
+  return { ns: dec(ns), id: dec(id) };
+}
+
+function toBase64(bytes) {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+function fromBase64(text) {
+  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+}
+
+function required(config, field, what) {
+  const value = config?.configurable?.[field];
+  if (typeof value !== "string" || value === "") {
+    throw new Error(`Failed to ${what}: the config's configurable.${field} must be a non-empty string.`);
+  }
+  return value;
+}
+
+export class AttacheCheckpointSaver extends BaseCheckpointSaver {
+  /**
+   * @param {import("attache").SessionStore} store a MemorySessionStore or an IdbSessionStore
+   * @param {import("@langchain/langgraph-checkpoint").SerializerProtocol} [serde]
+   */
+  constructor(store, serde) {
+    super(serde);
+    if (!store || typeof store.commitTurn !== "function" || typeof store.loadSessionStates !== "function") {
+      throw new TypeError("AttacheCheckpointSaver needs a MemorySessionStore or an IdbSessionStore");
+    }
+    this.store = store;
+  }
+
+  /** The serializer's output, as JSON where it is JSON. */
+  async _encode(value) {
+    const [type, data] = await this.serde.dumpsTyped(value);
+    const text = typeof data === "string" ? data : new TextDecoder().decode(data);
+    if (type === "json") return { t: type, j: JSON.parse(text) };
+    return typeof data === "string" ? { t: type, s: data } : { t: type, b: toBase64(data) };
+  }
+
+  async _decode(stored) {
+    if ("j" in stored) return this.serde.loadsTyped(stored.t, JSON.stringify(stored.j));
+    return this.serde.loadsTyped(stored.t, "s" in stored ? stored.s : fromBase64(stored.b));
+  }
+
+  async _ensureThread(threadId) {
+    if (await this.store.getSession(threadId)) return;
+    try {
+      await this.store.createSession({ id: threadId });
+    } catch (e) {
+      // Another put created it first.
+      if (e?.code !== "ALREADY_EXISTS") throw e;
+    }
+  }
+
+  /** A checkpoint's tuple from its stored record, with its values and writes. */
+  async _tuple(threadId, ns, id, record) {
+    const checkpoint = await this._decode(record.checkpoint);
+    const versions = Object.entries(checkpoint.channel_versions ?? {});
+    const writeKeys = await this.store.listSessionStateKeys(threadId, { prefix: writesPrefix(ns, id) });
+    const keys = [...versions.map(([channel, version]) => blobKey(ns, channel, version)), ...writeKeys];
+    const values = await this.store.loadSessionStates(threadId, keys);
+    checkpoint.channel_values = {};
+    for (const [i, [channel]] of versions.entries()) {
+      const blob = values[i];
+      if (blob && blob.t !== "empty") checkpoint.channel_values[channel] = await this._decode(blob);
+    }
+    const writes = values.slice(versions.length).filter(Boolean);
+    if (checkpoint.v < 4 && record.parent != null) await this._migratePendingSends(checkpoint, threadId, ns, record.parent);
+    const tuple = {
+      config: { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: id } },
+      checkpoint,
+      metadata: await this._decode(record.metadata),
+      pendingWrites: await this._pendingWrites(writes),
+    };
+    if (record.parent != null) {
+      tuple.parentConfig = { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: record.parent } };
+    }
+    return tuple;
+  }
+
+  /** Stored writes in `writesSortKey` order, as LangGraph replays them. */
+  async _pendingWrites(writes) {
+    const sorted = writes
+      .map((w) => ({ w, key: writesSortKey(w.path ?? "", w.task, w.idx) }))
+      .sort((a, b) => compareWritesSortKeys(a.key, b.key));
+    return Promise.all(sorted.map(async ({ w }) => [w.task, w.channel, await this._decode(w.value)]));
+  }
+
+  /** Checkpoints before format 4 kept pending sends in the parent's writes. */
+  async _migratePendingSends(checkpoint, threadId, ns, parentId) {
+    const keys = await this.store.listSessionStateKeys(threadId, { prefix: writesPrefix(ns, parentId) });
+    const writes = (await this.store.loadSessionStates(threadId, keys)).filter((w) => w?.channel === TASKS);
+    const sorted = await this._pendingWrites(writes);
+    checkpoint.channel_values ??= {};
+    checkpoint.channel_values[TASKS] = sorted.map(([, , value]) => value);
+    checkpoint.channel_versions ??= {};
+    const versions = Object.values(checkpoint.channel_versions);
+    checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
+  }
+
+  async getTuple(config) {
+    const threadId = config?.configurable?.thread_id;
+    if (threadId === undefined) return undefined;
+    const ns = config.configurable.checkpoint_ns ?? "";
+    let id = getCheckpointId(config);
+    if (!id) {
+      const [latest] = await this.store.listSessionStateKeys(threadId, { prefix: checkpointPrefix(ns), reverse: true, limit: 1 });
+      if (latest === undefined) return undefined;
+      id = parseCheckpointKey(latest).id;
+    }
+    const [record] = await this.store.loadSessionStates(threadId, [checkpointKey(ns, id)]);
+    return record ? this._tuple(threadId, ns, id, record) : undefined;
+  }
+
+  /** Newest first: by checkpoint id across namespaces, then threads in the store's order. */
+  async *list(config, options = {}) {
+    const { before, filter } = options;
+    let { limit } = options;
+    const threadId = config?.configurable?.thread_id;
+    const ns = config?.configurable?.checkpoint_ns;
+    const onlyId = config?.configurable?.checkpoint_id;
+    const beforeId = before?.configurable?.checkpoint_id;
+    const threads = threadId !== undefined ? [threadId] : (await this.store.listSessions()).map((s) => s.id);
+    for (const thread of threads) {
+      const keys = await this.store.listSessionStateKeys(thread, { prefix: checkpointPrefix(ns) });
+      const found = keys
+        .map(parseCheckpointKey)
+        .filter(({ id }) => (!onlyId || id === onlyId) && (!beforeId || id < beforeId))
+        .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : a.ns < b.ns ? -1 : 1));
+      for (const { ns: at, id } of found) {
+        if (limit !== undefined && limit <= 0) return;
+        const [record] = await this.store.loadSessionStates(thread, [checkpointKey(at, id)]);
+        if (!record) continue;
+        const metadata = await this._decode(record.metadata);
+        if (filter && !Object.entries(filter).every(([k, v]) => metadata?.[k] === v)) continue;
+        if (limit !== undefined) limit -= 1;
+        yield this._tuple(thread, at, id, record);
+      }
+    }
+  }
+
+  async put(config, checkpoint, metadata, newVersions) {
+    const threadId = required(config, "thread_id", "put a checkpoint");
+    const ns = config.configurable.checkpoint_ns ?? "";
+    const prepared = copyCheckpoint(checkpoint);
+    const values = prepared.channel_values ?? {};
+    prepared.channel_values = {};
+    const state = {};
+    for (const [channel, version] of Object.entries(newVersions ?? {})) {
+      state[blobKey(ns, channel, version)] = channel in values ? await this._encode(values[channel]) : { t: "empty" };
+    }
+    state[checkpointKey(ns, checkpoint.id)] = {
+      checkpoint: await this._encode(prepared),
+      metadata: await this._encode(metadata),
+      parent: config.configurable.checkpoint_id ?? null,
+    };
+    await this._ensureThread(threadId);
+    await this.store.commitTurn(threadId, { state });
+    return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
+  }
+
+  /** The first write of a `(task, index)` is kept; a special channel's (an error, an interrupt) is replaced. */
+  async putWrites(config, writes, taskId, taskPath) {
+    const threadId = required(config, "thread_id", "put writes");
+    const checkpointId = required(config, "checkpoint_id", "put writes");
+    const ns = config.configurable.checkpoint_ns ?? "";
+    const state = {};
+    const stateIfAbsent = {};
+    for (const [i, [channel, value]] of writes.entries()) {
+      const special = WRITES_IDX_MAP[channel];
+      const idx = special ?? i;
+      const stored = { task: taskId, idx, channel, value: await this._encode(value), path: taskPath ?? "" };
+      (special !== undefined ? state : stateIfAbsent)[writeKey(ns, checkpointId, taskId, idx)] = stored;
+    }
+    await this._ensureThread(threadId);
+    await this.store.commitTurn(threadId, { state, stateIfAbsent });
+  }
+
+  /** A thread is a session: deleting it deletes the session, whatever else it held. */
+  async deleteThread(threadId) {
+    await this.store.deleteSession(threadId);
+  }
+}

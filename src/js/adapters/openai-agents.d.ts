@@ -1,0 +1,24 @@
+import type { AgentInputItem, SessionHistoryTransactionArgs, SessionHistoryTransactionAwareSession } from "@openai/agents-core";
+import type { SessionStore } from "./attache.js";
+
+export interface AttacheSessionOptions {
+  /** An existing session's id, or the id to create it under; a new id is generated when absent. */
+  sessionId?: string;
+}
+
+/**
+ * An OpenAI Agents JS `Session` over a `MemorySessionStore` or an
+ * `IdbSessionStore`. Each item is one attache message: its neutral form,
+ * with the item itself in `meta`, returned exactly.
+ */
+export declare class AttacheSession implements SessionHistoryTransactionAwareSession {
+  constructor(store: SessionStore, options?: AttacheSessionOptions);
+  getSessionId(): Promise<string>;
+  getItems(limit?: number): Promise<AgentInputItem[]>;
+  addItems(items: AgentInputItem[]): Promise<void>;
+  popItem(): Promise<AgentInputItem | undefined>;
+  /** Empties the history; applied operation ids are kept, so none is applied twice. */
+  clearSession(): Promise<void>;
+  /** Atomic and idempotent per `operationId`: `append_items`, or `replace_suffix` when the suffix still matches. */
+  applyHistoryTransaction(args: SessionHistoryTransactionArgs): Promise<void>;
+}

@@ -1,0 +1,204 @@
+// attache/openai-agents: an OpenAI Agents JS session over either session
+// store, on its message operations. Each agent item is stored as one
+// attache message: its provider-neutral form (so the history can be
+// counted, inspected or sent to another provider) with the item itself,
+// exactly, in the message's `meta`. Operation ids of history transactions
+// are session-state keys under `agents/op/`, written in the same
+// transaction as the history they changed.
+import { UserError } from "@openai/agents-core";
+
+const opKey = (operationId) => `agents/op/${encodeURIComponent(operationId)}`;
+
+function textOf(content) {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((part) => (typeof part?.text === "string" ? part.text : typeof part?.refusal === "string" ? part.refusal : "")).join("");
+}
+
+function argumentsOf(text) {
+  try {
+    const parsed = JSON.parse(text);
+    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : { value: parsed };
+  } catch {
+    return { text: String(text ?? "") };
+  }
+}
+
+function outputOf(output) {
+  if (typeof output === "string") return output;
+  if (output?.type === "text") return output.text ?? "";
+  return Array.isArray(output) ? textOf(output) : "";
+}
+
+/** An agent item as an attache message, the item itself in `meta`. */
+function toMessage(item) {
+  if (item === null || typeof item !== "object" || Array.isArray(item)) {
+    throw new UserError("Session items must be objects.");
+  }
+  const meta = { item };
+  switch (item.type ?? "message") {
+    case "message": {
+      const role = item.role === "developer" ? "system" : item.role;
+      if (!["system", "user", "assistant"].includes(role)) throw new UserError(`Unknown message role: ${item.role}`);
+      return { role, content: textOf(item.content), meta };
+    }
+    case "function_call":
+      return { role: "assistant", content: [{ type: "tool_call", id: item.callId, name: item.name, arguments: argumentsOf(item.arguments) }], meta };
+    case "function_call_result":
+      return { role: "tool", content: [{ type: "tool_result", callId: item.callId, content: outputOf(item.output) }], meta };
+    case "reasoning":
+      return { role: "assistant", content: [{ type: "thinking", thinking: textOf(item.content) }], meta };
+    default:
+      // Hosted tools, computer calls and the rest have no neutral form.
+      return { role: "assistant", content: [], meta };
+  }
+}
+
+/** The stored item, or a plain message for one stored without it. */
+function toItem(message) {
+  if (message.meta?.item) return message.meta.item;
+  return { role: message.role === "tool" ? "user" : message.role, content: textOf(message.content) };
+}
+
+/** JSON as stored: what a later call compares against. */
+const asStored = (value) => JSON.parse(JSON.stringify(value));
+
+function equal(a, b) {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && equal(a[k], b[k]));
+}
+
+function checkedTransaction(args) {
+  const operationId = args?.operationId;
+  const transaction = args?.transaction;
+  if (typeof operationId !== "string" || !operationId.trim()) {
+    throw new UserError("Session history transaction operationId must be a non-empty string.");
+  }
+  const items = (list, name) => {
+    if (!Array.isArray(list)) throw new UserError(`Session history transaction ${name} must be an array.`);
+    return list;
+  };
+  if (transaction?.type === "append_items") {
+    return { operationId, transaction: asStored({ type: "append_items", items: items(transaction.items, "items") }) };
+  }
+  if (transaction?.type === "replace_suffix") {
+    return {
+      operationId,
+      transaction: asStored({
+        type: "replace_suffix",
+        expectedSuffix: items(transaction.expectedSuffix, "expectedSuffix"),
+        replacement: items(transaction.replacement, "replacement"),
+      }),
+    };
+  }
+  throw new UserError("Session history transaction must be append_items or replace_suffix.");
+}
+
+export class AttacheSession {
+  #store;
+  #sessionId;
+  #ready;
+
+  /**
+   * @param {import("attache").SessionStore} store a MemorySessionStore or an IdbSessionStore
+   * @param {{ sessionId?: string }} [options] an existing session's id, or the id to create it under
+   */
+  constructor(store, options = {}) {
+    if (!store || typeof store.appendMessages !== "function" || typeof store.commitTurn !== "function") {
+      throw new TypeError("AttacheSession needs a MemorySessionStore or an IdbSessionStore");
+    }
+    this.#store = store;
+    this.#sessionId = options.sessionId;
+  }
+
+  /** The session, created on first use (under `sessionId` if given). */
+  getSessionId() {
+    this.#ready ??= (async () => {
+      const id = this.#sessionId;
+      if (id !== undefined && (await this.#store.getSession(id))) return id;
+      try {
+        return (await this.#store.createSession(id === undefined ? {} : { id })).id;
+      } catch (e) {
+        if (e?.code === "ALREADY_EXISTS") return id;
+        throw e;
+      }
+    })();
+    // A failed creation may be retried.
+    this.#ready.catch(() => { this.#ready = undefined; });
+    return this.#ready;
+  }
+
+  async getItems(limit) {
+    if (limit !== undefined && limit <= 0) return [];
+    const id = await this.getSessionId();
+    const messages = await this.#store.loadMessages(id, limit === undefined ? undefined : { limit });
+    return messages.map(toItem);
+  }
+
+  async addItems(items) {
+    if (items.length === 0) return;
+    const id = await this.getSessionId();
+    await this.#store.appendMessages(id, items.map(toMessage));
+  }
+
+  async popItem() {
+    const id = await this.getSessionId();
+    const message = await this.#store.popMessage(id);
+    return message ? toItem(message) : undefined;
+  }
+
+  /** Empties the history. Applied operation ids are kept: one is never applied twice. */
+  async clearSession() {
+    const id = await this.getSessionId();
+    await this.#store.clearMessages(id);
+  }
+
+  /**
+   * Appends, or replaces a suffix that must match, in one transaction with
+   * its operation id. A repeated id with the same transaction does nothing;
+   * with another, it throws and changes nothing.
+   */
+  async applyHistoryTransaction(args) {
+    const { operationId, transaction } = checkedTransaction(args);
+    const id = await this.getSessionId();
+    const key = opKey(operationId);
+    const messages = (list) => list.map(toMessage);
+    // Another writer may come between the read and the commit: the commit
+    // then conflicts, and the precondition is read again.
+    for (let attempt = 0; ; attempt++) {
+      const applied = await this.#store.loadSessionState(id, key);
+      if (applied !== null) {
+        if (equal(applied.transaction, transaction)) return;
+        throw new UserError("Session history operation was already applied with a different transaction.");
+      }
+      const history = await this.#store.loadMessages(id);
+      let from = history.length;
+      let added = [];
+      if (transaction.type === "append_items") {
+        added = messages(transaction.items);
+      } else {
+        from = history.length - transaction.expectedSuffix.length;
+        const actual = from < 0 ? null : history.slice(from).map(toItem);
+        if (!actual || !equal(asStored(actual), transaction.expectedSuffix)) {
+          throw new UserError("Session history suffix no longer matches the transaction precondition.");
+        }
+        added = messages(transaction.replacement);
+      }
+      try {
+        await this.#store.commitTurn(id, {
+          messages: added,
+          replaceFrom: from,
+          expectedCount: history.length,
+          state: { [key]: { transaction } },
+          requireAbsent: [key],
+        });
+        return;
+      } catch (e) {
+        if (e?.code !== "CONFLICT" || attempt >= 4) throw e;
+      }
+    }
+  }
+}

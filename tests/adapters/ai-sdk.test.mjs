@@ -1,0 +1,69 @@
+// The README's Vercel AI SDK recipe, run as written: its block is taken
+// from the README, compiled, and driven with MockLanguageModelV3.
+import { describe, it, expect } from "vitest";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { transform } from "esbuild";
+import { simulateReadableStream } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
+import { AttachmentStore, MemorySessionStore } from "../../pkg/node.js";
+
+const repo = new URL("../../", import.meta.url);
+
+async function recipe() {
+  const readme = await readFile(new URL("README.md", repo), "utf8");
+  const block = readme.match(/<!-- recipe: ai-sdk -->\n```ts\n([\s\S]*?)^```$/m);
+  if (!block) throw new Error("README.md has no ai-sdk recipe block");
+  const { code } = await transform(block[1], { loader: "ts", format: "esm" });
+  const out = new URL("target/recipes/", repo);
+  await mkdir(out, { recursive: true });
+  const file = new URL("ai-sdk.mjs", out);
+  await writeFile(file, code.replace(/from "attache"/g, `from ${JSON.stringify(new URL("pkg/node.js", repo).href)}`));
+  return import(file.href);
+}
+
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 3, text: 3, reasoning: 0 },
+};
+
+describe("the README's AI SDK recipe", () => {
+  it("leads the request with the pins and their breakpoint, and saves the UI messages on finish", async () => {
+    const { chatTurn } = await recipe();
+    const model = new MockLanguageModelV3({
+      doStream: async () => ({
+        stream: simulateReadableStream({
+          chunks: [
+            { type: "stream-start", warnings: [] },
+            { type: "text-start", id: "t" },
+            { type: "text-delta", id: "t", delta: "Shipped " },
+            { type: "text-delta", id: "t", delta: "v2." },
+            { type: "text-end", id: "t" },
+            { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage },
+          ],
+        }),
+      }),
+    });
+    const pinned = new AttachmentStore();
+    pinned.setAttachment({ kind: "memory", slug: "style", memory: "Be brief." });
+    pinned.setAttachment({ kind: "todo", items: [{ text: "ship v2", completed: false }] });
+    const store = new MemorySessionStore();
+    const { id } = await store.createSession();
+    const messages = [{ id: "u1", role: "user", parts: [{ type: "text", text: "Status?" }] }];
+
+    const response = await chatTurn(model, store, id, pinned, messages);
+    await response.text(); // the stream runs to its end; onFinish follows
+
+    const [call] = model.doStreamCalls;
+    const [lead, asked] = call.prompt;
+    expect(lead.role).toBe("user");
+    expect(lead.content.map((p) => p.text).join("")).toBe(pinned.consolidatedMessage().content.map((p) => p.text).join(""));
+    expect(lead.content.at(-1).providerOptions).toEqual({ anthropic: { cacheControl: { type: "ephemeral" } } });
+    expect(asked.content).toEqual([expect.objectContaining({ type: "text", text: "Status?" })]);
+
+    const saved = await store.loadSessionState(id, "ui_messages");
+    expect(saved).toHaveLength(2);
+    expect(saved[0]).toEqual(messages[0]);
+    expect(saved[1].role).toBe("assistant");
+    expect(saved[1].parts.filter((p) => p.type === "text").map((p) => p.text).join("")).toBe("Shipped v2.");
+  });
+});

@@ -1,0 +1,99 @@
+// What LangGraph's validation suite does not check, on both stores: the
+// list order, the first write of a (task, index) kept, special channels
+// replaced, writes replayed in writesSortKey order, each channel value
+// stored once per version, a refused credential writing nothing, and
+// deleteThread.
+import "fake-indexeddb/auto";
+import { describe, it, expect } from "vitest";
+import { emptyCheckpoint, uuid6, ERROR } from "@langchain/langgraph-checkpoint";
+import { MemorySessionStore, IdbSessionStore } from "../../pkg/node.js";
+import { AttacheCheckpointSaver } from "../../pkg/langgraph.js";
+
+let databases = 0;
+const stores = {
+  MemorySessionStore: async () => new MemorySessionStore(),
+  IdbSessionStore: async () => IdbSessionStore.open({ name: `langgraph-own-${databases++}` }),
+};
+
+const thread = (id = "t") => ({ configurable: { thread_id: id, checkpoint_ns: "" } });
+const metadata = (step) => ({ source: "loop", step, parents: {} });
+
+/** Puts `n` checkpoints in a chain; returns their configs, oldest first. */
+async function chain(saver, n, values = (i) => ({ a: `a${i}`, b: "same" })) {
+  const configs = [];
+  let parent = thread();
+  for (let i = 0; i < n; i++) {
+    const v = values(i);
+    const versions = Object.fromEntries(Object.keys(v).map((k) => [k, k === "b" ? 1 : i + 1]));
+    const checkpoint = { ...emptyCheckpoint(), id: uuid6(i), channel_values: v, channel_versions: versions };
+    // Only the channels whose version moved are new.
+    const newVersions = i === 0 ? versions : { a: i + 1 };
+    parent = await saver.put(parent, checkpoint, metadata(i), newVersions);
+    configs.push(parent);
+  }
+  return configs;
+}
+
+for (const [name, open] of Object.entries(stores)) {
+  describe(`AttacheCheckpointSaver on ${name}`, () => {
+    it("lists newest first, and `before` and `limit` count from the newest", async () => {
+      const saver = new AttacheCheckpointSaver(await open());
+      const configs = await chain(saver, 5);
+      const ids = async (options) => {
+        const out = [];
+        for await (const t of saver.list(thread(), options)) out.push(t.config.configurable.checkpoint_id);
+        return out;
+      };
+      const all = configs.map((c) => c.configurable.checkpoint_id);
+      expect(await ids()).toEqual([...all].reverse());
+      expect(await ids({ limit: 2 })).toEqual([all[4], all[3]]);
+      expect(await ids({ before: configs[3], limit: 2 })).toEqual([all[2], all[1]]);
+      expect(await ids({ filter: { step: 1 } })).toEqual([all[1]]);
+      expect((await saver.getTuple(thread())).config.configurable.checkpoint_id).toBe(all[4]);
+    });
+
+    it("keeps the first write of a (task, index), replaces a special channel's, and replays in writesSortKey order", async () => {
+      const saver = new AttacheCheckpointSaver(await open());
+      const [config] = await chain(saver, 1);
+      await saver.putWrites(config, [["a", "first"], ["b", "kept"]], "task-b", "~__pregel_pull, 2");
+      await saver.putWrites(config, [["a", "second"]], "task-b", "~__pregel_pull, 2");
+      await saver.putWrites(config, [["a", "from a"]], "task-a", "~__pregel_pull, 1");
+      await saver.putWrites(config, [[ERROR, "boom 1"]], "task-b");
+      await saver.putWrites(config, [[ERROR, "boom 2"]], "task-b");
+      const { pendingWrites } = await saver.getTuple(config);
+      expect(pendingWrites).toEqual([
+        ["task-b", ERROR, "boom 2"],
+        ["task-a", "a", "from a"],
+        ["task-b", "a", "first"],
+        ["task-b", "b", "kept"],
+      ]);
+    });
+
+    it("stores each channel value once per version, not the whole checkpoint each time", async () => {
+      const store = await open();
+      const saver = new AttacheCheckpointSaver(store);
+      const configs = await chain(saver, 3);
+      const blobs = await store.listSessionStateKeys("t", { prefix: "lg/b/" });
+      expect(blobs).toEqual(["lg/b//a/1", "lg/b//a/2", "lg/b//a/3", "lg/b//b/1"]);
+      const [record] = await store.loadSessionStates("t", [`lg/c//${configs[2].configurable.checkpoint_id}`]);
+      expect(record.checkpoint.j.channel_values).toEqual({});
+      const latest = await saver.getTuple(configs[2]);
+      expect(latest.checkpoint.channel_values).toEqual({ a: "a2", b: "same" });
+      expect(latest.parentConfig.configurable.checkpoint_id).toBe(configs[1].configurable.checkpoint_id);
+    });
+
+    it("a checkpoint holding a credential is refused whole, and deleteThread removes the thread", async () => {
+      const store = await open();
+      const saver = new AttacheCheckpointSaver(store);
+      await chain(saver, 1);
+      const key = "sk-proj-" + "Zx9".repeat(16);
+      const checkpoint = { ...emptyCheckpoint(), id: uuid6(9), channel_values: { a: `use ${key}` }, channel_versions: { a: 9 } };
+      await expect(saver.put(thread(), checkpoint, metadata(9), { a: 9 })).rejects.toMatchObject({ code: "CREDENTIAL" });
+      expect(await store.listSessionStateKeys("t", { prefix: "lg/c/" })).toHaveLength(1);
+      expect(await store.listSessionStateKeys("t", { prefix: "lg/b//a/9" })).toEqual([]);
+      await saver.deleteThread("t");
+      expect(await saver.getTuple(thread())).toBeUndefined();
+      expect(await store.getSession("t")).toBeNull();
+    });
+  });
+}

@@ -1,0 +1,115 @@
+// attache/openai-agents on both stores: the Session contract as
+// MemorySession keeps it, the history-transaction extension, and a real
+// run() with a scripted model that resumes after a reload (a new store
+// opened on the same IndexedDB database).
+import "fake-indexeddb/auto";
+import { describe, it, expect } from "vitest";
+import { Agent, MemorySession, run, tool } from "@openai/agents-core";
+import { ScriptedModel, assistantMessage, functionCall } from "@openai/agents-core/testing";
+import { z } from "zod";
+import { MemorySessionStore, IdbSessionStore } from "../../pkg/node.js";
+import { AttacheSession } from "../../pkg/openai-agents.js";
+
+let databases = 0;
+const backends = {
+  MemorySessionStore: () => {
+    const store = new MemorySessionStore();
+    return { open: async () => store };
+  },
+  IdbSessionStore: () => {
+    const name = `agents-${databases++}`;
+    return { open: () => IdbSessionStore.open({ name }) };
+  },
+};
+
+const items = [
+  { role: "user", content: "What is the weather in Oslo?" },
+  { type: "reasoning", id: "rs_1", content: [{ type: "input_text", text: "call the tool" }], providerData: { encryptedContent: "opaque" } },
+  functionCall("weather", { city: "Oslo" }, { callId: "call_1", id: "fc_1" }),
+  { type: "function_call_result", callId: "call_1", name: "weather", status: "completed", output: { type: "text", text: "3°C" } },
+  { type: "hosted_tool_call", name: "web_search", status: "completed", id: "ws_1", providerData: { query: "oslo" } },
+  assistantMessage("It is 3°C in Oslo.", { id: "msg_1" }),
+];
+
+for (const [name, backend] of Object.entries(backends)) {
+  describe(`AttacheSession on ${name}`, () => {
+    it("keeps items exactly, as MemorySession does, and stores their neutral form", async () => {
+      const store = await backend().open();
+      const session = new AttacheSession(store, { sessionId: "chat" });
+      const reference = new MemorySession();
+      for (const s of [session, reference]) {
+        await s.addItems(items.slice(0, 4));
+        await s.addItems([]);
+        await s.addItems(items.slice(4));
+      }
+      expect(await session.getSessionId()).toBe("chat");
+      expect(await session.getItems()).toEqual(await reference.getItems());
+      expect(await session.getItems(2)).toEqual(await reference.getItems(2));
+      expect(await session.getItems(0)).toEqual([]);
+      expect(await session.popItem()).toEqual(await reference.popItem());
+
+      const stored = await store.loadMessages("chat");
+      expect(stored.map((m) => m.role)).toEqual(["user", "assistant", "assistant", "tool", "assistant"]);
+      expect(stored[2].content).toEqual([{ type: "tool_call", id: "call_1", name: "weather", arguments: { city: "Oslo" } }]);
+      expect(stored[3].content).toEqual([{ type: "tool_result", callId: "call_1", content: "3°C" }]);
+
+      await session.clearSession();
+      expect(await session.getItems()).toEqual([]);
+      expect(await session.popItem()).toBeUndefined();
+    });
+
+    it("applies a history transaction once per operation id, and a stale suffix not at all", async () => {
+      const store = await backend().open();
+      const session = new AttacheSession(store);
+      const id = await session.getSessionId();
+      const append = { operationId: "op-1", transaction: { type: "append_items", items: items.slice(0, 2) } };
+      await session.applyHistoryTransaction(append);
+      await session.applyHistoryTransaction(append);
+      expect(await session.getItems()).toEqual(items.slice(0, 2));
+
+      const other = { operationId: "op-1", transaction: { type: "append_items", items: items.slice(2, 3) } };
+      await expect(session.applyHistoryTransaction(other)).rejects.toThrow(/different transaction/);
+      const stale = { operationId: "op-2", transaction: { type: "replace_suffix", expectedSuffix: items.slice(2, 3), replacement: [] } };
+      await expect(session.applyHistoryTransaction(stale)).rejects.toThrow(/no longer matches/);
+      expect(await session.getItems()).toEqual(items.slice(0, 2));
+
+      const replace = { operationId: "op-3", transaction: { type: "replace_suffix", expectedSuffix: items.slice(1, 2), replacement: items.slice(4, 6) } };
+      await session.applyHistoryTransaction(replace);
+      // A second session on the same store (a reloaded page) sees op-3 applied.
+      await new AttacheSession(store, { sessionId: id }).applyHistoryTransaction(replace);
+      expect(await session.getItems()).toEqual([items[0], items[4], items[5]]);
+      await expect(session.applyHistoryTransaction({ operationId: " ", transaction: append.transaction })).rejects.toThrow(/operationId/);
+    });
+
+    it("a run() with a scripted model resumes its conversation after a reload", async () => {
+      const opened = backend();
+      const weather = tool({
+        name: "weather",
+        description: "The weather in a city",
+        parameters: z.object({ city: z.string() }),
+        execute: async ({ city }) => `3°C in ${city}`,
+      });
+      const model = new ScriptedModel([
+        [functionCall("weather", { city: "Oslo" }, { callId: "call_1" })],
+        [assistantMessage("It is 3°C in Oslo.")],
+        [assistantMessage("You asked about Oslo.")],
+      ]);
+      const agent = new Agent({ name: "forecaster", model, tools: [weather] });
+
+      const first = new AttacheSession(await opened.open(), { sessionId: "run" });
+      const answer = await run(agent, "Weather in Oslo?", { session: first });
+      expect(answer.finalOutput).toBe("It is 3°C in Oslo.");
+
+      // Reload: a new store on the same database, a new session object.
+      const again = new AttacheSession(await opened.open(), { sessionId: "run" });
+      const followUp = await run(agent, "Which city did I ask about?", { session: again });
+      expect(followUp.finalOutput).toBe("You asked about Oslo.");
+      model.assertComplete();
+      const sent = JSON.stringify(model.lastCall.request.input);
+      expect(sent).toContain("Weather in Oslo?");
+      expect(sent).toContain("3°C in Oslo");
+      const history = await again.getItems();
+      expect(history.map((i) => i.role ?? i.type)).toEqual(["user", "function_call", "function_call_result", "assistant", "user", "assistant"]);
+    });
+  });
+}

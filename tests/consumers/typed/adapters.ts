@@ -1,0 +1,16 @@
+// The adapters' subpath exports, typed as a consumer gets them: each fits
+// where its framework expects a checkpointer or a session, with no casts.
+import type { BaseCheckpointSaver, CheckpointTuple } from "@langchain/langgraph-checkpoint";
+import type { Session, SessionHistoryTransactionAwareSession, AgentInputItem } from "@openai/agents-core";
+import { MemorySessionStore, type SessionStore } from "attache";
+import { AttacheCheckpointSaver } from "attache/langgraph";
+import { AttacheSession } from "attache/openai-agents";
+
+const store: SessionStore = new MemorySessionStore();
+const saver: BaseCheckpointSaver = new AttacheCheckpointSaver(store);
+const tuple: Promise<CheckpointTuple | undefined> = saver.getTuple({ configurable: { thread_id: "t" } });
+const session: Session = new AttacheSession(store, { sessionId: "chat" });
+const transactional: SessionHistoryTransactionAwareSession = new AttacheSession(store);
+const items: Promise<AgentInputItem[]> = session.getItems(10);
+await transactional.applyHistoryTransaction({ operationId: "op", transaction: { type: "append_items", items: await items } });
+console.log(tuple);
