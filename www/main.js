@@ -1,84 +1,222 @@
-import init, { AttachmentStore, isAttacheError } from "../pkg/attache.js";
-import * as model from "./model.js";
+// The demo page: sessions in IndexedDB, pins, the agent loop, and what
+// each request carried. Every text from the user or a model is rendered
+// with textContent, never as HTML.
+import init, { AttachmentStore, IdbSessionStore, isAttacheError, registerSecret, forgetSecrets } from "../pkg/attache.js";
+import { runTurn, todoItems } from "./agent.js";
+import { endpoint, isPinned, scripted } from "./model.js";
+import { el, list, describeFrame, download, sizeOf } from "./view.js";
 
 await init();
-
-const store = new AttachmentStore();
-const todos = [
-  { text: "read the pinned README", completed: true },
-  { text: "answer with the auth design in mind", completed: false },
-];
-const history = [];
 const $ = (id) => document.getElementById(id);
+const store = await IdbSessionStore.open({ name: "attache-demo", onVersionChange: () => notice("Another tab upgraded the database; reconnecting.") });
+let model = scripted;
+let sessionId;
+let pinned = new AttachmentStore();
+let lastSteps = [];
+/** Every request the page sent, for the curious (and the end-to-end test). */
+window.demo = { requests: [] };
 
-store.setAttachment({ kind: "memory", slug: "auth-design", memory: "Use Argon2id with RFC 9106 parameters; never bcrypt." });
-store.setAttachment({ kind: "file", path: "README.md", contents: "# demo\n\nA project whose README is pinned inline." });
-store.setAttachment({ kind: "file", path: "src/lib.rs" });
-pinTodos();
-
-function pinTodos() {
-  // The todo list always pins as `todo:session`, so this replaces it in place.
-  store.setAttachment({ kind: "todo", items: todos });
+function notice(text) {
+  $("notice").textContent = text;
 }
 
-function attempt(action) {
+/**
+ * Runs an action; a refusal is shown, naming where and what, never the
+ * value. A refused credential is cleared from `form`, so it does not stay
+ * on screen.
+ */
+async function attempt(action, form) {
+  notice("");
   try {
-    action();
-    $("status").textContent = "";
+    await action();
   } catch (e) {
-    $("status").textContent = isAttacheError(e) ? `${e.code}: ${e.message}` : String(e);
+    if (isAttacheError(e) && e.code === "CREDENTIAL") {
+      form?.reset();
+      notice(`Refused: a credential (${e.kind}) in ${e.field}. Nothing was pinned or stored.`);
+    } else {
+      notice(isAttacheError(e) ? `${e.code}: ${e.message}` : String(e?.message ?? e));
+    }
   }
-  render();
+  await render();
 }
 
-function render() {
+const snapshot = () => ({
+  name: "attache-demo",
+  accepts: ["send", "pin", "detach", "tick", "export", "import"],
+  state: { model: model.name, contextWindow: Number($("context-window").value) },
+  children: [{ name: "pins", state: { ids: pinned.attachmentIds() } }],
+});
+
+async function savePins() {
+  await store.saveAttachments(sessionId, pinned);
+}
+
+async function openSession(id) {
+  sessionId = id;
+  pinned.free();
+  pinned = (await store.loadAttachments(id)) ?? new AttachmentStore();
+  const saved = await store.loadSnapshot(id);
+  if (saved?.state?.contextWindow) $("context-window").value = String(saved.state.contextWindow);
+  lastSteps = [];
+}
+
+async function newSession() {
+  const info = await store.createSession({ title: `Session ${new Date().toLocaleString()}` });
+  pinned.free();
+  pinned = new AttachmentStore();
+  pinned.setAttachment({ kind: "memory", slug: "style", memory: "Answer in short sentences; cite the pinned file you used." });
+  pinned.setAttachment({ kind: "file", path: "README.md", contents: "# demo project\n\nAuth uses Argon2id with RFC 9106 parameters." });
+  pinned.setAttachment({ kind: "todo", items: [{ text: "read the README", completed: true }, { text: "review the auth design", completed: false }] });
+  sessionId = info.id;
+  await store.commitTurn(sessionId, { attachments: pinned, state: { snapshot: snapshot() } });
+  lastSteps = [];
+}
+
+async function render() {
+  const sessions = await store.listSessions();
+  $("session-select").replaceChildren(...sessions.map((s) => el("option", { value: s.id, selected: s.id === sessionId }, s.title || s.id)));
   $("model-name").textContent = model.name;
-  $("pinned").replaceChildren(...store.attachmentIds().map((id) => {
-    const li = document.createElement("li");
-    const button = document.createElement("button");
-    button.textContent = "Detach";
-    button.onclick = () => attempt(() => store.detachAttachment(id));
-    li.append(id, button);
-    return li;
-  }));
+
+  const todos = todoItems(pinned);
   $("todos").replaceChildren(...todos.map((item, i) => {
-    const li = document.createElement("li");
-    const box = document.createElement("input");
-    box.type = "checkbox";
-    box.checked = item.completed;
-    box.onchange = () => attempt(() => { todos[i].completed = box.checked; pinTodos(); });
-    li.append(box, ` ${item.text}`);
-    return li;
+    const box = el("input", { type: "checkbox", checked: item.completed, id: `todo-${i}` });
+    box.onchange = () => attempt(async () => {
+      const items = todoItems(pinned).map((t, j) => (j === i ? { ...t, completed: box.checked } : t));
+      pinned.setAttachment({ kind: "todo", items });
+      await savePins();
+    });
+    return el("li", {}, box, el("label", { for: `todo-${i}` }, item.text));
   }));
-  const message = store.consolidatedMessage();
-  $("consolidated").textContent = message ? JSON.stringify(message, null, 2) : "(nothing pinned: no message is sent)";
-  $("history").replaceChildren(...history.map((m) => {
-    const li = document.createElement("li");
-    li.className = m.role;
-    li.textContent = `${m.role}: ${m.content.map((p) => p.text).join("")}`;
-    return li;
+  $("pinned").replaceChildren(...pinned.attachmentIds().map((id) => {
+    const spec = pinned.getAttachment(id);
+    const rendered = pinned.renderAttachment(id) ?? "";
+    const cut = rendered.match(/… \(truncated, (\d+) bytes total\)$/);
+    const detail = cut ? `cut at 8 KiB of ${cut[1]} bytes` : `${sizeOf(rendered)} bytes`;
+    const detach = el("button", { type: "button", "aria-label": `Detach ${id}` }, "Detach");
+    detach.onclick = () => attempt(async () => { pinned.detachAttachment(id); await savePins(); });
+    const edit = el("button", { type: "button", "aria-label": `Edit ${id}` }, "Edit");
+    edit.onclick = () => editSpec(spec);
+    return el("li", {}, el("code", {}, id), ` ${detail} `, spec.kind === "todo" ? "" : edit, detach);
   }));
+
+  const messages = await store.loadMessages(sessionId);
+  $("history").replaceChildren(...messages.map((m) => el("li", { class: m.role }, el("strong", {}, `${m.role}: `), describeMessage(m))));
+
+  const last = lastSteps.at(-1);
+  const consolidated = pinned.consolidatedMessage();
+  // What the last request carried; before any, what the next will.
+  const shown = last?.messages.find(isPinned) ?? consolidated;
+  $("consolidated").textContent = shown ? JSON.stringify(shown, null, 2) : "(nothing pinned: no message is sent)";
+  if (last) {
+    const { prefix, plan } = last;
+    $("message-size").textContent = `${prefix.prefixBytes} bytes · ${prefix.prefixTokens} tokens`;
+    // The turn's story: the first request whose prefix changed, if any.
+    const at = lastSteps.findIndex((s) => !s.prefix.first && !s.prefix.stable);
+    const broke = lastSteps[at]?.prefix;
+    const first = lastSteps.every((s) => s.prefix.first || s.prefix.stable) && lastSteps[0].prefix.first;
+    $("prefix").className = `indicator ${broke ? "broken" : "held"}`;
+    $("prefix").textContent = broke
+      ? `Prefix broken by ${broke.change.attachmentId} at byte ${broke.change.offset} (request ${at + 1} of ${lastSteps.length} this turn).`
+      : first ? "Prefix: the first request had nothing to compare with; it held after."
+        : `Prefix held: byte-identical on ${lastSteps.length === 1 ? "the request" : `all ${lastSteps.length} requests`} this turn.`;
+    $("budget").replaceChildren(...[["Window", $("context-window").value], ["Payload", `${plan.payloadTokens} tokens`],
+      ["History", `${plan.historyTokens} tokens`], ["Decision", plan.action]].flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))]));
+  } else {
+    $("message-size").textContent = consolidated ? `${sizeOf(consolidated.content.map((p) => p.text).join(""))} bytes` : "";
+    $("prefix").className = "indicator";
+    $("prefix").textContent = "No request yet on this page; the last prefix is restored with the pins.";
+    $("budget").replaceChildren();
+  }
+  const requests = await store.loadFramesByRequest(sessionId);
+  $("timeline").replaceChildren(...requests.map((r) => el("li", {}, el("code", {}, r.requestId), list(r.frames.map(describeFrame)))));
+  $("snapshot").textContent = JSON.stringify(await store.loadSnapshot(sessionId), null, 2);
+  const estimate = await navigator.storage?.estimate?.();
+  $("storage").textContent = estimate ? `Using ${(estimate.usage / 1024).toFixed(1)} KiB of ${(estimate.quota / 2 ** 20).toFixed(0)} MiB.` : "Storage estimate unavailable.";
 }
 
-function onSubmit(id, handler) {
+function describeMessage(m) {
+  if (typeof m.content === "string") return m.content;
+  return m.content.map((p) => (p.type === "text" ? p.text : p.type === "tool_call" ? `→ ${p.name}(${JSON.stringify(p.arguments)})`
+    : p.type === "tool_result" ? `← ${typeof p.content === "string" ? p.content : JSON.stringify(p.content)}` : `[${p.type}]`)).join("\n");
+}
+
+function editSpec(spec) {
+  const form = spec.kind === "memory" ? $("pin-memory") : $("pin-file");
+  for (const [name, value] of Object.entries(spec)) if (form.elements[name]) form.elements[name].value = value ?? "";
+  form.elements[0].focus();
+}
+
+/** A form's submit; `clear` (default: the whole form) is reset once it worked. */
+function onSubmit(id, handler, clear = (form) => form.reset()) {
   $(id).addEventListener("submit", (event) => {
     event.preventDefault();
-    const form = event.target;
-    attempt(() => handler(Object.fromEntries(new FormData(form))));
-    form.reset();
+    const form = event.currentTarget;
+    const values = Object.fromEntries(new FormData(form));
+    attempt(async () => { await handler(values); clear(form); }, form);
   });
 }
 
-onSubmit("pin-memory", ({ slug, memory }) => store.setAttachment({ kind: "memory", slug, memory }));
-onSubmit("pin-file", ({ path, contents }) => store.setAttachment({ kind: "file", path, contents: contents || null }));
-onSubmit("add-todo", ({ text }) => { todos.push({ text, completed: false }); pinTodos(); });
-onSubmit("chat", ({ text }) => {
-  history.push({ role: "user", content: [{ type: "text", text }] });
-  // Pinned context leads every request and never enters the history.
-  const pinned = store.consolidatedMessage();
-  const request = pinned ? [pinned, ...history] : [...history];
-  history.push({ role: "assistant", content: [{ type: "text", text: model.respond(request) }] });
+onSubmit("pin-memory", async ({ slug, memory }) => { pinned.setAttachment({ kind: "memory", slug, memory }); await savePins(); });
+onSubmit("pin-file", async ({ path, contents }) => { pinned.setAttachment({ kind: "file", path, contents: contents || null }); await savePins(); });
+onSubmit("add-todo", async ({ text }) => {
+  pinned.setAttachment({ kind: "todo", items: [...todoItems(pinned), { text, completed: false }] });
+  await savePins();
+});
+onSubmit("composer", async ({ text, window: size }) => {
+  $("send").disabled = true;
+  try {
+    const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot: snapshot(), say: () => {} });
+    lastSteps = turn.steps;
+    window.demo.requests.push(...turn.steps.map((s) => s.messages));
+  } finally {
+    $("send").disabled = false;
+  }
+}, (form) => { form.elements.text.value = ""; });
+onSubmit("model-form", async ({ url, model: name, key }) => {
+  forgetSecrets();
+  // The key lives in this closure only; registered, no part of it can be pinned or stored.
+  if (key) registerSecret(key);
+  model = endpoint({ url, model: name || "default", key });
+});
+$("model-scripted").onclick = () => attempt(async () => { forgetSecrets(); model = scripted; });
+
+$("file-contents").addEventListener("dragover", (e) => e.preventDefault());
+$("file-contents").addEventListener("drop", (e) => {
+  e.preventDefault();
+  const [file] = e.dataTransfer.files;
+  if (!file) return;
+  file.text().then((text) => {
+    $("file-contents").value = text;
+    $("pin-file").elements.path.value ||= file.name;
+  });
+});
+$("session-select").onchange = (e) => attempt(() => openSession(e.target.value));
+$("session-new").onclick = () => attempt(newSession);
+$("session-delete").onclick = () => attempt(async () => {
+  await store.deleteSession(sessionId);
+  const [next] = await store.listSessions();
+  await (next ? openSession(next.id) : newSession());
+});
+$("session-export").onclick = () => attempt(async () => {
+  const doc = await store.exportSession(sessionId);
+  download(`attache-session-${sessionId}.json`, JSON.stringify(doc, null, 2));
+});
+$("session-import").onchange = (e) => attempt(async () => {
+  const [file] = e.target.files;
+  if (!file) return;
+  const doc = JSON.parse(await file.text());
+  const exists = await store.getSession(doc.session?.id);
+  const info = await store.importSession(doc, exists ? { id: `${doc.session.id}-copy-${Date.now().toString(36)}` } : undefined);
+  e.target.value = "";
+  await openSession(info.id);
+});
+$("persist").onclick = () => attempt(async () => {
+  const granted = await navigator.storage?.persist?.();
+  notice(granted ? "Storage is persistent: the browser will not evict it under pressure." : "The browser did not grant persistent storage.");
 });
 
-render();
+// The most recently used session resumes after a reload.
+const [recent] = await store.listSessions();
+await (recent ? openSession(recent.id) : newSession());
+await render();
 document.body.dataset.ready = "true";

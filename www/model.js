@@ -1,34 +1,80 @@
-// The demo's embedded default model: a deterministic stand-in for a real
-// provider, so the demo runs offline with no credentials. It answers from
-// what actually reached it in the request, which makes the attachments
-// visible: it reports the pinned parts it was sent and the open todos.
-export const name = "attache-echo (embedded)";
+// The demo's models. The embedded default is a deterministic script, so
+// the page works offline with no key: it looks up what is pinned, and
+// keeps its todo list when asked. The other speaks to any OpenAI-compatible
+// endpoint (a local Ollama, say). Both take and return attache's messages.
+import { fromOpenAI, toOpenAI } from "../pkg/attache.js";
 
-export function respond(messages) {
-  const [first, ...rest] = messages;
-  const pinned = isPinned(first) ? first.content.map((part) => part.text) : [];
-  const said = textOf((pinned.length ? rest : messages).at(-1));
-  const lines = [`You said: "${said}".`];
-  if (pinned.length === 0) {
-    lines.push("Nothing is pinned, so I only see the conversation.");
-  } else {
-    const headers = pinned.map((text) => text.split("\n", 1)[0]);
-    lines.push(`The request led with ${pinned.length} pinned part(s): ${headers.join(", ")}.`);
-    const open = pinned
-      .filter((text) => text.startsWith("[Todo list]"))
-      .flatMap((text) => text.split("\n").filter((line) => line.startsWith("- [ ] ")));
-    if (open.length) lines.push(`Still open: ${open.map((line) => line.slice(6)).join("; ")}.`);
-  }
-  return lines.join("\n");
+/** The pretend tools, as an OpenAI-compatible endpoint is told of them. */
+export const tools = [
+  {
+    type: "function",
+    function: {
+      name: "lookup",
+      description: "Search the pinned memories and files for a word.",
+      parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+    },
+  },
+  {
+    type: "function",
+    function: {
+      name: "update_todos",
+      description: "Add todo items, or mark them done.",
+      parameters: {
+        type: "object",
+        properties: { add: { type: "array", items: { type: "string" } }, complete: { type: "array", items: { type: "string" } } },
+      },
+    },
+  },
+];
+
+const textOf = (message) =>
+  typeof message.content === "string" ? message.content : message.content.filter((p) => p.type === "text").map((p) => p.text).join("");
+
+/** The embedded scripted model: the same request always gets the same answer. */
+export const scripted = {
+  name: "scripted (embedded)",
+  async complete(messages) {
+    const last = messages.at(-1);
+    const asked = textOf(messages.findLast((m) => m.role === "user" && !isPinned(m)) ?? { content: "" });
+    const call = (name, args) => ({ type: "tool_call", id: `call_${name}_${messages.length}`, name, arguments: args });
+    if (last.role === "user") {
+      const todo = asked.match(/^(?:todo|remember to)[:\s]+(.+)$/i);
+      const done = asked.match(/^done[:\s]+(.+)$/i);
+      if (todo) return { role: "assistant", content: [{ type: "text", text: "I'll track that." }, call("update_todos", { add: [todo[1].trim()] })] };
+      if (done) return { role: "assistant", content: [{ type: "text", text: "Marking it done." }, call("update_todos", { complete: [done[1].trim()] })] };
+      const query = asked.split(/\W+/).filter((w) => w.length > 3).sort((a, b) => b.length - a.length)[0] ?? asked;
+      return { role: "assistant", content: [{ type: "text", text: `Plan: look up "${query}" in what is pinned, then answer.` }, call("lookup", { query })] };
+    }
+    // After the tools: answer from what they returned and what is pinned.
+    const results = last.content.map((p) => (typeof p.content === "string" ? p.content : p.content.map((c) => c.text).join("")));
+    const pinned = messages.find(isPinned);
+    const open = pinned ? pinned.content.flatMap((p) => p.text.split("\n").filter((l) => l.startsWith("- [ ] "))) : [];
+    const lines = [`You asked: "${asked}".`, ...results];
+    lines.push(open.length ? `Open todos: ${open.map((l) => l.slice(6)).join("; ")}.` : "No open todos.");
+    return { role: "assistant", content: [{ type: "text", text: lines.join("\n") }] };
+  },
+};
+
+/** An OpenAI-compatible endpoint; the key stays in this object, in memory. */
+export function endpoint({ url, model, key }) {
+  return {
+    name: `${model} at ${new URL(url).host}`,
+    async complete(messages) {
+      const body = { model, messages: toOpenAI(messages), tools };
+      const response = await fetch(`${url.replace(/\/$/, "")}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(`the endpoint answered ${response.status}`);
+      const [reply] = fromOpenAI(await response.json());
+      return reply;
+    },
+  };
 }
 
-// The consolidated message is the leading user message whose parts all
-// carry a built-in attachment header.
-function isPinned(message) {
-  return message?.role === "user" && message.content.length > 0
-    && message.content.every((part) => /^\[(Pinned memory|Attached file|Todo list)/.test(part.text));
-}
-
-function textOf(message) {
-  return message ? message.content.map((part) => part.text).join("") : "";
+/** The consolidated message: a user message whose parts are all pinned. */
+export function isPinned(message) {
+  return message?.role === "user" && Array.isArray(message.content) && message.content.length > 0
+    && message.content.every((p) => p.type === "text" && /^\[(Pinned memory|Attached file|Todo list)/.test(p.text));
 }

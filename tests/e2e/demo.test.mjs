@@ -1,21 +1,29 @@
-// Serves the demo as `scripts/demo.sh` does and drives it in headless
-// Chromium: the page must show a consolidated message rendered by the wasm
-// build, and the embedded model must receive it ahead of the history.
+// The demo as the README's first command serves it, driven in headless
+// Chromium: scripted turns with the pins leading each request, a todo tick
+// seen by the prefix indicator, a reload that restores the session, export,
+// delete and import, a pasted key refused, an OpenAI-compatible endpoint
+// (a loopback stub) and screenshots at a laptop's and a phone's size, left
+// in target/screenshots/.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdir } from "node:fs/promises";
+import { createServer } from "node:http";
+import { mkdir, readFile } from "node:fs/promises";
 import { start } from "./browser.mjs";
 
 const root = new URL("../../", import.meta.url);
+const key = "sk-proj-" + "Qv7".repeat(16);
+// An endpoint's key with no known shape: only its registration refuses it.
+const hostKey = "ollama-local-secret-4242";
 let env, page;
 
 before(async () => {
   env = await start();
   page = await env.context.newPage();
+  await page.setViewportSize({ width: 1366, height: 860 });
   const errors = [];
   page.on("pageerror", (e) => errors.push(e));
   await page.goto(`${env.origin}/`);
-  await page.waitForSelector("body[data-ready=true]", { timeout: 15000 }).catch((e) => {
+  await page.waitForSelector("body[data-ready=true]", { timeout: 20000 }).catch((e) => {
     throw new Error(`demo did not start: ${errors.join("; ") || e.message}`);
   });
 });
@@ -24,45 +32,156 @@ after(async () => {
   await env?.stop();
 });
 
-const consolidated = async () => JSON.parse(await page.textContent("#consolidated"));
+const requests = () => page.evaluate(() => window.demo.requests);
+const pinnedOf = (messages) => messages.find((m) => m.role === "user" && Array.isArray(m.content) && m.content.every((p) => /^\[(Pinned memory|Attached file|Todo list)/.test(p.text)));
 
-test("the page shows the consolidated message in kind order", async () => {
-  const message = await consolidated();
-  assert.equal(message.role, "user");
-  assert.deepEqual(
-    message.content.map((part) => part.text.split("\n", 1)[0]),
-    ["[Pinned memory: auth-design]", "[Attached file: README.md]", "[Attached file: src/lib.rs]", "[Todo list]"],
-  );
-  assert.equal(message.content[3].text, "[Todo list]\n- [x] read the pinned README\n- [ ] answer with the auth design in mind");
+async function send(text) {
+  const before = (await requests()).length;
+  await page.fill("#composer-text", text);
+  await page.click("#send");
+  await page.waitForFunction((n) => window.demo.requests.length > n && !document.querySelector("#send").disabled, before);
+  return (await requests()).slice(before);
+}
+
+test("three scripted turns: the pins lead every request, byte-stable while they do not change", async () => {
+  const sent = [];
+  for (const text of ["What does the README say about auth?", "Which parameters does Argon2id use?", "Summarise the style memory."]) {
+    sent.push(...(await send(text)));
+  }
+  assert.ok(sent.length >= 6, `each turn is a tool call and an answer (${sent.length} requests)`);
+  const leads = sent.map((messages) => {
+    const first = messages.findIndex((m) => m.role !== "system");
+    return messages[first];
+  });
+  for (const lead of leads) assert.equal(lead, pinnedOf([lead]), "the consolidated message leads the request");
+  const bytes = new Set(leads.map((m) => JSON.stringify(m)));
+  assert.equal(bytes.size, 1, "the pins did not change, so neither did the prefix");
+  assert.match(await page.textContent("#prefix"), /Prefix held/);
+  assert.equal(await page.locator("#history li.assistant").count(), 6);
+  assert.match(await page.textContent("#timeline"), /tool lookup/);
 });
 
-test("ticking a todo re-pins the list in place", async () => {
+test("ticking a todo breaks the prefix at the todo list, and the indicator says so", async () => {
   await page.locator("#todos input[type=checkbox]").nth(1).check();
-  const message = await consolidated();
-  assert.equal(message.content.length, 4, "a re-pin does not add a part");
-  assert.match(message.content[3].text, /- \[x\] answer with the auth design in mind$/);
+  await page.waitForFunction(() => document.querySelectorAll("#todos input:checked").length === 2);
+  const [first] = await send("Anything left to do?");
+  assert.match(JSON.stringify(pinnedOf(first)), /- \[x\] review the auth design/);
+  const shown = await page.textContent("#prefix");
+  assert.match(shown, /broken by todo:session/);
 });
 
-test("the embedded model receives the pinned parts ahead of the conversation", async () => {
-  await page.fill("#chat input[name=text]", "hello");
-  await page.click("#chat button");
-  const reply = await page.textContent("#history li.assistant");
-  assert.match(reply, /You said: "hello"/);
-  assert.match(reply, /led with 4 pinned part\(s\): \[Pinned memory: auth-design\]/);
+test("a reload resumes the session: pins, history, snapshot, frames and the prefix baseline", async () => {
+  const read = () => page.evaluate(() => ({
+    pins: [...document.querySelectorAll("#pinned code")].map((c) => c.textContent),
+    history: document.querySelectorAll("#history li").length,
+    frames: document.querySelectorAll("#timeline > li").length,
+    snapshot: document.querySelector("#snapshot").textContent,
+    session: document.querySelector("#session-select").value,
+  }));
+  const before = await read();
+  await page.reload();
+  await page.waitForSelector("body[data-ready=true]", { timeout: 20000 });
+  assert.deepEqual(await read(), before);
+  assert.ok(before.frames >= 4 && before.history >= 16);
+  const [request] = await send("And now?");
+  assert.ok(pinnedOf(request));
+  assert.match(await page.textContent("#prefix"), /Prefix held/, "the baseline came back with the pins");
 });
 
-test("a pinned memory joins the memories ahead of the files", async () => {
-  await page.fill("#pin-memory input[name=slug]", "tone");
-  await page.fill("#pin-memory input[name=memory]", "be brief");
+test("a session exports as one JSON file, and imports back after a delete", async () => {
+  const session = await page.inputValue("#session-select");
+  const history = await page.locator("#history li").count();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#session-export")]);
+  const file = await download.path();
+  const doc = JSON.parse(await readFile(file, "utf8"));
+  assert.equal(doc.format, "attache-session");
+  assert.equal(doc.session.id, session);
+  await page.click("#session-delete");
+  await page.waitForFunction((id) => document.querySelector("#session-select").value !== id, session);
+  assert.equal(await page.locator(`#session-select option[value="${session}"]`).count(), 0);
+  await page.setInputFiles("#session-import", file);
+  await page.waitForFunction((id) => document.querySelector("#session-select").value === id, session);
+  assert.equal(await page.locator("#history li").count(), history);
+});
+
+test("a pasted key is refused with where and what, and never shown", async () => {
+  const pins = await page.locator("#pinned li").count();
+  await page.fill("#pin-memory input[name=slug]", "deploy");
+  await page.fill("#pin-memory textarea[name=memory]", `deploy with ${key}`);
   await page.click("#pin-memory button");
-  const message = await consolidated();
-  assert.equal(message.content[1].text, "[Pinned memory: tone]\n\nbe brief");
-  assert.equal(await page.textContent("#status"), "");
-  await mkdir(new URL("tests/e2e/artifacts/", root), { recursive: true });
-  await page.screenshot({ path: new URL("tests/e2e/artifacts/demo.png", root).pathname, fullPage: true });
+  await page.waitForFunction(() => document.querySelector("#notice").textContent !== "");
+  const notice = await page.textContent("#notice");
+  assert.match(notice, /Refused: a credential \(openai_key\) in memory/);
+  assert.ok(!notice.includes(key.slice(8, 20)), "the key is not echoed");
+  assert.equal(await page.inputValue("#pin-memory textarea[name=memory]"), "", "nor left on screen");
+  assert.equal(await page.locator("#pinned li").count(), pins, "nothing was pinned");
 });
 
-test("detaching every attachment leaves no message to send", async () => {
-  while (await page.locator("#pinned button").count()) await page.locator("#pinned button").first().click();
-  assert.equal(await page.textContent("#consolidated"), "(nothing pinned: no message is sent)");
+test("an OpenAI-compatible endpoint gets the pins first and the key only in its header", async () => {
+  const bodies = [];
+  const stub = createServer(async (req, res) => {
+    const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type, authorization" };
+    if (req.method === "OPTIONS") return res.writeHead(204, cors).end();
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    bodies.push({ url: req.url, authorization: req.headers.authorization, body: JSON.parse(body) });
+    res.writeHead(200, { ...cors, "content-type": "application/json" }).end(JSON.stringify({
+      id: "chatcmpl-1", object: "chat.completion", created: 1, model: "stub",
+      choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "Hello from the stub." } }],
+    }));
+  });
+  await new Promise((resolve) => stub.listen(0, "127.0.0.1", resolve));
+  try {
+    await page.click("#model-settings summary");
+    await page.fill("#model-form input[name=url]", `http://127.0.0.1:${stub.address().port}/v1`);
+    await page.fill("#model-form input[name=model]", "stub-model");
+    await page.fill("#model-form input[name=key]", hostKey);
+    await page.click("#model-form button:not([type=button])");
+    await page.waitForFunction(() => /stub-model/.test(document.querySelector("#model-name").textContent));
+    await send("Hello, endpoint?");
+    assert.equal(bodies.length, 1);
+    const [{ url, authorization, body }] = bodies;
+    assert.equal(url, "/v1/chat/completions");
+    assert.equal(authorization, `Bearer ${hostKey}`);
+    assert.equal(body.model, "stub-model");
+    assert.equal(body.messages[0].role, "system");
+    assert.equal(body.messages[1].role, "user");
+    assert.match(JSON.stringify(body.messages[1].content), /\[Pinned memory: style\]/);
+    assert.equal(body.messages.at(-1).content, "Hello, endpoint?");
+    assert.deepEqual(body.tools.map((t) => t.function.name), ["lookup", "update_todos"]);
+    assert.match(await page.textContent("#history"), /Hello from the stub\./);
+    // The key is registered with the guard: no part of the session holds it.
+    const stored = await page.evaluate(async () => {
+      const { IdbSessionStore } = await import("/pkg/attache.js");
+      const store = await IdbSessionStore.open({ name: "attache-demo" });
+      const id = document.querySelector("#session-select").value;
+      const doc = JSON.stringify(await store.exportSession(id));
+      store.close();
+      return doc;
+    });
+    assert.ok(!stored.includes(hostKey), "the key is nowhere in the stored session");
+    await page.fill("#pin-memory input[name=slug]", "note");
+    await page.fill("#pin-memory textarea[name=memory]", `the key is ${hostKey}`);
+    await page.click("#pin-memory button");
+    await page.waitForFunction(() => /Refused/.test(document.querySelector("#notice").textContent));
+    assert.match(await page.textContent("#notice"), /host_secret/);
+    await page.click("#model-scripted");
+  } finally {
+    stub.close();
+  }
+});
+
+test("screenshots at 1366×860 and 390×844, with no horizontal scroll", async () => {
+  const out = new URL("target/screenshots/", root);
+  await mkdir(out, { recursive: true });
+  for (const [width, height, name] of [[1366, 860, "laptop"], [390, 844, "phone"]]) {
+    await page.setViewportSize({ width, height });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.equal(overflow, 0, `no horizontal scroll at ${width}px`);
+    await page.screenshot({ path: new URL(`demo-${name}.png`, out).pathname, fullPage: true });
+  }
+  const unlabelled = await page.evaluate(() => [...document.querySelectorAll("input, textarea, select, button")]
+    .filter((c) => !(c.labels?.length || c.getAttribute("aria-label") || c.textContent.trim()))
+    .map((c) => c.outerHTML.slice(0, 60)));
+  assert.deepEqual(unlabelled, [], "every control is labelled");
 });

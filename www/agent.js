@@ -1,0 +1,107 @@
+// One turn of the demo's agent loop, on the real package: plan the budget,
+// compact when told to (persisted with replaceMessages), send the request
+// with the pins leading it, run the tools the model calls, and write the
+// turn (messages, frames, snapshot, pins) with one commitTurn.
+import { buildRequest, planTurn } from "../pkg/attache.js";
+
+const SYSTEM = "You are a careful assistant. Use the tools; keep answers short.";
+const MAX_STEPS = 4;
+const KEEP = 4;
+
+/** The todo items pinned as `todo:session`, as a list to edit. */
+export function todoItems(pinned) {
+  return pinned.getAttachment("todo:session")?.items ?? [];
+}
+
+function runTool(call, pinned) {
+  if (call.name === "update_todos") {
+    const items = todoItems(pinned).map((item) => ({ ...item }));
+    for (const text of call.arguments.add ?? []) items.push({ text, completed: false });
+    for (const text of call.arguments.complete ?? []) {
+      const item = items.find((i) => i.text.toLowerCase() === text.toLowerCase());
+      if (item) item.completed = true;
+    }
+    pinned.setAttachment({ kind: "todo", items });
+    return `The todo list has ${items.length} item(s), ${items.filter((i) => !i.completed).length} open.`;
+  }
+  if (call.name === "lookup") {
+    const query = String(call.arguments.query ?? "").toLowerCase();
+    const hits = pinned.specs().filter((s) => s.kind !== "todo" && JSON.stringify(s).toLowerCase().includes(query));
+    return hits.length ? `"${query}" appears in ${hits.map((s) => (s.kind === "memory" ? `memory:${s.slug}` : `file:${s.path}`)).join(", ")}.` : `Nothing pinned mentions "${query}".`;
+  }
+  return `Unknown tool ${call.name}.`;
+}
+
+/** The history cut at a user message, the part before it summarised. */
+function compact(history) {
+  let cut = Math.max(0, history.length - KEEP);
+  while (cut > 0 && history[cut].role !== "user") cut--;
+  if (cut === 0) return null;
+  const summary = { role: "user", content: `[Summary of ${cut} earlier messages: the conversation so far, compacted to fit the window.]` };
+  return [summary, ...history.slice(cut)];
+}
+
+/**
+ * Runs one turn. `say(frame)` sees each activity frame as it happens;
+ * the turn's frames are stored under its request id.
+ */
+export async function runTurn({ store, sessionId, pinned, model, text, contextWindow, snapshot, say }) {
+  const requestId = `req-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+  const frames = [];
+  const frame = (f) => {
+    const full = { at: Date.now(), ...f };
+    frames.push(full);
+    say(full);
+  };
+  const user = { role: "user", content: text };
+  let history = await store.loadMessages(sessionId);
+  const stored = history.length;
+
+  // The budget first: a compaction is persisted before anything is sent.
+  let plan = planTurn({ contextWindow, history: [...history, user], attachments: pinned.consolidatedMessage(), counter: "openai" });
+  frame({ type: "plan", action: plan.action, payloadTokens: plan.payloadTokens, window: contextWindow });
+  if (plan.action === "context_exceeded") throw new Error("The pins alone do not fit the context window.");
+  let compacted = null;
+  if (plan.action === "compact") {
+    compacted = compact(history);
+    if (compacted) {
+      await store.replaceMessages(sessionId, { from: 0, expectedCount: stored, messages: compacted });
+      frame({ type: "compaction", before: stored, after: compacted.length });
+      history = compacted;
+    }
+  }
+
+  const added = [user];
+  history = [...history, user];
+  const steps = [];
+  for (let step = 0; step < MAX_STEPS; step++) {
+    const attachments = pinned.consolidatedMessage();
+    plan = planTurn({ contextWindow, history, attachments, counter: "openai" });
+    const { messages } = buildRequest({ system: SYSTEM, history, attachments });
+    const prefix = pinned.checkPrefix({ provider: "openai" });
+    steps.push({ messages, plan, prefix });
+    frame({ type: "request", step, messages: messages.length, prefixStable: prefix.first ? null : prefix.stable, changed: prefix.change?.attachmentId ?? null });
+    const reply = await model.complete(messages);
+    history.push(reply);
+    added.push(reply);
+    const calls = reply.content.filter?.((p) => p.type === "tool_call") ?? [];
+    frame({ type: "reply", step, text: (reply.content.find?.((p) => p.type === "text")?.text ?? String(reply.content)).slice(0, 120), toolCalls: calls.length });
+    if (calls.length === 0) break;
+    const results = calls.map((call) => {
+      const output = runTool(call, pinned);
+      frame({ type: "tool", name: call.name, arguments: call.arguments, output });
+      return { type: "tool_result", callId: call.id, content: output };
+    });
+    const tool = { role: "tool", content: results };
+    history.push(tool);
+    added.push(tool);
+  }
+
+  await store.commitTurn(sessionId, {
+    messages: added,
+    frames: [{ requestId, frames }],
+    state: { snapshot },
+    attachments: pinned,
+  });
+  return { requestId, steps, compacted: compacted !== null };
+}
