@@ -171,6 +171,22 @@ test("an OpenAI-compatible endpoint gets the pins first and the key only in its 
   }
 });
 
+test("a small window compacts the history, persisted before the request is sent", async () => {
+  await page.selectOption("#context-window", "400");
+  const before = await page.locator("#history li").count();
+  await send("Does the style memory still lead?");
+  assert.match(await page.textContent("#timeline"), /compaction: \d+ messages → \d+/);
+  const first = await page.textContent("#history li:first-child");
+  assert.match(first, /\[Summary of \d+ earlier messages/);
+  const after = await page.locator("#history li").count();
+  assert.ok(after < before, `the history shrank (${before} → ${after})`);
+  assert.equal(await page.textContent("#budget dd:last-of-type"), "send", "the compacted request fits");
+  await page.reload();
+  await page.waitForSelector("body[data-ready=true]", { timeout: 20000 });
+  assert.equal(await page.locator("#history li").count(), after, "the compaction was stored");
+  assert.equal(await page.inputValue("#context-window"), "400", "the snapshot kept the window");
+});
+
 test("screenshots at 1366×860 and 390×844, with no horizontal scroll", async () => {
   const out = new URL("target/screenshots/", root);
   await mkdir(out, { recursive: true });
