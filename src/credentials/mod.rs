@@ -55,21 +55,26 @@ pub fn find(text: &str) -> Option<&'static str> {
     first(text).map(|hit| hit.kind)
 }
 
+/// The first registered secret in `text` at or after byte `from`.
+fn host_secret(text: &str, from: usize) -> Option<Hit> {
+    HOST_SECRETS.with(|secrets| {
+        let secrets = secrets.borrow();
+        let found = secrets.iter().filter_map(|s| {
+            let at = from + text[from..].find(s.as_str())?;
+            Some(Hit {
+                kind: "host_secret",
+                start: at,
+                end: at + s.len(),
+            })
+        });
+        found.min_by_key(|hit| hit.start)
+    })
+}
+
 /// The credential that starts first in `text`, a host's secret or a shape.
 fn first(text: &str) -> Option<Hit> {
-    let host = HOST_SECRETS.with(|secrets| {
-        let secrets = secrets.borrow();
-        let found = secrets
-            .iter()
-            .filter_map(|s| text.find(s.as_str()).map(|at| (at, s.len())));
-        found.min_by_key(|&(at, _)| at)
-    });
-    let host = host.map(|(at, len)| Hit {
-        kind: "host_secret",
-        start: at,
-        end: at + len,
-    });
-    host.into_iter()
+    host_secret(text, 0)
+        .into_iter()
         .chain(locate(text))
         .min_by_key(|hit| hit.start)
 }

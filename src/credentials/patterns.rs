@@ -200,18 +200,26 @@ pub fn scan(text: &str) -> Option<&'static str> {
     locate(text).map(|hit| hit.kind)
 }
 
-/// The credential shape that starts first in `text`: redaction walks the
-/// text left to right, so none is skipped.
+/// How many scanners `detect` runs.
+pub const DETECTORS: usize = 4;
+
+/// The first hit of one scanner at or after byte `from` (a char boundary):
+/// redaction asks again only the scanners whose hit it has passed, so a
+/// text with many keys is still scanned about once.
+pub fn detect(which: usize, text: &str, from: usize) -> Option<Hit> {
+    match which {
+        0 => words(text, from),
+        1 => pem(text, from),
+        2 => bearer(text, from),
+        _ => url_password(text.as_bytes(), from),
+    }
+}
+
+/// The credential shape that starts first in `text`.
 pub fn locate(text: &str) -> Option<Hit> {
-    [
-        words(text),
-        pem(text),
-        bearer(text),
-        url_password(text.as_bytes()),
-    ]
-    .into_iter()
-    .flatten()
-    .min_by_key(|hit| hit.start)
+    (0..DETECTORS)
+        .filter_map(|which| detect(which, text, 0))
+        .min_by_key(|hit| hit.start)
 }
 
 /// What redaction leaves in a credential's place: the stores check a
@@ -226,9 +234,9 @@ fn offset(text: &str, part: &str) -> usize {
 /// One pass over the words: keys, header lines and assignments all start
 /// one. A pass per shape cost several times more (a byte loop at
 /// opt-level z is slow, and these run over every string stored).
-fn words(text: &str) -> Option<Hit> {
+fn words(text: &str, from: usize) -> Option<Hit> {
     let bytes = text.as_bytes();
-    let mut i = 0;
+    let mut i = from;
     while i < bytes.len() {
         if !word(bytes[i]) {
             i += 1;
@@ -305,22 +313,24 @@ fn keyed_at(bytes: &[u8], start: usize) -> Option<Hit> {
 
 /// `Bearer <token>` without its header name, as a value is often passed
 /// on: a token of 16 characters or more. "Bearer of bad news" passes.
-fn bearer(text: &str) -> Option<Hit> {
-    text.match_indices("Bearer ").find_map(|(at, name)| {
-        let start = at + name.len();
-        let run = text.as_bytes()[start..]
-            .iter()
-            .take_while(|&&b| word(b) || matches!(b, b'.' | b'~' | b'+' | b'/' | b'='))
-            .count();
-        (run >= 16).then_some(Hit::new("bearer_token", start, start + run))
-    })
+fn bearer(text: &str, from: usize) -> Option<Hit> {
+    text[from..]
+        .match_indices("Bearer ")
+        .find_map(|(at, name)| {
+            let start = from + at + name.len();
+            let run = text.as_bytes()[start..]
+                .iter()
+                .take_while(|&&b| word(b) || matches!(b, b'.' | b'~' | b'+' | b'/' | b'='))
+                .count();
+            (run >= 16).then_some(Hit::new("bearer_token", start, start + run))
+        })
 }
 
 /// A PEM private key of any type; certificates and public keys pass.
 /// Redacted from its BEGIN line through its END line, or to the end of a
 /// text that lost its END.
-fn pem(text: &str) -> Option<Hit> {
-    let mut rest = text;
+fn pem(text: &str, from: usize) -> Option<Hit> {
+    let mut rest = &text[from..];
     while let Some(at) = rest.find("-----BEGIN ") {
         let line = &rest[at + 11..];
         let end = line.find("-----").unwrap_or(line.len());
@@ -412,8 +422,8 @@ fn header_value(name: &str, value: &str) -> Option<Hit> {
 
 /// A URL whose userinfo (before the `@` of its authority) holds a
 /// password after the user's colon.
-fn url_password(bytes: &[u8]) -> Option<Hit> {
-    let mut from = 0;
+fn url_password(bytes: &[u8], from: usize) -> Option<Hit> {
+    let mut from = from;
     while let Some(at) = find(&bytes[from..]) {
         let authority_start = from + at + 3;
         let authority: Vec<u8> = bytes[authority_start..]

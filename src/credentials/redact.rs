@@ -2,7 +2,7 @@
 //! `[REDACTED:<kind>]`, and where is reported, for a host that would rather
 //! keep the rest of a frame than lose it all.
 
-use super::{field_path, first, named_credential};
+use super::{field_path, named_credential, patterns, Hit};
 use crate::json::Value;
 use crate::Error;
 
@@ -65,32 +65,49 @@ fn marker(kind: &str) -> String {
     format!("[REDACTED:{kind}]")
 }
 
-/// Left to right, and the text after each marker only: a marker is never
-/// scanned again, so `Authorization: Bearer [REDACTED:…]` ends the loop.
+/// Left to right, each scanner asked again only once redaction has passed
+/// its hit, so a text is scanned about once however many keys it holds.
+/// Overlapping hits are one span: a key that runs into a PEM header must
+/// not leave the key's body behind. A marker is never scanned.
 pub fn redact_text(path: &str, text: &mut String, found: &mut Vec<Redaction>) -> Result<(), Error> {
-    let Some(mut hit) = first(text) else {
-        return Ok(());
+    let source = text.as_str();
+    let scanners = patterns::DETECTORS + 1;
+    let detect = |which: usize, from: usize| match which {
+        w if w < patterns::DETECTORS => patterns::detect(w, source, from),
+        _ => super::host_secret(source, from),
     };
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text.as_str();
-    loop {
-        out.push_str(&rest[..hit.start]);
+    let mut next: Vec<Option<Hit>> = (0..scanners).map(|w| detect(w, 0)).collect();
+    if next.iter().all(Option::is_none) {
+        return Ok(());
+    }
+    let mut out = String::with_capacity(source.len());
+    let mut pos = 0;
+    while let Some(hit) = next.iter().flatten().min_by_key(|h| h.start).copied() {
+        // Every span holds a byte; were one empty, refusing beats looping.
+        if hit.end <= hit.start {
+            return Err(super::refused(path, hit.kind));
+        }
+        let mut end = hit.end;
+        let mut passed = true;
+        while passed {
+            passed = false;
+            for (which, slot) in next.iter_mut().enumerate() {
+                if let Some(h) = slot.filter(|h| h.start < end) {
+                    end = end.max(h.end);
+                    *slot = detect(which, end);
+                    passed = true;
+                }
+            }
+        }
+        out.push_str(&source[pos..hit.start]);
         out.push_str(&marker(hit.kind));
         found.push(Redaction {
             path: path.to_owned(),
             kind: hit.kind,
         });
-        // Every span holds a byte; were one empty, refusing beats looping.
-        if hit.end <= hit.start {
-            return Err(super::refused(path, hit.kind));
-        }
-        rest = &rest[hit.end..];
-        match first(rest) {
-            Some(next) => hit = next,
-            None => break,
-        }
+        pos = end;
     }
-    out.push_str(rest);
+    out.push_str(&source[pos..]);
     *text = out;
     Ok(())
 }

@@ -309,3 +309,22 @@ fn a_host_secret_is_redacted_where_it_starts() {
     result.unwrap();
     assert_eq!(text, "x [REDACTED:host_secret] y [REDACTED:openai_key]");
 }
+
+#[test]
+fn overlapping_shapes_redact_as_one_span_and_many_keys_all_go() {
+    let key = format!("sk-{}", "a".repeat(24));
+    let body = "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM";
+    let mut text = format!("{key}-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY----- tail");
+    let mut found = Vec::new();
+    redact_text("t", &mut text, &mut found).unwrap();
+    assert!(!text.contains(body) && !text.contains(&key), "{text}");
+    assert!(text.ends_with(" tail"), "{text}");
+    assert_eq!(find(&text), None, "{text}");
+
+    let many: String = (0..5000).map(|i| format!("line {i}: {key}\n")).collect();
+    let mut text = many.clone();
+    let mut found = Vec::new();
+    redact_text("t", &mut text, &mut found).unwrap();
+    assert_eq!(found.len(), 5000);
+    assert_eq!(text, many.replace(&key, "[REDACTED:openai_key]"));
+}
