@@ -247,6 +247,14 @@ async fn names_refused_and_listener_isolated(pair: &Pair) {
         assert_eq!(text(&error, "code"), "CREDENTIAL", "{body}");
         assert_eq!(text(&error, "field"), field, "{body}");
     }
+    // Pins are refused, never redacted, whichever call saves them.
+    for body in [
+        "s.saveSessionState('named', 'attachments', [{ kind: 'memory', slug: 'm', memory: x }])",
+        "s.commitTurn('named', { state: { attachments: [{ kind: 'memory', slug: 'm', memory: x }] } })",
+    ] {
+        let error = run(body).await.expect_err(body);
+        assert_eq!(text(&error, "code"), "CREDENTIAL", "{body}");
+    }
     run("s.appendMessages('named', [{ role: 'user', content: 'plain words' }])")
         .await
         .unwrap();

@@ -174,7 +174,7 @@ onSubmit("composer", async ({ text, window: size }) => {
 }, (form) => { form.elements.text.value = ""; });
 onSubmit("model-form", async ({ url, model: name, key }) => {
   forgetSecrets();
-  // The key lives in this closure only; registered, no part of it can be pinned or stored.
+  // The key lives in the endpoint's closure only; registered, it cannot be pinned or stored.
   if (key) registerSecret(key);
   model = endpoint({ url, model: name || "default", key });
 });

@@ -181,7 +181,7 @@ fn field_path(path: &str, key: &str) -> Result<String, Error> {
 
 /// Whether a field holds a credential by its name alone.
 fn named_credential(key: &str, field: &Value, schema: bool) -> bool {
-    let secret = |s: &str| !s.is_empty() && !s.starts_with(patterns::MARKER);
+    let secret = |s: &str| !s.is_empty() && !patterns::is_marker(s.as_bytes());
     !schema && is_credential_name(key) && field.as_str().is_some_and(secret)
 }
 

@@ -222,9 +222,21 @@ pub fn locate(text: &str) -> Option<Hit> {
         .min_by_key(|hit| hit.start)
 }
 
-/// What redaction leaves in a credential's place: the stores check a
-/// redacted value again, and it must pass.
-pub const MARKER: &str = "[REDACTED:";
+/// What redaction leaves in a credential's place, `[REDACTED:<kind>]`: the
+/// stores check a redacted value again, and it must pass. Only an exact
+/// marker passes; `[REDACTED:x]hunter2` is still a password.
+pub fn is_marker(text: &[u8]) -> bool {
+    text.strip_prefix(b"[REDACTED:")
+        .and_then(|rest| rest.strip_suffix(b"]"))
+        .is_some_and(|kind| kind.iter().all(|&b| b.is_ascii_lowercase() || b == b'_'))
+}
+
+/// Where a value typed in place ends, for redaction: at whitespace or a
+/// quote, so punctuation inside it (`Tr0ub4dor&3`) goes with it.
+fn value_end(text: &str) -> usize {
+    text.find(|c: char| c.is_whitespace() || c == '"' || c == '\'')
+        .unwrap_or(text.len())
+}
 
 /// Where `part`, a slice of `text`, starts in it.
 fn offset(text: &str, part: &str) -> usize {
@@ -322,7 +334,8 @@ fn bearer(text: &str, from: usize) -> Option<Hit> {
                 .iter()
                 .take_while(|&&b| word(b) || matches!(b, b'.' | b'~' | b'+' | b'/' | b'='))
                 .count();
-            (run >= 16).then_some(Hit::new("bearer_token", start, start + run))
+            let end = start + value_end(&text[start..]).max(run);
+            (run >= 16).then_some(Hit::new("bearer_token", start, end))
         })
 }
 
@@ -396,18 +409,20 @@ fn header_value(name: &str, value: &str) -> Option<Hit> {
     let token = |kind, from: usize| {
         let token = &value[from..];
         let len = token.find(stop).unwrap_or(token.len());
-        (len >= 8 && !token.starts_with(MARKER)).then_some(Hit::new(kind, from, from + len))
+        let marker = is_marker(&token.as_bytes()[..len]);
+        (len >= 8 && !marker).then_some(Hit::new(kind, from, from + len))
     };
     match name {
         "x-api-key" => token("api_key_header", 0),
         "set-cookie" | "cookie" => {
-            let pair = value.split(';').next().unwrap_or_default();
-            let set = !value.starts_with(MARKER)
-                && pair
-                    .split_once('=')
-                    .is_some_and(|(n, v)| !n.trim().is_empty() && !v.trim().is_empty());
             // To the end of the line, or of the quoted string it sits in.
             let end = value.find(['\n', '\r', '"', '\'']).unwrap_or(value.len());
+            let pairs = &value[..end];
+            let set = !is_marker(pairs.trim_end().as_bytes())
+                && pairs.split(';').any(|pair| {
+                    pair.split_once('=')
+                        .is_some_and(|(n, v)| !n.trim().is_empty() && !v.trim().is_empty())
+                });
             set.then_some(Hit::new("cookie_header", 0, end))
         }
         _ => {
@@ -439,9 +454,7 @@ fn url_password(bytes: &[u8], from: usize) -> Option<Hit> {
         if let Some(at) = authority.iter().rposition(|&b| b == b'@') {
             let userinfo = &authority[..at];
             if let Some(colon) = userinfo.iter().position(|&b| b == b':') {
-                if colon + 1 < userinfo.len()
-                    && !userinfo[colon + 1..].starts_with(MARKER.as_bytes())
-                {
+                if colon + 1 < userinfo.len() && !is_marker(&userinfo[colon + 1..]) {
                     let start = authority_start + colon + 1;
                     return Some(Hit::new("url_password", start, authority_start + at));
                 }
@@ -509,10 +522,7 @@ fn assignment_at(text: &str, i: usize) -> Option<Hit> {
     // typed in place usually does.
     let digit = quoted || value.as_bytes()[..run].iter().any(u8::is_ascii_digit);
     let start = offset(text, value);
-    let marker = value.starts_with(MARKER);
-    (run >= 8 && ends && digit && !marker).then_some(Hit::new(
-        "credential_assignment",
-        start,
-        start + run,
-    ))
+    let marker = is_marker(&value.as_bytes()[..run]);
+    let end = start + value_end(value).max(run);
+    (run >= 8 && ends && digit && !marker).then_some(Hit::new("credential_assignment", start, end))
 }

@@ -14,8 +14,9 @@ pub struct Redaction {
 }
 
 /// Redacts every string in `value`. Names are never rewritten, so one
-/// holding a secret is still `CREDENTIAL`: object keys, and the strings
-/// under a field in `names` (a session's `id`, a batch's `requestId`).
+/// holding a secret is still `CREDENTIAL`: object keys, and whatever is
+/// under a field in `names` (a session's `id`, a batch's `requestId`, the
+/// pins, which are checked when pinned and never redacted).
 pub fn redact_value(
     path: &str,
     value: &mut Value,
@@ -36,8 +37,8 @@ fn walk(
         Value::Object(fields) => {
             for (key, field) in fields.iter_mut() {
                 let at = field_path(path, key)?;
-                if let (true, Some(name)) = (names.contains(&key.as_str()), field.as_str()) {
-                    super::check_text(&at, name)?;
+                if names.contains(&key.as_str()) {
+                    super::check_value(&at, field)?;
                 } else if named_credential(key, field, schema) {
                     *field = Value::String(marker("credential_field"));
                     found.push(Redaction {

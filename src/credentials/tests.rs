@@ -314,7 +314,8 @@ fn a_host_secret_is_redacted_where_it_starts() {
 fn overlapping_shapes_redact_as_one_span_and_many_keys_all_go() {
     let key = format!("sk-{}", "a".repeat(24));
     let body = "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM";
-    let mut text = format!("{key}-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY----- tail");
+    let mut text =
+        format!("{key}-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY----- tail");
     let mut found = Vec::new();
     redact_text("t", &mut text, &mut found).unwrap();
     assert!(!text.contains(body) && !text.contains(&key), "{text}");
@@ -327,4 +328,40 @@ fn overlapping_shapes_redact_as_one_span_and_many_keys_all_go() {
     redact_text("t", &mut text, &mut found).unwrap();
     assert_eq!(found.len(), 5000);
     assert_eq!(text, many.replace(&key, "[REDACTED:openai_key]"));
+}
+
+#[test]
+fn only_an_exact_marker_passes_and_a_redacted_value_loses_its_punctuation_too() {
+    for text in [
+        "Authorization: Bearer [REDACTED:x]abcdef0123456789",
+        "x-api-key: [REDACTED:]abcd1234efgh",
+        "Cookie: [REDACTED:x]; sid=secret",
+        "postgres://u:[REDACTED:x]pass1234@db",
+        "\"password\": \"[REDACTED:x]hunter22\"",
+    ] {
+        assert!(find(text).is_some(), "a secret after a fake marker: {text}");
+    }
+    let value = json!({"password": "[REDACTED:x]hunter2"});
+    assert_eq!(check_value("v", &value).unwrap_err().code(), "CREDENTIAL");
+    assert_eq!(
+        check_value("v", &json!({"password": "[REDACTED:credential_field]"})),
+        Ok(())
+    );
+
+    let mut found = Vec::new();
+    for (text, redacted) in [
+        (
+            "DB_PASSWORD=Tr0ub4dor&3xyz next",
+            "DB_PASSWORD=[REDACTED:credential_assignment] next",
+        ),
+        (
+            "use Bearer abcdefghijklmnop%2Fqrs now",
+            "use Bearer [REDACTED:bearer_token] now",
+        ),
+    ] {
+        let mut text = text.to_owned();
+        redact_text("t", &mut text, &mut found).unwrap();
+        assert_eq!(text, redacted);
+        assert_eq!(find(&text), None);
+    }
 }

@@ -335,9 +335,25 @@ impl IdbSessionStore {
         let bounds = match range.prefix.as_deref() {
             Some(prefix) if !prefix.is_empty() => {
                 let lower = key(&[session_id, prefix]);
-                // Every key that extends `prefix` sorts below it plus U+FFFF.
-                let upper = key(&[session_id, &format!("{prefix}\u{ffff}")]);
-                idb::KeyRange::bound(&lower, &upper, Some(false), Some(false)).dom()?
+                // Below `prefix` with its last UTF-16 unit raised by one
+                // (open): every key that extends it, and nothing else. A
+                // JS string may hold the lone surrogate that can make.
+                let mut units: Vec<u16> = prefix.encode_utf16().collect();
+                match units.last_mut() {
+                    Some(last) if *last < u16::MAX => {
+                        *last += 1;
+                        let above = js_sys::JsString::from_char_code(&units);
+                        let upper = js_sys::Array::of2(&session_id.into(), &above);
+                        idb::KeyRange::bound(&lower, &upper.into(), Some(false), Some(true))
+                            .dom()?
+                    }
+                    // A prefix ending in U+FFFF: to the session's end.
+                    _ => {
+                        let upper = js_sys::Array::of2(&session_id.into(), &js_sys::Array::new());
+                        idb::KeyRange::bound(&lower, &upper.into(), Some(false), Some(true))
+                            .dom()?
+                    }
+                }
             }
             _ => session_range(session_id)?,
         };

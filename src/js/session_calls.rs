@@ -100,6 +100,9 @@ impl Intake {
     }
 }
 
+/// The pins' state keys: refused, never redacted.
+const PINS: [&str; 2] = [session::ATTACHMENTS_KEY, session::PREFIX_BASELINE_KEY];
+
 /// A store and its policy, for one call.
 pub struct Backend {
     pub store: Store,
@@ -224,7 +227,12 @@ pub fn save_state(
 ) -> Result<Call, Error> {
     let id = id_arg(id, "sessionId")?;
     let key = key?;
-    let value = intake.value(value, &key, &[])?;
+    // The pins are refused, never redacted, whichever call saves them.
+    let pins = PINS.contains(&key.as_str());
+    let value = match pins {
+        true => from_js(value, &key)?,
+        false => intake.value(value, &key, &[])?,
+    };
     Ok(Call::SaveState(id, key, value))
 }
 
@@ -419,11 +427,11 @@ pub fn commit_turn(
     }
     let state = options.get("state");
     if !state.is_undefined() {
-        turn.state = TurnWrite::state_from(&intake.value(&state, "state", &[])?, "state")?;
+        turn.state = TurnWrite::state_from(&intake.value(&state, "state", &PINS)?, "state")?;
     }
     let if_absent = options.get("stateIfAbsent");
     if !if_absent.is_undefined() {
-        let value = intake.value(&if_absent, "stateIfAbsent", &[])?;
+        let value = intake.value(&if_absent, "stateIfAbsent", &PINS)?;
         turn.state_if_absent = TurnWrite::state_from(&value, "stateIfAbsent")?;
     }
     let attachments = options.get("attachments");
@@ -445,7 +453,10 @@ pub fn import_session(
         v if v.is_undefined() => None,
         v => Some(id_arg(&v, "id")?),
     };
-    let export =
-        SessionExport::from_value(&intake.value(document, "document", &["id", "requestId"])?)?;
+    let export = SessionExport::from_value(&intake.value(
+        document,
+        "document",
+        &["id", "requestId", PINS[0], PINS[1]],
+    )?)?;
     Ok(Call::ImportSession(export.with_id(id)?))
 }

@@ -358,18 +358,20 @@ impl MemorySessionStore {
     /// A turn whose checks have run.
     fn commit_checked(&self, session_id: &str, turn: TurnWrite) -> Result<(), Error> {
         let now = self.env.now();
-        let mut truncates = false;
-        if turn.replace_from.is_some() || turn.expected_count.is_some() {
-            let count = self.message_count(session_id)?;
-            let from = turn.replace_from.unwrap_or(count);
-            check_replace(count, from, turn.expected_count)?;
-            truncates = from < count;
-        }
+        let counts = turn.replace_from.is_some() || turn.expected_count.is_some();
+        let count = counts.then(|| self.message_count(session_id)).transpose()?;
+        // In IndexedDB's order: the keys that must be absent, then the count.
         let present = self.read(session_id, |s| {
             let held = |k: &&String| s.state.get(k).is_some();
             turn.require_absent.iter().find(held).cloned()
         });
         check_absent(present.flatten().as_deref())?;
+        let mut truncates = false;
+        if let Some(count) = count {
+            let from = turn.replace_from.unwrap_or(count);
+            check_replace(count, from, turn.expected_count)?;
+            truncates = from < count;
+        }
         // As IndexedDB: a replacement that removes nothing is no write.
         let wrote = truncates || turn.adds();
         self.write(session_id, |s| {
@@ -384,12 +386,15 @@ impl MemorySessionStore {
             for (key, value) in turn.state {
                 s.state.insert(key, value);
             }
+            // As IndexedDB: a first write that finds its key taken is no write.
+            let mut inserted = false;
             for (key, value) in turn.state_if_absent {
                 if s.state.get(&key).is_none() {
                     s.state.insert(key, value);
+                    inserted = true;
                 }
             }
-            wrote
+            wrote || inserted
         })
         .map(drop)
     }

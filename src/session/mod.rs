@@ -284,6 +284,17 @@ impl TurnWrite {
                 checks::state_value(key, value).map_err(|e| e.within(field))?;
             }
         }
+        // One key in both: after the keys' own checks, so no secret is a path.
+        if let Some((key, _)) = self
+            .state_if_absent
+            .iter()
+            .find(|(k, _)| self.state.iter().any(|(s, _)| s == k))
+        {
+            return Err(Error::InvalidValue {
+                path: format!("stateIfAbsent.{key}"),
+                reason: "is also in state".to_owned(),
+            });
+        }
         Ok(())
     }
 
@@ -331,7 +342,6 @@ impl TurnWrite {
         !self.messages.is_empty()
             || self.frames.iter().any(|(_, f)| !f.is_empty())
             || !self.state.is_empty()
-            || !self.state_if_absent.is_empty()
     }
 }
 

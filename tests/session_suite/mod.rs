@@ -1334,6 +1334,8 @@ pub async fn state_keys_select_a_prefix_below_a_bound_in_either_order(store: &im
         "b/9",
         "c/\u{ff5e}",
         "c/\u{10000}",
+        "c/\u{ffff}x",
+        "c0",
     ];
     for key in keys {
         store.save_session_state("s", key, json!(1)).await.unwrap();
@@ -1344,14 +1346,25 @@ pub async fn state_keys_select_a_prefix_below_a_bound_in_either_order(store: &im
         limit,
         reverse,
     };
+    // Every key in UTF-16 order, as IndexedDB compares them.
+    let utf16 = [
+        "b/9",
+        "c",
+        "c/1",
+        "c/2",
+        "c/3",
+        "c/\u{10000}",
+        "c/\u{ff5e}",
+        "c/\u{ffff}x",
+        "c0",
+        "d/1",
+    ];
+    let under_c: Vec<&str> = utf16[2..8].to_vec();
     let cases: [(KeyRange, &[&str]); 6] = [
-        (
-            list(Some("c/"), None, None, false),
-            &["c/1", "c/2", "c/3", "c/\u{10000}", "c/\u{ff5e}"],
-        ),
+        (list(Some("c/"), None, None, false), &under_c),
         (
             list(Some("c/"), None, Some(2), true),
-            &["c/\u{ff5e}", "c/\u{10000}"],
+            &["c/\u{ffff}x", "c/\u{ff5e}"],
         ),
         (list(Some("c/"), Some("c/3"), None, true), &["c/2", "c/1"]),
         (list(Some("c/"), Some("c/3"), Some(1), true), &["c/2"]),
@@ -1366,16 +1379,6 @@ pub async fn state_keys_select_a_prefix_below_a_bound_in_either_order(store: &im
         );
     }
     let all = store.list_session_state_keys("s").await.unwrap();
-    let utf16 = [
-        "b/9",
-        "c",
-        "c/1",
-        "c/2",
-        "c/3",
-        "c/\u{10000}",
-        "c/\u{ff5e}",
-        "d/1",
-    ];
     assert_eq!(all, utf16, "UTF-16 order, as IndexedDB");
     assert!(store
         .list_state_keys("ghost", &KeyRange::default())
@@ -1430,17 +1433,29 @@ pub async fn state_if_absent_keeps_the_first_write_in_one_turn(store: &impl Sess
     let text = store.load_session_states_json("s", &keys).await.unwrap();
     assert_eq!(text, r#"["first","new","written"]"#);
 
-    // Checked as state is: a bad value writes nothing of the turn.
-    let bad = TurnWrite {
-        state: vec![("fine".to_owned(), json!(1))],
-        state_if_absent: vec![("snapshot".to_owned(), json!(3))],
+    // Checked as state is, and a key may not be in both: each refusal
+    // writes nothing of the turn.
+    let turn_of = |state: (&str, Value), if_absent: (&str, Value)| TurnWrite {
+        state: vec![(state.0.to_owned(), state.1)],
+        state_if_absent: vec![(if_absent.0.to_owned(), if_absent.1)],
         ..TurnWrite::default()
     };
-    let error = store.commit_turn("s", bad).await.unwrap_err();
-    assert_eq!(
-        (error.code(), error.field()),
-        ("INVALID_VALUE", Some("stateIfAbsent.snapshot"))
-    );
+    for (bad, field) in [
+        (
+            turn_of(("fine", json!(1)), ("snapshot", json!(3))),
+            "stateIfAbsent.snapshot",
+        ),
+        (
+            turn_of(("fine", json!(1)), ("fine", json!(2))),
+            "stateIfAbsent.fine",
+        ),
+    ] {
+        let error = store.commit_turn("s", bad).await.unwrap_err();
+        assert_eq!(
+            (error.code(), error.field()),
+            ("INVALID_VALUE", Some(field))
+        );
+    }
     assert_eq!(store.load_session_state("s", "fine").await.unwrap(), None);
     assert_eq!(code(store.commit_turn("ghost", turn).await), "NOT_FOUND");
 }

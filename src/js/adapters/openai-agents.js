@@ -116,7 +116,8 @@ export class AttacheSession {
 
   /** The session, created on first use (under `sessionId` if given). */
   getSessionId() {
-    this.#ready ??= (async () => {
+    if (this.#ready) return this.#ready;
+    const ready = (async () => {
       const id = this.#sessionId;
       if (id !== undefined && (await this.#store.getSession(id))) return id;
       try {
@@ -126,9 +127,12 @@ export class AttacheSession {
         throw e;
       }
     })();
-    // A failed creation may be retried.
-    this.#ready.catch(() => { this.#ready = undefined; });
-    return this.#ready;
+    this.#ready = ready;
+    // A failed creation may be retried; a newer attempt is kept.
+    ready.catch(() => {
+      if (this.#ready === ready) this.#ready = undefined;
+    });
+    return ready;
   }
 
   async getItems(limit) {
