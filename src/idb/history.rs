@@ -16,8 +16,7 @@ use super::schema::{ACTIVITY_FRAMES, BY_SESSION, MESSAGES, SESSIONS, SESSION_STA
 use super::store::{records_of, session_record, IdbSessionStore, ALL};
 use crate::json::{quote, Value};
 use crate::session::{
-    check_absent, check_replace, checks, Page, RequestSummary, SessionInfo, SessionUpdate,
-    TurnWrite,
+    check_absent, check_replace, Page, RequestSummary, SessionInfo, SessionUpdate, TurnWrite,
 };
 use crate::Error;
 
@@ -162,38 +161,6 @@ impl IdbSessionStore {
             decide: Box::new(|_| Ok(Vec::new())),
         };
         Op::new(plan, |results| join_records(&results[1..]))
-    }
-
-    pub(super) fn replace_messages_op(
-        &self,
-        session_id: &str,
-        from: usize,
-        expected: Option<usize>,
-        messages: Vec<Value>,
-    ) -> Result<Op<()>, Error> {
-        checks::messages(&messages)?;
-        let records = message_records(session_id, &messages);
-        let writes = move |results: &[JsValue]| {
-            let keys = records_of(&results[0]);
-            check_replace(keys.len(), from, expected)?;
-            let mut writes: Vec<Write> = keys[from..]
-                .iter()
-                .map(|k| Write::Delete(MESSAGES, Query::Key(k.clone())))
-                .collect();
-            writes.extend(records.iter().map(|r| Write::Add(MESSAGES, r.clone())));
-            Ok(writes)
-        };
-        let reads = vec![message_keys(session_id)];
-        Ok(self
-            .write_session(
-                session_id,
-                &[SESSIONS, MESSAGES],
-                false,
-                reads,
-                None,
-                writes,
-            )
-            .map(drop))
     }
 
     pub(super) fn pop_message_op(&self, session_id: &str) -> Op<Option<String>> {

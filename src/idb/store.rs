@@ -183,9 +183,6 @@ impl IdbSessionStore {
                 .map(|()| Reply::Unit),
             Call::LoadMessages(id, page) => self.load_messages_page_op(&id, page).map(Reply::Text),
             Call::UpdateSession(id, update) => self.update_session_op(&id, update).map(Reply::Info),
-            Call::ReplaceMessages(id, from, expected, messages) => self
-                .replace_messages_op(&id, from, expected, messages)?
-                .map(|()| Reply::Unit),
             Call::PopMessage(id) => self.pop_message_op(&id).map(Reply::MaybeText),
             Call::ClearMessages(id) => self.clear_messages_op(&id).map(|()| Reply::Unit),
             Call::ListRequests(id) => self.list_requests_op(&id).map(Reply::Json),
@@ -619,17 +616,6 @@ impl SessionStore for IdbSessionStore {
             .run(&self.connection)
             .await?;
         into_list(parsed(&text)?)
-    }
-
-    async fn replace_messages(
-        &self,
-        session_id: &str,
-        from: usize,
-        expected: Option<usize>,
-        messages: Vec<Value>,
-    ) -> Result<(), Error> {
-        let op = self.replace_messages_op(session_id, from, expected, messages)?;
-        op.run(&self.connection).await
     }
 
     async fn pop_message(&self, session_id: &str) -> Result<Option<Value>, Error> {

@@ -387,7 +387,10 @@ pub fn replace_messages(
     })?;
     let expected = position(&options, "expectedCount")?;
     let messages = intake.list(&required(&options, "messages")?, "messages")?;
-    Ok(Call::ReplaceMessages(id, from, expected, messages))
+    Ok(Call::CommitTurn(
+        id,
+        TurnWrite::replacing(from, expected, messages),
+    ))
 }
 
 #[inline(never)]

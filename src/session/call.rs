@@ -27,8 +27,6 @@ pub enum Call {
     AppendMessages(String, Vec<Value>),
     LoadMessages(String, Page),
     UpdateSession(String, SessionUpdate),
-    /// `(id, from, expected count, messages)`
-    ReplaceMessages(String, usize, Option<usize>, Vec<Value>),
     PopMessage(String),
     ClearMessages(String),
     ListRequests(String),
@@ -60,7 +58,6 @@ impl Call {
             | Call::AppendMessages(id, _)
             | Call::LoadMessages(id, _)
             | Call::UpdateSession(id, _)
-            | Call::ReplaceMessages(id, ..)
             | Call::PopMessage(id)
             | Call::ClearMessages(id)
             | Call::ListRequests(id)
@@ -123,12 +120,6 @@ pub async fn run<S: SessionStore>(store: &S, call: Call) -> Result<Reply, Error>
             Reply::Json(Value::Array(store.load_messages_page(&id, page).await?))
         }
         Call::UpdateSession(id, update) => Reply::Info(store.update_session(&id, update).await?),
-        Call::ReplaceMessages(id, from, expected, messages) => {
-            store
-                .replace_messages(&id, from, expected, messages)
-                .await?;
-            Reply::Unit
-        }
         Call::PopMessage(id) => Reply::Json(store.pop_message(&id).await?.unwrap_or(Value::Null)),
         Call::ClearMessages(id) => {
             store.clear_messages(&id).await?;

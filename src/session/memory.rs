@@ -239,26 +239,6 @@ impl SessionStore for MemorySessionStore {
             .unwrap_or_default())
     }
 
-    async fn replace_messages(
-        &self,
-        session_id: &str,
-        from: usize,
-        expected: Option<usize>,
-        messages: Vec<Value>,
-    ) -> Result<(), Error> {
-        checks::messages(&messages)?;
-        let count = self.message_count(session_id)?;
-        check_replace(count, from, expected)?;
-        // As IndexedDB: nothing removed and nothing added is no write.
-        let wrote = from < count || !messages.is_empty();
-        self.write(session_id, |s| {
-            s.messages.truncate(from);
-            s.messages.extend(messages);
-            wrote
-        })
-        .map(drop)
-    }
-
     async fn pop_message(&self, session_id: &str) -> Result<Option<Value>, Error> {
         let mut popped = None;
         self.write(session_id, |s| {

@@ -298,6 +298,17 @@ impl TurnWrite {
         Ok(())
     }
 
+    /// Replaces the history from `from` on with `messages`, unless it no
+    /// longer holds `expected` messages.
+    pub fn replacing(from: usize, expected: Option<usize>, messages: Vec<Value>) -> Self {
+        TurnWrite {
+            messages,
+            replace_from: Some(from),
+            expected_count: expected,
+            ..TurnWrite::default()
+        }
+    }
+
     /// `[{requestId, frames}]`, each checked with its path.
     pub fn frames_from(value: &Value) -> Result<Vec<(String, Vec<Value>)>, Error> {
         let wrong = |path: String, reason: &str| Error::InvalidValue {
@@ -444,13 +455,17 @@ pub trait SessionStore {
     async fn load_messages_page(&self, session_id: &str, page: Page) -> Result<Vec<Value>, Error>;
     /// Replaces every message from position `from` on with `messages`, in
     /// one transaction: how compaction persists a summary and the kept tail.
+    /// A turn of only that: one mechanism, so both backends replace alike.
     async fn replace_messages(
         &self,
         session_id: &str,
         from: usize,
         expected: Option<usize>,
         messages: Vec<Value>,
-    ) -> Result<(), Error>;
+    ) -> Result<(), Error> {
+        self.commit_turn(session_id, TurnWrite::replacing(from, expected, messages))
+            .await
+    }
     /// Removes the last message and returns it.
     async fn pop_message(&self, session_id: &str) -> Result<Option<Value>, Error>;
     async fn clear_messages(&self, session_id: &str) -> Result<(), Error>;
