@@ -10,7 +10,7 @@ out=target/size-profile
 cargo build --quiet --release --target wasm32-unknown-unknown
 rm -rf "$out" && mkdir -p "$out"
 wasm-bindgen --keep-debug --target web --out-dir "$out" target/wasm32-unknown-unknown/release/attache.wasm
-wasm-opt -Os --converge -g --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+wasm-opt -Os --converge -ocimfs 20 -g --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
   --enable-reference-types --enable-multivalue --enable-mutable-globals \
   "$out/attache_bg.wasm" -o "$out/named.wasm"
 twiggy top "${@:--n 25}" "$out/named.wasm"
