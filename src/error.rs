@@ -163,7 +163,7 @@ impl Error {
                 cause,
             },
             "InvalidStateError" | "UnknownError"
-                if text.contains("clos") || text.contains("lost") =>
+                if crate::text::contains(&text, "clos") || crate::text::contains(&text, "lost") =>
             {
                 Error::ConnectionLost {
                     dom_name,

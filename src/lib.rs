@@ -11,6 +11,7 @@ pub mod json;
 pub mod message;
 pub mod request;
 pub mod session;
+mod text;
 
 #[cfg(target_arch = "wasm32")]
 pub mod idb;

@@ -61,7 +61,7 @@ fn common_prefix(a: &str, b: &str) -> usize {
 /// 1024; Anthropic from 1024, or 2048 on Haiku models.
 pub fn minimum_cacheable_tokens(provider: Option<&str>, model: Option<&str>) -> u64 {
     match (provider, model) {
-        (Some("anthropic"), Some(model)) if model.contains("haiku") => 2048,
+        (Some("anthropic"), Some(model)) if crate::text::contains(model, "haiku") => 2048,
         _ => 1024,
     }
 }

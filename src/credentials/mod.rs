@@ -60,7 +60,7 @@ fn host_secret(text: &str, from: usize) -> Option<Hit> {
     HOST_SECRETS.with(|secrets| {
         let secrets = secrets.borrow();
         let found = secrets.iter().filter_map(|s| {
-            let at = from + text[from..].find(s.as_str())?;
+            let at = from + crate::text::find(&text[from..], s)?;
             Some(Hit {
                 kind: "host_secret",
                 start: at,
@@ -133,9 +133,9 @@ pub fn is_credential_name(name: &str) -> bool {
     ];
     EXACT.contains(&name)
         || name.ends_with("apikey")
-        || name.contains("secret")
-        || name.contains("password")
-        || name.contains("passwd")
+        || ["secret", "password", "passwd"]
+            .iter()
+            .any(|word| crate::text::contains(name, word))
         || name.ends_with("privatekey")
         || name.strip_suffix("token").is_some_and(|owner| {
             TOKEN_OWNERS

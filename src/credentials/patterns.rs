@@ -326,17 +326,20 @@ fn keyed_at(bytes: &[u8], start: usize) -> Option<Hit> {
 /// `Bearer <token>` without its header name, as a value is often passed
 /// on: a token of 16 characters or more. "Bearer of bad news" passes.
 fn bearer(text: &str, from: usize) -> Option<Hit> {
-    text[from..]
-        .match_indices("Bearer ")
-        .find_map(|(at, name)| {
-            let start = from + at + name.len();
-            let run = text.as_bytes()[start..]
-                .iter()
-                .take_while(|&&b| word(b) || matches!(b, b'.' | b'~' | b'+' | b'/' | b'='))
-                .count();
+    let mut from = from;
+    while let Some(at) = crate::text::find(&text[from..], "Bearer ") {
+        let start = from + at + 7;
+        let run = text.as_bytes()[start..]
+            .iter()
+            .take_while(|&&b| word(b) || matches!(b, b'.' | b'~' | b'+' | b'/' | b'='))
+            .count();
+        if run >= 16 {
             let end = start + value_end(&text[start..]).max(run);
-            (run >= 16).then_some(Hit::new("bearer_token", start, end))
-        })
+            return Some(Hit::new("bearer_token", start, end));
+        }
+        from = start;
+    }
+    None
 }
 
 /// A PEM private key of any type; certificates and public keys pass.
@@ -344,15 +347,14 @@ fn bearer(text: &str, from: usize) -> Option<Hit> {
 /// text that lost its END.
 fn pem(text: &str, from: usize) -> Option<Hit> {
     let mut rest = &text[from..];
-    while let Some(at) = rest.find("-----BEGIN ") {
+    while let Some(at) = crate::text::find(rest, "-----BEGIN ") {
         let line = &rest[at + 11..];
-        let end = line.find("-----").unwrap_or(line.len());
+        let end = crate::text::find(line, "-----").unwrap_or(line.len());
         if line[..end].ends_with("PRIVATE KEY") {
             let start = offset(text, rest) + at;
             let body = &text[start..];
-            let stop = body
-                .find("-----END ")
-                .and_then(|e| body[e + 9..].find("-----").map(|f| e + 9 + f + 5))
+            let stop = crate::text::find(body, "-----END ")
+                .and_then(|e| crate::text::find(&body[e + 9..], "-----").map(|f| e + 9 + f + 5))
                 .unwrap_or(body.len());
             return Some(Hit::new("private_key", start, start + stop));
         }

@@ -309,7 +309,10 @@ pub fn to_values(messages: &[Message]) -> Value {
 pub(crate) fn image_from_url(url: &str) -> Image {
     let base64 = url
         .strip_prefix("data:")
-        .and_then(|rest| rest.split_once(";base64,"))
+        .and_then(|rest| {
+            let at = crate::text::find(rest, ";base64,")?;
+            Some((&rest[..at], &rest[at + 8..]))
+        })
         .filter(|(media_type, _)| !media_type.is_empty() && !media_type.contains([',', ';']));
     match base64 {
         Some((media_type, data)) => Image::Base64 {

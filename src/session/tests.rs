@@ -107,3 +107,24 @@ fn ids_are_non_blank_and_at_most_4096_utf16_units() {
         "an astral character is two units, as JS counts"
     );
 }
+
+proptest::proptest! {
+    #[test]
+    fn sessions_sort_newest_first_then_by_id(times in proptest::collection::vec((0u8..4, 0u8..6), 0..40)) {
+        let mut sessions: Vec<super::SessionInfo> = times
+            .iter()
+            .map(|&(t, id)| super::SessionInfo {
+                id: format!("s{id}"),
+                title: String::new(),
+                created_at: 0.0,
+                updated_at: f64::from(t),
+                meta: json::Map::new(),
+            })
+            .collect();
+        let mut expected = sessions.clone();
+        expected.sort_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| a.id.cmp(&b.id)));
+        super::sort_sessions(&mut sessions);
+        let key = |s: &[super::SessionInfo]| s.iter().map(|s| (s.updated_at, s.id.clone())).collect::<Vec<_>>();
+        proptest::prop_assert_eq!(key(&sessions), key(&expected));
+    }
+}
