@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # twiggy's view of the shipped wasm, with names: the release build run
 # through wasm-bindgen and wasm-opt -Os as scripts/build.sh does, but keeping
-# the name section. Usage: scripts/size-profile.sh [twiggy top args...]
+# the name section, then the gzipped cost of each area of the code.
+# Usage: scripts/size-profile.sh [twiggy top args...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
@@ -14,3 +15,5 @@ wasm-opt -Os --converge -ocimfs 20 -g --enable-bulk-memory --enable-nontrapping-
   --enable-reference-types --enable-multivalue --enable-mutable-globals \
   "$out/attache_bg.wasm" -o "$out/named.wasm"
 twiggy top "${@:--n 25}" "$out/named.wasm"
+# The same wasm by area, gzipped: what removing each would save.
+node scripts/size-areas.mjs "$out/named.wasm"
