@@ -195,6 +195,25 @@ impl Error {
         self
     }
 
+    /// `INVALID_ARGUMENT`: one call per site, where a struct literal
+    /// inlined two string copies at each of dozens of sites.
+    #[inline(never)]
+    pub fn argument(field: &str, reason: &str) -> Self {
+        Error::InvalidArgument {
+            field: field.to_owned(),
+            reason: reason.to_owned(),
+        }
+    }
+
+    /// `INVALID_VALUE` at `path`.
+    #[inline(never)]
+    pub fn value(path: &str, reason: &str) -> Self {
+        Error::InvalidValue {
+            path: path.to_owned(),
+            reason: reason.to_owned(),
+        }
+    }
+
     pub(crate) fn invalid(field: impl Into<String>, reason: impl Into<String>) -> Self {
         Error::InvalidSpec {
             field: field.into(),

@@ -30,10 +30,7 @@ pub const MIN_HOST_SECRET: usize = 8;
 /// Registers a string to refuse wherever it appears.
 pub fn register_host_secret(secret: &str) -> Result<(), Error> {
     if secret.trim().len() < MIN_HOST_SECRET {
-        return Err(Error::InvalidArgument {
-            field: "secret".to_owned(),
-            reason: "must be at least 8 characters".to_owned(),
-        });
+        return Err(Error::argument("secret", "must be at least 8 characters"));
     }
     let secret = secret.trim();
     HOST_SECRETS.with(|secrets| {

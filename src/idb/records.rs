@@ -59,8 +59,5 @@ pub fn state_key_of(primary: &JsValue) -> Option<String> {
 }
 
 pub fn corrupt(reason: &str) -> Error {
-    Error::InvalidValue {
-        path: "stored".to_owned(),
-        reason: reason.to_owned(),
-    }
+    Error::value("stored", reason)
 }

@@ -18,10 +18,7 @@ pub(crate) enum JsCounter {
 
 impl JsCounter {
     pub(crate) fn from_js(counter: &JsValue) -> Result<Self, Error> {
-        let invalid = |reason: &str| Error::InvalidArgument {
-            field: "counter".to_owned(),
-            reason: reason.to_owned(),
-        };
+        let invalid = |reason: &str| Error::argument("counter", reason);
         if counter.is_undefined() || counter.is_null() {
             return Ok(JsCounter::Builtin(Counter::Heuristic));
         }
@@ -83,10 +80,8 @@ impl JsCounter {
                         reason: format!("threw: {said}"),
                     }
                 })?;
-                tokens(&counted, "counter's result")?.ok_or_else(|| Error::InvalidArgument {
-                    field: "counter".to_owned(),
-                    reason: "must return a token count".to_owned(),
-                })
+                tokens(&counted, "counter's result")?
+                    .ok_or_else(|| Error::argument("counter", "must return a token count"))
             }
         }
     }
@@ -119,10 +114,10 @@ pub(crate) fn tokens(value: &JsValue, field: &str) -> Result<Option<u64>, Error>
         Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => {
             Ok(Some(n as u64))
         }
-        _ => Err(Error::InvalidArgument {
-            field: field.to_owned(),
-            reason: "must be a non-negative whole number".to_owned(),
-        }),
+        _ => Err(Error::argument(
+            field,
+            "must be a non-negative whole number",
+        )),
     }
 }
 
@@ -172,11 +167,8 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
     )?;
     let get = |name: &str| options.get(name);
     let counter = JsCounter::from_js(&get("counter"))?;
-    let context_window =
-        tokens(&get("contextWindow"), "contextWindow")?.ok_or_else(|| Error::InvalidArgument {
-            field: "contextWindow".to_owned(),
-            reason: "is required".to_owned(),
-        })?;
+    let context_window = tokens(&get("contextWindow"), "contextWindow")?
+        .ok_or_else(|| Error::argument("contextWindow", "is required"))?;
     let threshold =
         tokens(&get("thresholdPercent"), "thresholdPercent")?.unwrap_or(DEFAULT_THRESHOLD_PERCENT);
     let history = get("history");
@@ -184,10 +176,10 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
         Ok(Some(n)) => n,
         _ if Array::is_array(&history) => counter.count(&history, "history")?,
         _ => {
-            return Err(Error::InvalidArgument {
-                field: "history".to_owned(),
-                reason: "must be the history's messages or its token count".to_owned(),
-            })
+            return Err(Error::argument(
+                "history",
+                "must be the history's messages or its token count",
+            ))
         }
     };
     // One list, in the order the core gives, each source checked under
@@ -216,10 +208,7 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
                 transients.push(&message);
             });
         } else {
-            return Err(Error::InvalidArgument {
-                field: name.to_owned(),
-                reason: "must be an array of messages".to_owned(),
-            });
+            return Err(Error::argument(name, "must be an array of messages"));
         }
     }
     let transient_tokens = if transients.length() == 0 {

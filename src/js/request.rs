@@ -32,10 +32,7 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
     )?;
     let get = |name: &str| options.get(name);
     let absent = |v: &JsValue| v.is_undefined() || v.is_null();
-    let argument = |field: &str, reason: &str| Error::InvalidArgument {
-        field: field.to_owned(),
-        reason: reason.to_owned(),
-    };
+    let argument = |field: &str, reason: &str| Error::argument(field, reason);
     let format = match get("format").as_string() {
         None if absent(&get("format")) => Format::Generic,
         Some(name) => Format::parse(&name).ok_or_else(|| {

@@ -46,10 +46,10 @@ impl Policy {
             Some("refuse") => false,
             Some("redact") => true,
             _ => {
-                return Err(Error::InvalidArgument {
-                    field: "credentials".to_owned(),
-                    reason: "must be \"refuse\" or \"redact\"".to_owned(),
-                })
+                return Err(Error::argument(
+                    "credentials",
+                    "must be \"refuse\" or \"redact\"",
+                ))
             }
         };
         let on_redact = options.function("onRedact")?;
@@ -178,10 +178,8 @@ impl Backend {
 #[inline(never)]
 fn to_reply(reply: Reply) -> Result<JsValue, Error> {
     let parse = |text: &str| {
-        js_sys::JSON::parse(text).map_err(|_| Error::InvalidValue {
-            path: "stored".to_owned(),
-            reason: "a stored payload is not valid JSON".to_owned(),
-        })
+        js_sys::JSON::parse(text)
+            .map_err(|_| Error::value("stored", "a stored payload is not valid JSON"))
     };
     Ok(match reply {
         Reply::Unit => JsValue::UNDEFINED,
@@ -298,10 +296,9 @@ pub fn state_keys(id: &JsValue, options: &JsValue) -> Result<Call, Error> {
     };
     let reverse = match options.get("reverse") {
         v if v.is_undefined() => false,
-        v => v.as_bool().ok_or_else(|| Error::InvalidArgument {
-            field: "reverse".to_owned(),
-            reason: "must be a boolean".to_owned(),
-        })?,
+        v => v
+            .as_bool()
+            .ok_or_else(|| Error::argument("reverse", "must be a boolean"))?,
     };
     let range = KeyRange {
         prefix: text("prefix")?,
@@ -317,10 +314,7 @@ const MAX_KEYS: u32 = 10_000;
 
 /// An array of state keys, each checked as an id; absent is none.
 fn key_list(keys: &JsValue, name: &str) -> Result<Vec<String>, Error> {
-    let wrong = |reason: &str| Error::InvalidArgument {
-        field: name.to_owned(),
-        reason: reason.to_owned(),
-    };
+    let wrong = |reason: &str| Error::argument(name, reason);
     if keys.is_undefined() && name != "keys" {
         return Ok(Vec::new());
     }
@@ -363,10 +357,7 @@ pub fn update_session(id: &JsValue, update: &JsValue, intake: &mut Intake) -> Re
 fn required(options: &Options, name: &'static str) -> Result<JsValue, Error> {
     let value = options.get(name);
     if value.is_undefined() {
-        return Err(Error::InvalidArgument {
-            field: name.to_owned(),
-            reason: "is required".to_owned(),
-        });
+        return Err(Error::argument(name, "is required"));
     }
     Ok(value)
 }
@@ -381,10 +372,8 @@ pub fn replace_messages(
     let options = Options::read(options, &["from", "expectedCount", "messages"])?;
     let from = required(&options, "from")?;
     let from = position(&options, "from")?.filter(|_| !from.is_null());
-    let from = from.ok_or_else(|| Error::InvalidArgument {
-        field: "from".to_owned(),
-        reason: "must be a non-negative whole number".to_owned(),
-    })?;
+    let from =
+        from.ok_or_else(|| Error::argument("from", "must be a non-negative whole number"))?;
     let expected = position(&options, "expectedCount")?;
     let messages = intake.list(&required(&options, "messages")?, "messages")?;
     Ok(Call::CommitTurn(

@@ -115,9 +115,11 @@ fn open_options(options: &JsValue) -> Result<Opened, Error> {
             .as_string()
             .as_deref()
             .and_then(Durability::parse)
-            .ok_or_else(|| Error::InvalidArgument {
-                field: "durability".to_owned(),
-                reason: "must be \"default\", \"strict\" or \"relaxed\"".to_owned(),
+            .ok_or_else(|| {
+                Error::argument(
+                    "durability",
+                    "must be \"default\", \"strict\" or \"relaxed\"",
+                )
             })?,
     };
     let listener = options.function("onVersionChange")?;
@@ -385,10 +387,7 @@ fn pinned_specs(pinned: &JsValue) -> Result<session::Pins, Error> {
     let is_store = pinned.is_object()
         && Reflect::get_prototype_of(pinned).is_ok_and(|p| JsValue::from(p) == prototype);
     if !is_store {
-        return Err(Error::InvalidArgument {
-            field: "pinned".to_owned(),
-            reason: "must be an AttachmentStore".to_owned(),
-        });
+        return Err(Error::argument("pinned", "must be an AttachmentStore"));
     }
     // The prototype's own method: an instance may shadow toJSON.
     let to_json: Function = Reflect::get(&prototype, &"toJSON".into())

@@ -31,18 +31,12 @@ pub fn from_js(value: &JsValue, path: &str) -> Result<Value, Error> {
         }
     })?;
     // JSON.stringify's text parses; only its nesting can be too deep.
-    json::parse(&text).map_err(|e| Error::InvalidValue {
-        path: path.to_owned(),
-        reason: e.reason().to_owned(),
-    })
+    json::parse(&text).map_err(|e| Error::value(path, e.reason()))
 }
 
 /// A JSON array from JS: frames, messages, a history.
 pub fn list_from_js(value: &JsValue, path: &str) -> Result<Vec<Value>, Error> {
-    let not_array = || Error::InvalidValue {
-        path: path.to_owned(),
-        reason: "must be an array".to_owned(),
-    };
+    let not_array = || Error::value(path, "must be an array");
     if !js_sys::Array::is_array(value) {
         return Err(not_array());
     }
@@ -86,10 +80,7 @@ pub struct Options(Vec<(&'static str, JsValue)>);
 
 impl Options {
     pub fn read(value: &JsValue, known: &[&'static str]) -> Result<Self, Error> {
-        let wrong = |field: &str, reason: &str| Error::InvalidArgument {
-            field: field.to_owned(),
-            reason: reason.to_owned(),
-        };
+        let wrong = |field: &str, reason: &str| Error::argument(field, reason);
         if value.is_undefined() || value.is_null() {
             return Ok(Self(Vec::new()));
         }
@@ -135,10 +126,10 @@ impl Options {
     pub fn function(&self, name: &str) -> Result<Option<js_sys::Function>, Error> {
         match self.get(name) {
             v if v.is_undefined() => Ok(None),
-            v => v.dyn_into().map(Some).map_err(|_| Error::InvalidArgument {
-                field: name.to_owned(),
-                reason: "must be a function".to_owned(),
-            }),
+            v => v
+                .dyn_into()
+                .map(Some)
+                .map_err(|_| Error::argument(name, "must be a function")),
         }
     }
 }

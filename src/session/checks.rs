@@ -19,10 +19,7 @@ pub fn id_argument(field: &str, value: &str) -> Result<(), Error> {
     } else {
         return Ok(());
     };
-    Err(Error::InvalidArgument {
-        field: field.to_owned(),
-        reason: reason.to_owned(),
-    })
+    Err(Error::argument(field, reason))
 }
 
 /// Resolves a new session's defaults and checks it.
@@ -128,10 +125,9 @@ pub fn snapshot(value: &Value) -> Result<(), Error> {
 }
 
 fn as_object<'a>(path: &str, value: &'a Value) -> Result<&'a Map, Error> {
-    value.as_object().ok_or_else(|| Error::InvalidValue {
-        path: path.to_owned(),
-        reason: "must be a JSON object".to_owned(),
-    })
+    value
+        .as_object()
+        .ok_or_else(|| Error::value(path, "must be a JSON object"))
 }
 
 /// Refuses values that carry a credential (see `crate::credentials`).

@@ -79,9 +79,8 @@ impl SessionExport {
     /// Checks every part, as the stores would on write; a document from a
     /// newer attache is `VERSION`.
     pub fn from_value(value: &Value) -> Result<Self, Error> {
-        let fields = value.as_object().ok_or_else(|| Error::InvalidValue {
-            path: "document".to_owned(),
-            reason: "must be a session document from exportSession".to_owned(),
+        let fields = value.as_object().ok_or_else(|| {
+            Error::value("document", "must be a session document from exportSession")
         })?;
         // Before an unknown key can become part of a path.
         checks::no_credentials("document", value)?;

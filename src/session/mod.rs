@@ -76,10 +76,9 @@ impl NewSession {
             path: format!("options.{field}"),
             reason: reason.to_owned(),
         };
-        let fields = value.as_object().ok_or_else(|| Error::InvalidValue {
-            path: "options".to_owned(),
-            reason: "must be an object".to_owned(),
-        })?;
+        let fields = value
+            .as_object()
+            .ok_or_else(|| Error::value("options", "must be an object"))?;
         // Before an unknown key can become part of a path.
         checks::no_credentials("options", value)?;
         let mut new = NewSession::default();
@@ -116,10 +115,10 @@ impl SessionUpdate {
     pub fn from_value(value: &Value) -> Result<Self, Error> {
         let new = NewSession::from_value(value)?;
         if new.id.is_some() {
-            return Err(Error::InvalidValue {
-                path: "options.id".to_owned(),
-                reason: "cannot change; export and import the session under a new id".to_owned(),
-            });
+            return Err(Error::value(
+                "options.id",
+                "cannot change; export and import the session under a new id",
+            ));
         }
         Ok(SessionUpdate {
             title: new.title,
@@ -341,10 +340,9 @@ impl TurnWrite {
 
     /// `{key: value}`, in the order given.
     pub fn state_from(value: &Value, path: &str) -> Result<Vec<(String, Value)>, Error> {
-        let fields = value.as_object().ok_or_else(|| Error::InvalidValue {
-            path: path.to_owned(),
-            reason: "must be an object of session-state values".to_owned(),
-        })?;
+        let fields = value
+            .as_object()
+            .ok_or_else(|| Error::value(path, "must be an object of session-state values"))?;
         Ok(fields.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
     }
 
