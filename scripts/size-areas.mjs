@@ -41,6 +41,8 @@ while (at < wasm.length) {
       else if (kind === 1) { at++; const flags = wasm[at++]; leb(); if (flags & 1) leb(); }
       else if (kind === 2) { const flags = wasm[at++]; leb(); if (flags & 1) leb(); }
       else if (kind === 3) at += 2;
+      else if (kind === 4) { at++; leb(); }
+      else throw new Error(`import kind ${kind}: this parser is out of date`);
     }
   } else if (id === 10) {
     for (let n = leb(); n > 0; n--) { const len = leb(); bodies.push(wasm.subarray(at, at + len)); at += len; }

@@ -14,6 +14,7 @@ wasm-bindgen --keep-debug --target web --out-dir "$out" target/wasm32-unknown-un
 wasm-opt -Os --converge -ocimfs 20 -g --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
   --enable-reference-types --enable-multivalue --enable-mutable-globals \
   "$out/attache_bg.wasm" -o "$out/named.wasm"
-twiggy top "${@:--n 25}" "$out/named.wasm"
+[ $# -gt 0 ] || set -- -n 25
+twiggy top "$@" "$out/named.wasm"
 # The same wasm by area, gzipped: what removing each would save.
 node scripts/size-areas.mjs "$out/named.wasm"

@@ -2,11 +2,15 @@
 
 /// `haystack.find(needle)`: a byte scan, where core's two-way searcher
 /// was 1.1 KB gzipped. A match of a UTF-8 needle starts on a char
-/// boundary, so the index is one `str::find` would give.
+/// boundary, so the index is one `str::find` would give. The first byte
+/// is checked inline, so the compare runs only where it could match.
 pub fn find(haystack: &str, needle: &str) -> Option<usize> {
     let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+    let Some((&first, rest)) = n.split_first() else {
+        return Some(0);
+    };
     let last = h.len().checked_sub(n.len())?;
-    (0..=last).find(|&i| h[i..].starts_with(n))
+    (0..=last).find(|&i| h[i] == first && h[i + 1..].starts_with(rest))
 }
 
 pub fn contains(haystack: &str, needle: &str) -> bool {
@@ -15,12 +19,11 @@ pub fn contains(haystack: &str, needle: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use proptest::prelude::*;
-
-    proptest! {
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
         #[test]
         fn find_is_str_find(h in "[ab€-]{0,12}", n in "[ab€-]{0,3}") {
-            prop_assert_eq!(super::find(&h, &n), h.find(n.as_str()));
+            proptest::prop_assert_eq!(super::find(&h, &n), h.find(n.as_str()));
         }
     }
 

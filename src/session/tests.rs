@@ -108,6 +108,7 @@ fn ids_are_non_blank_and_at_most_4096_utf16_units() {
     );
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 proptest::proptest! {
     #[test]
     fn sessions_sort_newest_first_then_by_id(times in proptest::collection::vec((0u8..4, 0u8..6), 0..40)) {
