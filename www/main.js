@@ -23,9 +23,11 @@ function notice(text) {
 /**
  * Runs an action; a refusal is shown, naming where and what, never the
  * value. A refused credential is cleared from `form`, so it does not stay
- * on screen.
+ * on screen. `body[data-busy]` stays until the page shows the outcome.
  */
+let busy = 0;
 async function attempt(action, form) {
+  document.body.dataset.busy = String(++busy);
   notice("");
   try {
     await action();
@@ -37,7 +39,11 @@ async function attempt(action, form) {
       notice(isAttacheError(e) ? `${e.code}: ${e.message}` : String(e?.message ?? e));
     }
   }
-  await render();
+  try {
+    await render();
+  } finally {
+    if (--busy === 0) delete document.body.dataset.busy;
+  }
 }
 
 const snapshot = () => ({

@@ -39,7 +39,9 @@ async function send(text) {
   const before = (await requests()).length;
   await page.fill("#composer-text", text);
   await page.click("#send");
-  await page.waitForFunction((n) => window.demo.requests.length > n && !document.querySelector("#send").disabled, before);
+  // Done when the page shows the turn: the requests are in and the render
+  // that follows has finished.
+  await page.waitForFunction((n) => window.demo.requests.length > n && !document.body.dataset.busy, before);
   return (await requests()).slice(before);
 }
 
