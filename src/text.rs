@@ -2,15 +2,21 @@
 
 /// `haystack.find(needle)`: a byte scan, where core's two-way searcher
 /// was 1.1 KB gzipped. A match of a UTF-8 needle starts on a char
-/// boundary, so the index is one `str::find` would give. The first byte
-/// is checked inline, so the compare runs only where it could match.
+/// boundary, so the index is one `str::find` would give. The needle's
+/// first char is found by core's char search, which is memchr and already
+/// in the wasm: a byte loop made the credential scan 10% slower.
 pub fn find(haystack: &str, needle: &str) -> Option<usize> {
-    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
-    let Some((&first, rest)) = n.split_first() else {
+    let Some(first) = needle.chars().next() else {
         return Some(0);
     };
-    let last = h.len().checked_sub(n.len())?;
-    (0..=last).find(|&i| h[i] == first && h[i + 1..].starts_with(rest))
+    let mut from = 0;
+    loop {
+        let at = from + haystack[from..].find(first)?;
+        if haystack[at..].starts_with(needle) {
+            return Some(at);
+        }
+        from = at + first.len_utf8();
+    }
 }
 
 pub fn contains(haystack: &str, needle: &str) -> bool {
