@@ -263,6 +263,16 @@ async fn names_refused_and_listener_isolated(pair: &Pair) {
         before,
         "nothing redacted, nothing reported"
     );
+    // A name is a path: the same field names deeper down are redacted.
+    run("s.commitTurn('named', { messages: [{ role: 'user', content: 'hi', meta: { attachments: x } }], \
+         frames: [{ requestId: 'r', frames: [{ requestId: x }] }] })")
+    .await
+    .unwrap();
+    assert_eq!(
+        pair.events.length(),
+        before + 1,
+        "one turn redacted, and reported once"
+    );
 }
 
 #[wasm_bindgen_test]

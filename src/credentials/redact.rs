@@ -14,9 +14,11 @@ pub struct Redaction {
 }
 
 /// Redacts every string in `value`. Names are never rewritten, so one
-/// holding a secret is still `CREDENTIAL`: object keys, and whatever is
-/// under a field in `names` (a session's `id`, a batch's `requestId`, the
-/// pins, which are checked when pinned and never redacted).
+/// holding a secret is still `CREDENTIAL`: object keys, and whatever sits
+/// at a path in `names` (a session's `id`, a batch's `requestId`, the pins,
+/// which are checked when pinned and never redacted). In a name, `[]`
+/// stands for any index: `frames[].requestId`. Only there: a host's
+/// `meta.attachments` is redacted like any other field.
 pub fn redact_value(
     path: &str,
     value: &mut Value,
@@ -37,7 +39,7 @@ fn walk(
         Value::Object(fields) => {
             for (key, field) in fields.iter_mut() {
                 let at = field_path(path, key)?;
-                if names.contains(&key.as_str()) {
+                if names.iter().any(|name| same_shape(&at, name)) {
                     super::check_value(&at, field)?;
                 } else if named_credential(key, field, schema) {
                     *field = Value::String(marker("credential_field"));
@@ -60,6 +62,25 @@ fn walk(
         _ => {}
     }
     Ok(())
+}
+
+/// Whether `path` is `name` with each `[]` of `name` read as any index.
+fn same_shape(path: &str, name: &str) -> bool {
+    let (mut p, mut n) = (path.as_bytes(), name.as_bytes());
+    loop {
+        if let (Some(rest), Some(b'[')) = (n.strip_prefix(b"[]"), p.first()) {
+            let Some(close) = p.iter().position(|&b| b == b']') else {
+                return false;
+            };
+            (n, p) = (rest, &p[close + 1..]);
+            continue;
+        }
+        match (n.split_first(), p.split_first()) {
+            (None, None) => return true,
+            (Some((a, n_rest)), Some((b, p_rest))) if a == b => (n, p) = (n_rest, p_rest),
+            _ => return false,
+        }
+    }
 }
 
 fn marker(kind: &str) -> String {

@@ -290,11 +290,23 @@ fn redacting_a_value_rewrites_strings_and_named_fields_but_never_keys() {
     assert!(!format!("{error:?}").contains(&key[3..]));
 
     let mut document = json!({"session": {"id": (key.clone()), "title": (key.clone())}});
-    let error = redact_value("document", &mut document, &["id"], &mut found).unwrap_err();
+    let names = ["document.session.id", "document.frames[].requestId"];
+    let error = redact_value("document", &mut document, &names, &mut found).unwrap_err();
     assert_eq!(
         error.field(),
         Some("document.session.id"),
         "an id is a name"
+    );
+    let mut batches = json!({"frames": [{"requestId": "r", "meta": {"requestId": (key.clone())}}, {"requestId": (key.clone())}]});
+    let error = redact_value("document", &mut batches, &names, &mut found).unwrap_err();
+    assert_eq!(
+        error.field(),
+        Some("document.frames[1].requestId"),
+        "`[]` in a name is any index"
+    );
+    assert_eq!(
+        batches["frames"][0]["meta"]["requestId"], "[REDACTED:openai_key]",
+        "a name is a path: the same field deeper down is redacted"
     );
 }
 

@@ -80,7 +80,7 @@ pub struct Intake {
 }
 
 impl Intake {
-    /// Strings under a field in `names` are names: refused, not redacted.
+    /// Values at the paths in `names` are names: refused, not redacted.
     pub fn value(&mut self, value: &JsValue, path: &str, names: &[&str]) -> Result<Value, Error> {
         let mut value = from_js(value, path)?;
         if self.redact {
@@ -272,7 +272,7 @@ pub fn create_session(options: &JsValue, intake: &mut Intake) -> Result<Call, Er
     let new = if options.is_undefined() || options.is_null() {
         NewSession::default()
     } else {
-        NewSession::from_value(&intake.value(options, "options", &["id"])?)?
+        NewSession::from_value(&intake.value(options, "options", &["options.id"])?)?
     };
     Ok(Call::CreateSession(new))
 }
@@ -350,7 +350,7 @@ pub fn load_messages(id: &JsValue, options: &JsValue) -> Result<Call, Error> {
 #[inline(never)]
 pub fn update_session(id: &JsValue, update: &JsValue, intake: &mut Intake) -> Result<Call, Error> {
     let id = id_arg(id, "sessionId")?;
-    let update = SessionUpdate::from_value(&intake.value(update, "options", &["id"])?)?;
+    let update = SessionUpdate::from_value(&intake.value(update, "options", &["options.id"])?)?;
     Ok(Call::UpdateSession(id, update))
 }
 
@@ -415,16 +415,23 @@ pub fn commit_turn(
     }
     let frames = options.get("frames");
     if !frames.is_undefined() {
-        turn.frames = TurnWrite::frames_from(&intake.value(&frames, "frames", &["requestId"])?)?;
+        let value = intake.value(&frames, "frames", &["frames[].requestId"])?;
+        turn.frames = TurnWrite::frames_from(&value)?;
     }
     let state = options.get("state");
     if !state.is_undefined() {
-        turn.state = TurnWrite::state_from(&intake.value(&state, "state", &PINS)?, "state")?;
+        let value = intake.value(
+            &state,
+            "state",
+            &["state.attachments", "state.prefix_baseline"],
+        )?;
+        turn.state = TurnWrite::state_from(value, "state")?;
     }
     let if_absent = options.get("stateIfAbsent");
     if !if_absent.is_undefined() {
-        let value = intake.value(&if_absent, "stateIfAbsent", &PINS)?;
-        turn.state_if_absent = TurnWrite::state_from(&value, "stateIfAbsent")?;
+        let pins = ["stateIfAbsent.attachments", "stateIfAbsent.prefix_baseline"];
+        let value = intake.value(&if_absent, "stateIfAbsent", &pins)?;
+        turn.state_if_absent = TurnWrite::state_from(value, "stateIfAbsent")?;
     }
     let attachments = options.get("attachments");
     if !attachments.is_undefined() {
@@ -448,7 +455,12 @@ pub fn import_session(
     let export = SessionExport::from_value(&intake.value(
         document,
         "document",
-        &["id", "requestId", PINS[0], PINS[1]],
+        &[
+            "document.session.id",
+            "document.frames[].requestId",
+            "document.state.attachments",
+            "document.state.prefix_baseline",
+        ],
     )?)?;
     Ok(Call::ImportSession(export.with_id(id)?))
 }

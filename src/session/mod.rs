@@ -338,12 +338,16 @@ impl TurnWrite {
         Ok(batches)
     }
 
-    /// `{key: value}`, in the order given.
-    pub fn state_from(value: &Value, path: &str) -> Result<Vec<(String, Value)>, Error> {
-        let fields = value
-            .as_object()
-            .ok_or_else(|| Error::value(path, "must be an object of session-state values"))?;
-        Ok(fields.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+    /// `{key: value}`, in the order given; moved, not copied, as a
+    /// checkpoint can be large.
+    pub fn state_from(value: Value, path: &str) -> Result<Vec<(String, Value)>, Error> {
+        match value {
+            Value::Object(fields) => Ok(fields.into_iter().collect()),
+            _ => Err(Error::value(
+                path,
+                "must be an object of session-state values",
+            )),
+        }
     }
 
     /// Whether it adds anything (a replacement may still remove).
