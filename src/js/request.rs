@@ -32,16 +32,15 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
     )?;
     let get = |name: &str| options.get(name);
     let absent = |v: &JsValue| v.is_undefined() || v.is_null();
-    let argument = |field: &str, reason: &str| Error::argument(field, reason);
     let format = match get("format").as_string() {
         None if absent(&get("format")) => Format::Generic,
         Some(name) => Format::parse(&name).ok_or_else(|| {
-            argument(
+            Error::argument(
                 "format",
                 "must be \"generic\", \"openai\", \"anthropic\" or \"ai-sdk\"",
             )
         })?,
-        None => return Err(argument("format", "must be a string")),
+        None => return Err(Error::argument("format", "must be a string")),
     };
     let list = |name: &str| -> Result<Vec<Value>, Error> {
         let value = get(name);
@@ -49,7 +48,7 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
             return Ok(Vec::new());
         }
         if !js_sys::Array::is_array(&value) {
-            return Err(argument(name, "must be an array of messages"));
+            return Err(Error::argument(name, "must be an array of messages"));
         }
         list_from_js(&value, name)
     };
@@ -75,11 +74,14 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
                 .unwrap_or_default()
                 .to_owned(),
         ),
-        _ => return Err(argument("system", "must be a string")),
+        _ => return Err(Error::argument("system", "must be a string")),
     };
     let history = get("history");
     if !js_sys::Array::is_array(&history) {
-        return Err(argument("history", "is required: an array of messages"));
+        return Err(Error::argument(
+            "history",
+            "is required: an array of messages",
+        ));
     }
     let turn = Turn {
         system,
