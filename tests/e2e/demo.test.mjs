@@ -65,7 +65,7 @@ test("three scripted turns: the pins lead every request, byte-stable while they 
 
 test("ticking a todo breaks the prefix at the todo list, and the indicator says so", async () => {
   await page.locator("#todos input[type=checkbox]").nth(1).check();
-  await page.waitForFunction(() => document.querySelectorAll("#todos input:checked").length === 2);
+  await page.waitForFunction(() => document.querySelectorAll("#todos input:checked").length === 2 && !document.body.dataset.busy);
   const [first] = await send("Anything left to do?");
   assert.match(JSON.stringify(pinnedOf(first)), /- \[x\] review the auth design/);
   const shown = await page.textContent("#prefix");
@@ -99,10 +99,10 @@ test("a session exports as one JSON file, and imports back after a delete", asyn
   assert.equal(doc.format, "attache-session");
   assert.equal(doc.session.id, session);
   await page.click("#session-delete");
-  await page.waitForFunction((id) => document.querySelector("#session-select").value !== id, session);
+  await page.waitForFunction((id) => document.querySelector("#session-select").value !== id && !document.body.dataset.busy, session);
   assert.equal(await page.locator(`#session-select option[value="${session}"]`).count(), 0);
   await page.setInputFiles("#session-import", file);
-  await page.waitForFunction((id) => document.querySelector("#session-select").value === id, session);
+  await page.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, session);
   assert.equal(await page.locator("#history li").count(), history);
 });
 
