@@ -6,7 +6,7 @@
 //! transaction.
 
 use idb::Query;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::IdbRequest;
 
 use super::connection::{completed, Connection};
@@ -21,6 +21,9 @@ pub enum Read {
     GetKey(&'static str, Query),
     All(&'static str, Option<&'static str>, Option<Query>),
     AllKeys(&'static str, Option<&'static str>, Option<Query>),
+    /// At most this many primary keys in ascending order: the first, or
+    /// with `true` the last, by a cursor walked backwards.
+    Keys(&'static str, Query, u32, bool),
 }
 
 pub enum Write {
@@ -161,10 +164,34 @@ async fn read(tx: &idb::Transaction, reads: &[Read]) -> Result<Vec<JsValue>, Err
             .await
             .dom()?;
     }
-    requests
-        .iter()
-        .map(|request| request.result().map_err(|e| from_js(&e)))
-        .collect()
+    let mut results = Vec::with_capacity(requests.len());
+    for (read, request) in reads.iter().zip(&requests) {
+        let result = request.result().map_err(|e| from_js(&e))?;
+        results.push(match read {
+            Read::Keys(.., count, true) => last_keys(request, result, *count).await?,
+            _ => result,
+        });
+    }
+    Ok(results)
+}
+
+/// Up to `count` keys from a key cursor opened backwards, ascending.
+async fn last_keys(request: &IdbRequest, first: JsValue, count: u32) -> Result<JsValue, Error> {
+    let keys = js_sys::Array::new();
+    let mut cursor = first;
+    while !cursor.is_null() {
+        let at: &web_sys::IdbCursor = cursor.unchecked_ref();
+        keys.unshift(&at.primary_key().map_err(|e| from_js(&e))?);
+        if keys.length() >= count {
+            break;
+        }
+        at.continue_().map_err(|e| from_js(&e))?;
+        idb::request::GetStoreRequest::from(request.clone())
+            .await
+            .dom()?;
+        cursor = request.result().map_err(|e| from_js(&e))?;
+    }
+    Ok(keys.into())
 }
 
 impl Read {
@@ -172,7 +199,7 @@ impl Read {
     pub fn store(&self) -> &'static str {
         match self {
             Read::Get(name, _) | Read::GetKey(name, _) => name,
-            Read::All(name, ..) | Read::AllKeys(name, ..) => name,
+            Read::All(name, ..) | Read::AllKeys(name, ..) | Read::Keys(name, ..) => name,
         }
     }
 }
@@ -191,6 +218,17 @@ fn issue(tx: &idb::Transaction, read: &Read) -> Result<IdbRequest, Error> {
         (Read::All(_, _, query), Some(index)) => {
             let index = store.index(index).dom()?;
             index.get_all(query.clone(), None).dom()?.into()
+        }
+        (Read::Keys(_, query, count, false), _) => store
+            .get_all_keys(Some(query.clone()), Some(*count))
+            .dom()?
+            .into(),
+        (Read::Keys(_, query, _, true), _) => {
+            let backwards = Some(idb::CursorDirection::Prev);
+            store
+                .open_key_cursor(Some(query.clone()), backwards)
+                .dom()?
+                .into()
         }
         (Read::AllKeys(_, _, query), Some(index)) => {
             let index = store.index(index).dom()?;

@@ -52,6 +52,22 @@ pub fn session_range(session_id: &str) -> Result<idb::KeyRange, Error> {
     idb::KeyRange::bound(&lower, &upper, Some(false), Some(false)).dom()
 }
 
+/// `prefix` with its last UTF-16 unit raised by one: below it, every key
+/// that extends the prefix, and nothing else. The result may hold a lone
+/// surrogate, so it is built in JS, a unit or two of it by char code.
+pub fn past(prefix: &str) -> JsValue {
+    let Some(last) = prefix.chars().next_back() else {
+        return JsValue::from_str(prefix);
+    };
+    let mut units = [0; 2];
+    let units = last.encode_utf16(&mut units);
+    if let Some(unit) = units.last_mut() {
+        *unit = unit.saturating_add(1);
+    }
+    let head = js_sys::JsString::from(&prefix[..prefix.len() - last.len_utf8()]);
+    head.concat(&js_sys::JsString::from_char_code(units)).into()
+}
+
 pub fn state_key_of(primary: &JsValue) -> Option<String> {
     primary
         .dyn_ref::<Array>()

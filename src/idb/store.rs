@@ -9,14 +9,14 @@ use super::errors::Dom;
 use super::history::frame_batch;
 use super::plan::{More, Op, Plan, Read, Write};
 use super::records::{
-    corrupt, key, payload_text, record, session_payload, session_range, state_key_of,
+    corrupt, key, past, payload_text, record, session_payload, session_range, state_key_of,
 };
 use super::schema::{ACTIVITY_FRAMES, BY_REQUEST, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
 use crate::session::call::{self, Call, Reply};
 use crate::session::export::SessionExport;
 use crate::session::{
     checks, sort_sessions, Environment, KeyRange, NewSession, Page, RequestSummary, SessionInfo,
-    SessionStore, SessionUpdate, TurnWrite,
+    SessionStore, SessionUpdate, TurnWrite, Upper,
 };
 use crate::session::{pins_state, Pins, ATTACHMENTS_KEY, PREFIX_BASELINE_KEY};
 use crate::Error;
@@ -326,35 +326,30 @@ impl IdbSessionStore {
         })
     }
 
-    /// Only the prefix's keys are read; the rest of the range is chosen
-    /// in the core, as the memory store chooses it.
+    /// Only the keys of the core's scan are read, and with a limit only
+    /// that many: the latest checkpoint is one key, however many precede
+    /// it. The core still selects, as it does for the memory store.
     fn state_keys_op(&self, session_id: &str, range: KeyRange) -> Result<Op<Vec<String>>, Error> {
-        let bounds = match range.prefix.as_deref() {
-            Some(prefix) if !prefix.is_empty() => {
-                let lower = key(&[session_id, prefix]);
-                // Below `prefix` with its last UTF-16 unit raised by one
-                // (open): every key that extends it, and nothing else. A
-                // JS string may hold the lone surrogate that can make.
-                let mut units: Vec<u16> = prefix.encode_utf16().collect();
-                match units.last_mut() {
-                    Some(last) if *last < u16::MAX => {
-                        *last += 1;
-                        let above = js_sys::JsString::from_char_code(&units);
-                        let upper = js_sys::Array::of2(&session_id.into(), &above);
-                        idb::KeyRange::bound(&lower, &upper.into(), Some(false), Some(true))
-                            .dom()?
-                    }
-                    // A prefix ending in U+FFFF: to the session's end.
-                    _ => {
-                        let upper = js_sys::Array::of2(&session_id.into(), &js_sys::Array::new());
-                        idb::KeyRange::bound(&lower, &upper.into(), Some(false), Some(true))
-                            .dom()?
-                    }
+        let lower = key(&[session_id, range.prefix.as_deref().unwrap_or_default()]);
+        let read = match range.scan() {
+            // Nothing can match: read at most the one key at the start.
+            None => Read::AllKeys(SESSION_STATE, None, Some(Query::Key(lower))),
+            Some(scan) => {
+                let upper = match scan.upper {
+                    Upper::Before(before) => JsValue::from_str(before),
+                    Upper::Past(prefix) => past(prefix),
+                    // Arrays sort after every string.
+                    Upper::End => js_sys::Array::new().into(),
+                };
+                let upper = js_sys::Array::of2(&session_id.into(), &upper);
+                let bounds = idb::KeyRange::bound(&lower, &upper, Some(false), Some(true)).dom()?;
+                let query = Query::KeyRange(bounds);
+                match scan.count.map(|n| u32::try_from(n).unwrap_or(u32::MAX)) {
+                    Some(count) => Read::Keys(SESSION_STATE, query, count, range.reverse),
+                    None => Read::AllKeys(SESSION_STATE, None, Some(query)),
                 }
             }
-            _ => session_range(session_id)?,
         };
-        let read = Read::AllKeys(SESSION_STATE, None, Some(Query::KeyRange(bounds)));
         Ok(self.read(read, move |keys| {
             let keys = records_of(&keys).iter().filter_map(state_key_of).collect();
             Ok(range.select(keys))

@@ -175,9 +175,69 @@ pub struct KeyRange {
     pub reverse: bool,
 }
 
+/// Where a scan of a session's keys in order, from the range's prefix,
+/// can stop (exclusive).
+#[derive(Debug, PartialEq)]
+pub enum Upper<'a> {
+    /// Below this key: `before`, when it is tighter than the prefix.
+    Before(&'a str),
+    /// Below this prefix with its last UTF-16 unit raised by one: every key
+    /// that extends it, and nothing else.
+    Past(&'a str),
+    /// The session's last key.
+    End,
+}
+
+/// A scan that serves a [`KeyRange`] from an ordered index.
+#[derive(Debug, PartialEq)]
+pub struct Scan<'a> {
+    pub upper: Upper<'a>,
+    /// Keys to read from the scan's start (or, with `reverse`, its end):
+    /// the limit, when every key scanned is one the range selects.
+    pub count: Option<usize>,
+}
+
 impl KeyRange {
+    /// The scan that finds this range's keys, so a store reads only those;
+    /// `None` when no key can match.
+    pub fn scan(&self) -> Option<Scan<'_>> {
+        if self.limit == Some(0) {
+            return None;
+        }
+        let prefix = self.prefix.as_deref().unwrap_or_default();
+        let ends_below_max = prefix.encode_utf16().last().is_some_and(|u| u < u16::MAX);
+        let below_past = |b: &str| {
+            let mut past: Vec<u16> = prefix.encode_utf16().collect();
+            if let Some(last) = past.last_mut() {
+                *last += 1;
+            }
+            b.encode_utf16().lt(past)
+        };
+        let upper = match self.before.as_deref() {
+            Some(b) if b.encode_utf16().le(prefix.encode_utf16()) => return None,
+            Some(b) if !ends_below_max || below_past(b) => Upper::Before(b),
+            _ if ends_below_max => Upper::Past(prefix),
+            _ => Upper::End,
+        };
+        // A scan from a prefix ending in U+FFFF also meets keys that do not
+        // extend it, so the limit is applied after reading.
+        let exact = prefix.is_empty() || ends_below_max;
+        let count = self.limit.filter(|_| exact);
+        Some(Scan { upper, count })
+    }
+
+    /// Whether it selects `key`, whatever the limit.
+    fn holds(&self, key: &str) -> bool {
+        key.starts_with(self.prefix.as_deref().unwrap_or_default())
+            && self
+                .before
+                .as_deref()
+                .is_none_or(|b| key.encode_utf16().lt(b.encode_utf16()))
+    }
+
     /// The keys it selects, from a session's keys in any order.
     pub fn select(&self, mut keys: Vec<String>) -> Vec<String> {
+        keys.retain(|k| self.holds(k));
         // Each backend hands its keys nearly in this order already, so an
         // insertion sort is linear here, and far smaller in the wasm than
         // the library's sorts.
@@ -189,14 +249,6 @@ impl KeyRange {
                 j -= 1;
             }
         }
-        let prefix = self.prefix.as_deref().unwrap_or_default();
-        keys.retain(|k| {
-            k.starts_with(prefix)
-                && self
-                    .before
-                    .as_deref()
-                    .is_none_or(|b| k.encode_utf16().lt(b.encode_utf16()))
-        });
         if self.reverse {
             keys.reverse();
         }

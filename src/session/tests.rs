@@ -129,3 +129,116 @@ proptest::proptest! {
         proptest::prop_assert_eq!(key(&sessions), key(&expected));
     }
 }
+
+mod key_scan {
+    use crate::session::{KeyRange, Scan, Upper};
+
+    fn range(prefix: &str, before: Option<&str>, limit: Option<usize>) -> KeyRange {
+        KeyRange {
+            prefix: Some(prefix.to_owned()).filter(|p| !p.is_empty()),
+            before: before.map(str::to_owned),
+            limit,
+            reverse: false,
+        }
+    }
+
+    #[test]
+    fn the_tighter_of_prefix_and_before_bounds_the_scan() {
+        fn scan(r: &KeyRange) -> Option<(Upper<'_>, Option<usize>)> {
+            r.scan().map(|s| (s.upper, s.count))
+        }
+        let past = range("c/", None, Some(2));
+        assert_eq!(scan(&past), Some((Upper::Past("c/"), Some(2))));
+        let before = range("c/", Some("c/3"), Some(1));
+        assert_eq!(scan(&before), Some((Upper::Before("c/3"), Some(1))));
+        // `before` above every key that extends the prefix: the prefix bounds.
+        let loose = range("c/", Some("d"), None);
+        assert_eq!(scan(&loose), Some((Upper::Past("c/"), None)));
+        assert_eq!(scan(&range("", None, Some(3))), Some((Upper::End, Some(3))));
+        assert_eq!(
+            scan(&range("", Some("b"), None)),
+            Some((Upper::Before("b"), None))
+        );
+    }
+
+    #[test]
+    fn nothing_is_scanned_when_before_is_at_or_below_the_prefix() {
+        assert_eq!(range("c/", Some("c/"), None).scan(), None);
+        assert_eq!(range("c/", Some("c"), None).scan(), None);
+        assert_eq!(range("", Some(""), None).scan(), None);
+        // IndexedDB reads a count of 0 as no count at all.
+        assert_eq!(range("c/", None, Some(0)).scan(), None);
+    }
+
+    #[test]
+    fn a_prefix_ending_in_u_ffff_scans_on_and_counts_after_reading() {
+        let r = range("c/\u{ffff}", None, Some(1));
+        assert_eq!(
+            r.scan(),
+            Some(Scan {
+                upper: Upper::End,
+                count: None
+            })
+        );
+        let r = range("c/\u{ffff}", Some("d"), Some(1));
+        assert_eq!(
+            r.scan(),
+            Some(Scan {
+                upper: Upper::Before("d"),
+                count: None
+            })
+        );
+    }
+
+    /// The keys a store reads for a scan, from all of a session's keys.
+    fn scanned(r: &KeyRange, sorted: &[String]) -> Vec<String> {
+        let Some(scan) = r.scan() else {
+            return Vec::new();
+        };
+        let prefix = r.prefix.as_deref().unwrap_or_default();
+        let lt = |a: &str, b: &str| a.encode_utf16().lt(b.encode_utf16());
+        let mut keys: Vec<String> = sorted
+            .iter()
+            .filter(|k| !lt(k, prefix))
+            .filter(|k| match scan.upper {
+                Upper::Before(b) => lt(k, b),
+                Upper::Past(p) => {
+                    let mut past: Vec<u16> = p.encode_utf16().collect();
+                    *past.last_mut().unwrap() += 1;
+                    k.encode_utf16().lt(past)
+                }
+                Upper::End => true,
+            })
+            .cloned()
+            .collect();
+        if let Some(count) = scan.count {
+            if r.reverse {
+                keys.drain(..keys.len().saturating_sub(count));
+            } else {
+                keys.truncate(count);
+            }
+        }
+        keys
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4_000))]
+        /// Reading only the scan, counted, selects what reading every key does.
+        #[test]
+        fn a_scan_selects_what_a_full_read_does(
+            keys in proptest::collection::vec("[ab\u{ffff}\u{10000}]{1,4}", 0..12),
+            prefix in "[a\u{ffff}]{0,2}",
+            before in proptest::option::of("[ab\u{ffff}\u{10000}]{0,3}"),
+            limit in proptest::option::of(0usize..5),
+            reverse in proptest::bool::ANY,
+        ) {
+            let mut sorted = keys;
+            sorted.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+            sorted.dedup();
+            let r = KeyRange { reverse, ..range(&prefix, before.as_deref(), limit) };
+            let everything = r.select(sorted.clone());
+            proptest::prop_assert_eq!(r.select(scanned(&r, &sorted)), everything);
+        }
+    }
+}

@@ -1360,7 +1360,7 @@ pub async fn state_keys_select_a_prefix_below_a_bound_in_either_order(store: &im
         "d/1",
     ];
     let under_c: Vec<&str> = utf16[2..8].to_vec();
-    let cases: [(KeyRange, &[&str]); 6] = [
+    let cases: [(KeyRange, &[&str]); 13] = [
         (list(Some("c/"), None, None, false), &under_c),
         (
             list(Some("c/"), None, Some(2), true),
@@ -1370,6 +1370,18 @@ pub async fn state_keys_select_a_prefix_below_a_bound_in_either_order(store: &im
         (list(Some("c/"), Some("c/3"), Some(1), true), &["c/2"]),
         (list(None, Some("c/"), None, false), &["b/9", "c"]),
         (list(Some("x/"), None, None, false), &[]),
+        (list(Some("c/"), None, Some(2), false), &["c/1", "c/2"]),
+        (list(None, None, Some(1), true), &["d/1"]),
+        (list(None, Some("c/2"), Some(2), true), &["c/1", "c"]),
+        // A prefix ending in U+FFFF: keys past it that do not extend it
+        // ("c0", "d/1") must not take the limit's places.
+        (
+            list(Some("c/\u{ffff}"), None, Some(1), true),
+            &["c/\u{ffff}x"],
+        ),
+        (list(Some("c/"), Some("c/"), None, false), &[]),
+        (list(Some("c/"), None, Some(0), true), &[]),
+        (list(Some("c/3"), Some("c/4"), Some(5), true), &["c/3"]),
     ];
     for (range, expected) in cases {
         assert_eq!(
