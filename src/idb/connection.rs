@@ -5,14 +5,16 @@
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use idb::{DatabaseEvent, Event as _, Factory, Request as _};
+use idb::Factory;
 use js_sys::{Array, Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Event, IdbDatabase, IdbTransaction, IdbVersionChangeEvent};
+use web_sys::{
+    Event, IdbDatabase, IdbOpenDbRequest, IdbRequest, IdbTransaction, IdbVersionChangeEvent,
+};
 
-use super::errors::{from_idb, from_js, Dom};
+use super::errors::{from_js, Dom};
 use super::schema;
 use crate::Error;
 
@@ -64,6 +66,14 @@ pub struct Tx {
 #[wasm_bindgen(module = "/src/js/snippet.js")]
 extern "C" {
     fn settle(tx: &IdbTransaction) -> Promise;
+    fn done(request: &IdbRequest) -> Promise;
+}
+
+/// A request's result, once it succeeded. Every IndexedDB wait goes
+/// through here, one promise each: the `idb` crate's futures cost a
+/// channel and a future type per kind of request.
+pub async fn outcome(request: &IdbRequest) -> Result<JsValue, Error> {
+    JsFuture::from(done(request)).await.map_err(|e| from_js(&e))
 }
 
 pub type Listener = Rc<dyn Fn(VersionChange)>;
@@ -248,19 +258,29 @@ async fn open_database(name: &str) -> Result<IdbDatabase, Error> {
         message: "indexedDB is not defined in this context".to_owned(),
         cause: crate::error::Cause::NONE,
     })?;
-    let mut request = factory.open(name, Some(schema::VERSION)).dom()?;
-    request.on_upgrade_needed(|event| {
-        let migrated = event
-            .database()
-            .and_then(|db| schema::migrate(&db, event.old_version().unwrap_or(0)));
+    let request: IdbOpenDbRequest = factory.open(name, Some(schema::VERSION)).dom()?.into();
+    let upgrading = request.clone();
+    let upgrade = Handler::new(move |event: Event| {
+        let old_version = event
+            .unchecked_into::<IdbVersionChangeEvent>()
+            .old_version();
+        let migrated = upgrading
+            .result()
+            .map(|db| idb::Database::from(db.unchecked_into::<IdbDatabase>()))
+            .map_err(|_| ())
+            .and_then(|db| schema::migrate(&db, old_version as u32).map_err(|_| ()));
         if migrated.is_err() {
             // Aborting the upgrade fails the open with AbortError.
-            if let Ok(Some(tx)) = event.target().map(|request| request.transaction()) {
+            if let Some(tx) = upgrading.transaction() {
                 let _ = tx.abort();
             }
         }
     });
-    match request.await {
+    request.set_onupgradeneeded(Some(upgrade.as_ref().unchecked_ref()));
+    let opened = outcome(&request).await;
+    request.set_onupgradeneeded(None);
+    drop(upgrade);
+    match opened.map(|db| idb::Database::from(db.unchecked_into::<IdbDatabase>())) {
         // Another's database at our version: its stores are not ours, and
         // every call would abort. Refused at open, and left untouched.
         Ok(db)
@@ -278,7 +298,7 @@ async fn open_database(name: &str) -> Result<IdbDatabase, Error> {
             })
         }
         Ok(db) => Ok(db.into()),
-        Err(e) => Err(match from_idb(&e) {
+        Err(e) => Err(match e {
             Error::Version { reason, cause } => Error::Version {
                 cause,
                 reason: format!(

@@ -9,7 +9,7 @@ use idb::Query;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::IdbRequest;
 
-use super::connection::{completed, Connection};
+use super::connection::{completed, outcome, Connection};
 use super::errors::{from_js, Dom};
 use crate::Error;
 
@@ -160,9 +160,7 @@ async fn read(tx: &idb::Transaction, reads: &[Read]) -> Result<Vec<JsValue>, Err
         .map(|read| issue(tx, read))
         .collect::<Result<Vec<_>, _>>()?;
     if let Some(last) = requests.last() {
-        idb::request::GetStoreRequest::from(last.clone())
-            .await
-            .dom()?;
+        outcome(last).await?;
     }
     let mut results = Vec::with_capacity(requests.len());
     for (read, request) in reads.iter().zip(&requests) {
@@ -186,10 +184,7 @@ async fn last_keys(request: &IdbRequest, first: JsValue, count: u32) -> Result<J
             break;
         }
         at.continue_().map_err(|e| from_js(&e))?;
-        idb::request::GetStoreRequest::from(request.clone())
-            .await
-            .dom()?;
-        cursor = request.result().map_err(|e| from_js(&e))?;
+        cursor = outcome(request).await?;
     }
     Ok(keys.into())
 }

@@ -103,3 +103,14 @@ export function settle(tx) {
     tx.addEventListener("abort", () => resolve(first ?? tx.error ?? new DOMException("the transaction was aborted", "AbortError")));
   });
 }
+
+// ---- IndexedDB: a request's outcome ----
+// Resolves with the request's result once it succeeds, rejects with its
+// error; in JS, as settle is, so no Rust closure outlives the request. A
+// cursor's request succeeds again after each continue(): wait once more.
+export function done(request) {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}

@@ -191,6 +191,7 @@ mod key_scan {
     }
 
     /// The keys a store reads for a scan, from all of a session's keys.
+    #[cfg(not(target_arch = "wasm32"))]
     fn scanned(r: &KeyRange, sorted: &[String]) -> Vec<String> {
         let Some(scan) = r.scan() else {
             return Vec::new();
