@@ -2,10 +2,13 @@
 // size with and without that area's function bodies. twiggy counts raw
 // bytes, and raw bytes mislead: repetitive code gzips to a fraction.
 // Usage: node scripts/size-areas.mjs target/size-profile/named.wasm
+// AREAS='[["label","regex"],...]' weighs other areas first (a candidate's
+// cost before the work to remove it), e.g. '[["fmt","fmt|pad_integral"]]'.
 import { readFileSync } from "node:fs";
 import { deflateSync } from "node:zlib";
 
 const AREAS = [
+  ...JSON.parse(process.env.AREAS ?? "[]").map(([label, pattern]) => [label, new RegExp(pattern)]),
   ["IndexedDB store", /attache::idb|future_to_promise|^<?idb::|oneshot/],
   ["memory store", /session::memory|session_calls::Backend::run::h/],
   ["provider conversions", /attache::message/],
