@@ -2,11 +2,10 @@
 // compact when told to (persisted with replaceMessages), send the request
 // with the pins leading it, run the tools the model calls, and write the
 // turn (messages, frames, snapshot, pins) with one commitTurn.
-import { buildRequest, planTurn } from "../pkg/attache.js";
+import { buildRequest, estimateTokens, planTurn } from "../pkg/attache.js";
 
 const SYSTEM = "You are a careful assistant. Use the tools; keep answers short.";
 const MAX_STEPS = 4;
-const KEEP = 4;
 
 /** The todo items pinned as `todo:session`, as a list to edit. */
 export function todoItems(pinned) {
@@ -32,13 +31,23 @@ function runTool(call, pinned) {
   return `Unknown tool ${call.name}.`;
 }
 
-/** The history cut at a user message, the part before it summarised. */
-function compact(history) {
-  let cut = Math.max(0, history.length - KEEP);
-  while (cut > 0 && history[cut].role !== "user") cut--;
-  if (cut === 0) return null;
-  const summary = { role: "user", content: `[Summary of ${cut} earlier messages: the conversation so far, compacted to fit the window.]` };
-  return [summary, ...history.slice(cut)];
+/**
+ * The history cut at a user message, the part before it summarised: the
+ * longest tail that, with the summary and the next message, stays under
+ * `budget` tokens. With no such tail, the summary alone; null when there
+ * is nothing to cut.
+ */
+export function compact(history, next, budget) {
+  const summarised = (cut) => [
+    { role: "user", content: `[Summary of ${cut} earlier messages: the conversation so far, compacted to fit the window.]` },
+    ...history.slice(cut),
+  ];
+  for (let cut = 1; cut < history.length; cut++) {
+    if (history[cut].role !== "user") continue;
+    const kept = summarised(cut);
+    if (estimateTokens([...kept, next], "openai") < budget) return kept;
+  }
+  return history.length > 0 ? summarised(history.length) : null;
 }
 
 /**
@@ -63,7 +72,11 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   if (plan.action === "context_exceeded") throw new Error("The pins alone do not fit the context window.");
   let compacted = null;
   if (plan.action === "compact") {
-    compacted = compact(history);
+    // Half the room under the threshold, so the compacted request sends
+    // and the turn's replies fit too; historyBudget (the window less the
+    // pins) is the ceiling any compactor must meet.
+    const target = Math.min(plan.historyBudget, plan.thresholdTokens - plan.reserveTokens) / 2;
+    compacted = compact(history, user, target);
     if (compacted) {
       await store.replaceMessages(sessionId, { from: 0, expectedCount: stored, messages: compacted });
       frame({ type: "compaction", before: stored, after: compacted.length });
