@@ -1,8 +1,8 @@
 // What LangGraph's validation suite does not check, on both stores: the
 // list order, the first write of a (task, index) kept, special channels
 // replaced, writes replayed in writesSortKey order, each channel value
-// stored once per version, a refused credential writing nothing, and
-// deleteThread.
+// stored once per version, a put costing one store call, a refused
+// credential writing nothing, and deleteThread.
 import "fake-indexeddb/auto";
 import { describe, it, expect } from "vitest";
 import { emptyCheckpoint, uuid6, ERROR } from "@langchain/langgraph-checkpoint";
@@ -80,6 +80,24 @@ for (const [name, open] of Object.entries(stores)) {
       const latest = await saver.getTuple(configs[2]);
       expect(latest.checkpoint.channel_values).toEqual({ a: "a2", b: "same" });
       expect(latest.parentConfig.configurable.checkpoint_id).toBe(configs[1].configurable.checkpoint_id);
+    });
+
+    it("a put is one store call once its thread exists; the thread's first creates it", async () => {
+      const store = await open();
+      const calls = [];
+      const counted = new Proxy(store, {
+        get: (target, name) => (typeof target[name] === "function"
+          ? (...args) => { calls.push(name); return target[name](...args); }
+          : target[name]),
+      });
+      const saver = new AttacheCheckpointSaver(counted);
+      const [first] = await chain(saver, 1);
+      expect(calls).toEqual(["commitTurn", "createSession", "commitTurn"]);
+      calls.length = 0;
+      await chain(saver, 2);
+      await saver.putWrites(first, [["a", "w"]], "task", "");
+      expect(calls).toEqual(["commitTurn", "commitTurn", "commitTurn"]);
+      expect((await store.listSessionStateKeys("t", { prefix: "lg/c/" })).length).toBe(3);
     });
 
     it("a checkpoint holding a credential is refused whole, and deleteThread removes the thread", async () => {

@@ -78,14 +78,20 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     return this.serde.loadsTyped(stored.t, "s" in stored ? stored.s : fromBase64(stored.b));
   }
 
-  async _ensureThread(threadId) {
-    if (await this.store.getSession(threadId)) return;
+  /** One commit; a thread's first creates its session and commits again. */
+  async _commit(threadId, turn) {
+    try {
+      return await this.store.commitTurn(threadId, turn);
+    } catch (e) {
+      if (e?.code !== "NOT_FOUND") throw e;
+    }
     try {
       await this.store.createSession({ id: threadId });
     } catch (e) {
       // Another put created it first.
       if (e?.code !== "ALREADY_EXISTS") throw e;
     }
+    await this.store.commitTurn(threadId, turn);
   }
 
   /** A checkpoint's tuple from its stored record, with its values and writes. */
@@ -190,8 +196,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       metadata: await this._encode(metadata),
       parent: config.configurable.checkpoint_id ?? null,
     };
-    await this._ensureThread(threadId);
-    await this.store.commitTurn(threadId, { state });
+    await this._commit(threadId, { state });
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
@@ -208,8 +213,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       const stored = { task: taskId, idx, channel, value: await this._encode(value), path: taskPath ?? "" };
       (special !== undefined ? state : stateIfAbsent)[writeKey(ns, checkpointId, taskId, idx)] = stored;
     }
-    await this._ensureThread(threadId);
-    await this.store.commitTurn(threadId, { state, stateIfAbsent });
+    await this._commit(threadId, { state, stateIfAbsent });
   }
 
   /** A thread is a session: deleting it deletes the session, whatever else it held. */
