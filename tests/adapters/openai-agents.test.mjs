@@ -1,5 +1,6 @@
 // attache/openai-agents on both stores: the Session contract as
-// MemorySession keeps it, the history-transaction extension, and a real
+// MemorySession keeps it, the history-transaction extension (an append
+// one store call), and a real
 // run() with a scripted model that resumes after a reload (a new store
 // opened on the same IndexedDB database).
 import "fake-indexeddb/auto";
@@ -79,6 +80,26 @@ for (const [name, backend] of Object.entries(backends)) {
       await new AttacheSession(store, { sessionId: id }).applyHistoryTransaction(replace);
       expect(await session.getItems()).toEqual([items[0], items[4], items[5]]);
       await expect(session.applyHistoryTransaction({ operationId: " ", transaction: append.transaction })).rejects.toThrow(/operationId/);
+    });
+
+    it("an append is one store call, whatever the history holds; a repeat reads the operation", async () => {
+      const store = await backend().open();
+      const calls = [];
+      const counted = new Proxy(store, {
+        get: (target, name) => (typeof target[name] === "function"
+          ? (...args) => { calls.push(name); return target[name](...args); }
+          : target[name]),
+      });
+      const session = new AttacheSession(counted);
+      await session.addItems(items.slice(0, 3));
+      calls.length = 0;
+      const append = { operationId: "op-a", transaction: { type: "append_items", items: items.slice(3, 4) } };
+      await session.applyHistoryTransaction(append);
+      expect(calls).toEqual(["commitTurn"]);
+      calls.length = 0;
+      await session.applyHistoryTransaction(append);
+      expect(calls).toEqual(["commitTurn", "loadSessionState"]);
+      expect(await session.getItems()).toEqual(items.slice(0, 4));
     });
 
     it("a run() with a scripted model resumes its conversation after a reload", async () => {

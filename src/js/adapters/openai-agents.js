@@ -171,34 +171,31 @@ export class AttacheSession {
     const key = opKey(operationId);
     const messages = (list) => list.map(toMessage);
     // Another writer may come between the read and the commit: the commit
-    // then conflicts, and the precondition is read again.
+    // then conflicts, and the precondition is read again. An append has no
+    // precondition on the history, so it commits first and reads only
+    // when its operation id turns out to be taken.
     for (let attempt = 0; ; attempt++) {
-      const applied = await this.#store.loadSessionState(id, key);
-      if (applied !== null) {
-        if (equal(applied.transaction, transaction)) return;
-        throw new UserError("Session history operation was already applied with a different transaction.");
+      if (transaction.type === "replace_suffix" || attempt > 0) {
+        const applied = await this.#store.loadSessionState(id, key);
+        if (applied !== null) {
+          if (equal(applied.transaction, transaction)) return;
+          throw new UserError("Session history operation was already applied with a different transaction.");
+        }
       }
-      const history = await this.#store.loadMessages(id);
-      let from = history.length;
-      let added = [];
+      const turn = { state: { [key]: { transaction } }, requireAbsent: [key] };
       if (transaction.type === "append_items") {
-        added = messages(transaction.items);
+        turn.messages = messages(transaction.items);
       } else {
-        from = history.length - transaction.expectedSuffix.length;
+        const history = await this.#store.loadMessages(id);
+        const from = history.length - transaction.expectedSuffix.length;
         const actual = from < 0 ? null : history.slice(from).map(toItem);
         if (!actual || !equal(asStored(actual), transaction.expectedSuffix)) {
           throw new UserError("Session history suffix no longer matches the transaction precondition.");
         }
-        added = messages(transaction.replacement);
+        Object.assign(turn, { messages: messages(transaction.replacement), replaceFrom: from, expectedCount: history.length });
       }
       try {
-        await this.#store.commitTurn(id, {
-          messages: added,
-          replaceFrom: from,
-          expectedCount: history.length,
-          state: { [key]: { transaction } },
-          requireAbsent: [key],
-        });
+        await this.#store.commitTurn(id, turn);
         return;
       } catch (e) {
         if (e?.code !== "CONFLICT" || attempt >= 4) throw e;
