@@ -8,6 +8,7 @@ import { describe, it, expect } from "vitest";
 import { emptyCheckpoint, uuid6, ERROR } from "@langchain/langgraph-checkpoint";
 import { MemorySessionStore, IdbSessionStore } from "../../pkg/node.js";
 import { AttacheCheckpointSaver } from "../../pkg/langgraph.js";
+import { counted } from "./counted.mjs";
 
 let databases = 0;
 const stores = {
@@ -84,13 +85,8 @@ for (const [name, open] of Object.entries(stores)) {
 
     it("a put is one store call once its thread exists; the thread's first creates it", async () => {
       const store = await open();
-      const calls = [];
-      const counted = new Proxy(store, {
-        get: (target, name) => (typeof target[name] === "function"
-          ? (...args) => { calls.push(name); return target[name](...args); }
-          : target[name]),
-      });
-      const saver = new AttacheCheckpointSaver(counted);
+      const { store: watched, calls } = counted(store);
+      const saver = new AttacheCheckpointSaver(watched);
       const [first] = await chain(saver, 1);
       expect(calls).toEqual(["commitTurn", "createSession", "commitTurn"]);
       calls.length = 0;

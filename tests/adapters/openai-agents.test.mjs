@@ -1,8 +1,7 @@
 // attache/openai-agents on both stores: the Session contract as
 // MemorySession keeps it, the history-transaction extension (an append
-// one store call), and a real
-// run() with a scripted model that resumes after a reload (a new store
-// opened on the same IndexedDB database).
+// one store call), and a real run() with a scripted model that resumes
+// after a reload (a new store opened on the same IndexedDB database).
 import "fake-indexeddb/auto";
 import { describe, it, expect } from "vitest";
 import { Agent, MemorySession, run, tool } from "@openai/agents-core";
@@ -10,6 +9,7 @@ import { ScriptedModel, assistantMessage, functionCall } from "@openai/agents-co
 import { z } from "zod";
 import { MemorySessionStore, IdbSessionStore } from "../../pkg/node.js";
 import { AttacheSession } from "../../pkg/openai-agents.js";
+import { counted } from "./counted.mjs";
 
 let databases = 0;
 const backends = {
@@ -84,13 +84,8 @@ for (const [name, backend] of Object.entries(backends)) {
 
     it("an append is one store call, whatever the history holds; a repeat reads the operation", async () => {
       const store = await backend().open();
-      const calls = [];
-      const counted = new Proxy(store, {
-        get: (target, name) => (typeof target[name] === "function"
-          ? (...args) => { calls.push(name); return target[name](...args); }
-          : target[name]),
-      });
-      const session = new AttacheSession(counted);
+      const { store: watched, calls } = counted(store);
+      const session = new AttacheSession(watched);
       await session.addItems(items.slice(0, 3));
       calls.length = 0;
       const append = { operationId: "op-a", transaction: { type: "append_items", items: items.slice(3, 4) } };
