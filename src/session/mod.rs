@@ -335,16 +335,18 @@ impl TurnWrite {
                 checks::state_value(key, value).map_err(|e| e.within(field))?;
             }
         }
-        // One key in both: after the keys' own checks, so no secret is a path.
-        if let Some((key, _)) = self
-            .state_if_absent
-            .iter()
-            .find(|(k, _)| self.state.iter().any(|(s, _)| s == k))
-        {
-            return Err(Error::InvalidValue {
-                path: format!("stateIfAbsent.{key}"),
-                reason: "is also in state".to_owned(),
-            });
+        // One key in both, or twice as a first write (which one would win
+        // differs by backend): after the keys' own checks, so no secret is
+        // a path.
+        for (i, (key, _)) in self.state_if_absent.iter().enumerate() {
+            let reason = if self.state.iter().any(|(s, _)| s == key) {
+                "is also in state"
+            } else if self.state_if_absent[..i].iter().any(|(k, _)| k == key) {
+                "is given twice"
+            } else {
+                continue;
+            };
+            return Err(Error::value(&format!("stateIfAbsent.{key}"), reason));
         }
         Ok(())
     }

@@ -1461,6 +1461,13 @@ pub async fn state_if_absent_keeps_the_first_write_in_one_turn(store: &impl Sess
             turn_of(("fine", json!(1)), ("fine", json!(2))),
             "stateIfAbsent.fine",
         ),
+        (
+            TurnWrite {
+                state_if_absent: vec![("dup".into(), json!(1)), ("dup".into(), json!(2))],
+                ..TurnWrite::default()
+            },
+            "stateIfAbsent.dup",
+        ),
     ] {
         let error = store.commit_turn("s", bad).await.unwrap_err();
         assert_eq!(
@@ -1469,6 +1476,7 @@ pub async fn state_if_absent_keeps_the_first_write_in_one_turn(store: &impl Sess
         );
     }
     assert_eq!(store.load_session_state("s", "fine").await.unwrap(), None);
+    assert_eq!(store.load_session_state("s", "dup").await.unwrap(), None);
     assert_eq!(code(store.commit_turn("ghost", turn).await), "NOT_FOUND");
 }
 
