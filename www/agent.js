@@ -34,20 +34,24 @@ function runTool(call, pinned) {
 /**
  * The history cut at a user message, the part before it summarised: the
  * longest tail that, with the summary and the next message, stays under
- * `budget` tokens. With no such tail, the summary alone; null when there
- * is nothing to cut.
+ * `budget` tokens. With no such tail, the summary alone, but only where it
+ * is smaller than the history; otherwise null, and nothing is replaced.
  */
 export function compact(history, next, budget) {
-  const summarised = (cut) => [
-    { role: "user", content: `[Summary of ${cut} earlier messages: the conversation so far, compacted to fit the window.]` },
-    ...history.slice(cut),
-  ];
-  for (let cut = 1; cut < history.length; cut++) {
-    if (history[cut].role !== "user") continue;
-    const kept = summarised(cut);
-    if (estimateTokens([...kept, next], "openai") < budget) return kept;
+  const count = (message) => estimateTokens([message], "openai");
+  const summary = (cut) => ({ role: "user", content: `[Summary of ${cut} earlier messages: the conversation so far, compacted to fit the window.]` });
+  // The tail grows by one message per step back, so counting each once
+  // keeps this linear (per-message counts sum to at least the whole's).
+  let best = null;
+  let tokens = count(next);
+  for (let cut = history.length - 1; cut >= 1; cut--) {
+    tokens += count(history[cut]);
+    if (tokens + count(summary(cut)) >= budget) break;
+    if (history[cut].role === "user") best = cut;
   }
-  return history.length > 0 ? summarised(history.length) : null;
+  if (best !== null) return [summary(best), ...history.slice(best)];
+  const all = summary(history.length);
+  return history.length > 0 && count(all) < estimateTokens(history, "openai") ? [all] : null;
 }
 
 /**
@@ -74,8 +78,10 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   if (plan.action === "compact") {
     // Half the room under the threshold, so the compacted request sends
     // and the turn's replies fit too; historyBudget (the window less the
-    // pins) is the ceiling any compactor must meet.
-    const target = Math.min(plan.historyBudget, plan.thresholdTokens - plan.reserveTokens) / 2;
+    // pins) is the ceiling any compactor must meet, and the target when
+    // the pins alone reach the threshold.
+    const room = plan.thresholdTokens - plan.reserveTokens;
+    const target = room > 0 ? Math.min(plan.historyBudget, room) / 2 : plan.historyBudget;
     compacted = compact(history, user, target);
     if (compacted) {
       await store.replaceMessages(sessionId, { from: 0, expectedCount: stored, messages: compacted });

@@ -35,3 +35,13 @@ test("when no tail fits, only the summary is kept; an empty history has nothing 
   assert.match(kept[0].content, /^\[Summary of 2 earlier messages/);
   assert.equal(compact([], say("user", 1), 100), null);
 });
+
+test("a history the summary would not shrink is left alone, whatever the budget", () => {
+  const short = [say("user", 1), say("assistant", 1)];
+  assert.equal(compact(short, say("user", 5000), 100), null, "a huge next message does not wipe it");
+  assert.equal(compact(short, say("user", 1), -300), null, "nor does a budget below zero");
+  assert.equal(compact([say("user", 1)], say("user", 1), 0), null);
+  // A long history under an impossible budget is summarised, not kept whole.
+  const long = [say("user", 500), say("assistant", 500)];
+  assert.equal(compact(long, say("user", 1), -300).length, 1);
+});
