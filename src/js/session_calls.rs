@@ -4,10 +4,7 @@
 //! IndexedDB store's share one `future_to_promise`. One state machine per
 //! backend instead of one per method is most of the wasm this saves.
 
-use std::future::Future;
-use std::pin::pin;
 use std::rc::Rc;
-use std::task::{Context, Poll, Waker};
 
 use js_sys::{Function, Promise};
 use wasm_bindgen::JsValue;
@@ -143,23 +140,13 @@ impl Backend {
         };
         match &self.store {
             Store::Memory(store) => {
-                let mut work = pin!(call::run(&**store, call));
-                match work.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-                    Poll::Ready(Ok(reply)) => {
-                        report(&reply);
-                        match to_reply(reply) {
-                            Ok(reply) => Promise::resolve(&reply),
-                            Err(e) => Promise::reject(&error_to_js(&e)),
-                        }
-                    }
-                    Poll::Ready(Err(e)) => Promise::reject(&error_to_js(&e)),
-                    // The memory store awaits nothing; were that to change,
-                    // this says so rather than hanging.
-                    Poll::Pending => Promise::reject(&error_to_js(&Error::Unavailable {
-                        dom_name: String::new(),
-                        message: "the memory store suspended".to_owned(),
-                        cause: crate::error::Cause::NONE,
-                    })),
+                let reply = call::run_now(&**store, call).and_then(|reply| {
+                    report(&reply);
+                    to_reply(reply)
+                });
+                match reply {
+                    Ok(reply) => Promise::resolve(&reply),
+                    Err(e) => Promise::reject(&error_to_js(&e)),
                 }
             }
             Store::Idb(store) => {

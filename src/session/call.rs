@@ -2,6 +2,10 @@
 //! into a `Call` and hand back its `Reply`. One dispatch per backend, not
 //! one state machine per method, is what keeps the wasm small.
 
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
 use super::export::SessionExport;
 use super::{
     KeyRange, NewSession, Page, Pins, RequestSummary, SessionInfo, SessionStore, SessionUpdate,
@@ -84,70 +88,86 @@ pub enum Reply {
     Json(Value),
 }
 
-/// Runs a call on a store through the trait.
-pub async fn run<S: SessionStore>(store: &S, call: Call) -> Result<Reply, Error> {
+/// Runs a call on a store that never suspends (the memory store), through
+/// the trait: each method's future is polled once, so there is no state
+/// machine around the dispatch.
+pub fn run_now<S: SessionStore>(store: &S, call: Call) -> Result<Reply, Error> {
     Ok(match call {
-        Call::CreateSession(new) => Reply::Info(store.create_session(new).await?),
-        Call::GetSession(id) => Reply::MaybeInfo(store.get_session(&id).await?),
-        Call::ListSessions => Reply::Infos(store.list_sessions().await?),
-        Call::DeleteSession(id) => Reply::Bool(store.delete_session(&id).await?),
+        Call::CreateSession(new) => Reply::Info(now(store.create_session(new))?),
+        Call::GetSession(id) => Reply::MaybeInfo(now(store.get_session(&id))?),
+        Call::ListSessions => Reply::Infos(now(store.list_sessions())?),
+        Call::DeleteSession(id) => Reply::Bool(now(store.delete_session(&id))?),
         Call::SaveState(id, key, value) => {
-            store.save_session_state(&id, &key, value).await?;
+            now(store.save_session_state(&id, &key, value))?;
             Reply::Unit
         }
         Call::LoadState(id, key) => {
-            Reply::MaybeText(store.load_session_state_json(&id, &key).await?)
+            Reply::MaybeText(now(store.load_session_state_json(&id, &key))?)
         }
-        Call::StateKeys(id, range) => Reply::Keys(store.list_state_keys(&id, &range).await?),
-        Call::LoadStates(id, keys) => {
-            Reply::Text(store.load_session_states_json(&id, &keys).await?)
-        }
-        Call::DeleteState(id, key) => Reply::Bool(store.delete_session_state(&id, &key).await?),
+        Call::StateKeys(id, range) => Reply::Keys(now(store.list_state_keys(&id, &range))?),
+        Call::LoadStates(id, keys) => Reply::Text(now(store.load_session_states_json(&id, &keys))?),
+        Call::DeleteState(id, key) => Reply::Bool(now(store.delete_session_state(&id, &key))?),
         Call::AppendFrames(id, request, frames) => {
-            store.append_activity_frames(&id, &request, frames).await?;
+            now(store.append_activity_frames(&id, &request, frames))?;
             Reply::Unit
         }
-        Call::LoadFrames(id, request) => Reply::Text(
-            store
-                .load_activity_frames_json(&id, request.as_deref())
-                .await?,
-        ),
+        Call::LoadFrames(id, request) => Reply::Text(now(
+            store.load_activity_frames_json(&id, request.as_deref())
+        )?),
         Call::AppendMessages(id, messages) => {
-            store.append_messages(&id, messages).await?;
+            now(store.append_messages(&id, messages))?;
             Reply::Unit
         }
         Call::LoadMessages(id, page) => {
-            Reply::Json(Value::Array(store.load_messages_page(&id, page).await?))
+            Reply::Json(Value::Array(now(store.load_messages_page(&id, page))?))
         }
-        Call::UpdateSession(id, update) => Reply::Info(store.update_session(&id, update).await?),
-        Call::PopMessage(id) => Reply::Json(store.pop_message(&id).await?.unwrap_or(Value::Null)),
+        Call::UpdateSession(id, update) => Reply::Info(now(store.update_session(&id, update))?),
+        Call::PopMessage(id) => Reply::Json(now(store.pop_message(&id))?.unwrap_or(Value::Null)),
         Call::ClearMessages(id) => {
-            store.clear_messages(&id).await?;
+            now(store.clear_messages(&id))?;
             Reply::Unit
         }
         Call::ListRequests(id) => {
-            let list = store.list_requests(&id).await?;
+            let list = now(store.list_requests(&id))?;
             Reply::Json(Value::Array(
                 list.iter().map(RequestSummary::to_value).collect(),
             ))
         }
         Call::LoadFramesByRequest(id) => {
-            let grouped = store.load_frames_by_request(&id).await?;
+            let grouped = now(store.load_frames_by_request(&id))?;
             let group = |(id, frames): (String, Vec<Value>)| crate::json!({"requestId": id, "frames": (Value::Array(frames))});
             Reply::Json(Value::Array(grouped.into_iter().map(group).collect()))
         }
-        Call::ExportSession(id) => Reply::Text(store.export_session(&id).await?),
-        Call::ImportSession(export) => Reply::Info(store.import_session(export).await?),
+        Call::ExportSession(id) => Reply::Text(now(store.export_session(&id))?),
+        Call::ImportSession(export) => Reply::Info(now(store.import_session(export))?),
         Call::CommitTurn(id, turn) => {
-            store.commit_turn(&id, turn).await?;
+            now(store.commit_turn(&id, turn))?;
             Reply::Unit
         }
         Call::SaveAttachments(id, pinned, baseline) => {
-            store.save_pins(&id, &pinned, baseline).await?;
+            now(store.save_pins(&id, &pinned, baseline))?;
             Reply::Unit
         }
-        Call::LoadAttachments(id) => Reply::Pinned(store.load_pins(&id).await?),
+        Call::LoadAttachments(id) => Reply::Pinned(now(store.load_pins(&id))?),
     })
+}
+
+/// A future's output if it is ready at the first poll; the memory store's
+/// always are. Inlined into each arm: out of line, a copy per output type
+/// cost 0.7 KB gzip more than the state machine this replaces.
+#[inline(always)]
+fn now<T>(work: impl Future<Output = Result<T, Error>>) -> Result<T, Error> {
+    let mut work = pin!(work);
+    match work.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(result) => result,
+        // Were the memory store to await something, this says so rather
+        // than hanging.
+        Poll::Pending => Err(Error::Unavailable {
+            dom_name: String::new(),
+            message: "the memory store suspended".to_owned(),
+            cause: crate::error::Cause::NONE,
+        }),
+    }
 }
 
 /// The saved pins from their stored specs, with the saved baseline (null
