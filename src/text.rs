@@ -22,10 +22,29 @@ pub fn contains(haystack: &str, needle: &str) -> bool {
     find(haystack, needle).is_some()
 }
 
+/// `items.join(sep)` without the library's join, which brings a copy loop
+/// specialised per separator length and element type.
+pub fn join<S: AsRef<str>>(items: &[S], sep: &str) -> String {
+    let len: usize = items.iter().map(|s| s.as_ref().len() + sep.len()).sum();
+    let mut out = String::with_capacity(len);
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        out.push_str(item.as_ref());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     #[cfg(not(target_arch = "wasm32"))]
     proptest::proptest! {
+        #[test]
+        fn join_is_slice_join(items in proptest::collection::vec("[a€]{0,3}", 0..5), sep in "[,€]{0,2}") {
+            proptest::prop_assert_eq!(super::join(&items, &sep), items.join(sep.as_str()));
+        }
+
         #[test]
         fn find_is_str_find(h in "[ab€-]{0,12}", n in "[ab€-]{0,3}") {
             proptest::prop_assert_eq!(super::find(&h, &n), h.find(n.as_str()));

@@ -136,7 +136,7 @@ fn only(fields: &Map, allowed: &[&str]) -> Result<(), Error> {
             unknown.as_str(),
             format!(
                 "is not a field of this kind (expected {})",
-                allowed.join(", ")
+                crate::text::join(allowed, ", ")
             ),
         )),
         None => Ok(()),

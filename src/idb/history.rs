@@ -104,7 +104,7 @@ pub(super) fn frames_by_request(batches: &[JsValue]) -> Result<String, Error> {
         .iter()
         .map(|(id, frames)| format!("{{\"requestId\":{},\"frames\":[{frames}]}}", quote(id)))
         .collect();
-    Ok(format!("[{}]", items.join(",")))
+    Ok(format!("[{}]", crate::text::join(&items, ",")))
 }
 
 impl IdbSessionStore {

@@ -375,7 +375,7 @@ impl IdbSessionStore {
                     false => payload_text(found),
                 })
                 .collect::<Result<Vec<_>, Error>>()?;
-            Ok(format!("[{}]", texts.join(",")))
+            Ok(format!("[{}]", crate::text::join(&texts, ",")))
         })
     }
 

@@ -156,7 +156,7 @@ pub fn to_anthropic(
     }
     let mut request = Map::new();
     if !system.is_empty() {
-        request.push_field("system".into(), system.join("\n\n").into());
+        request.push_field("system".into(), crate::text::join(&system, "\n\n").into());
     }
     let messages = turns
         .into_iter()

@@ -41,7 +41,7 @@ pub fn document_text(
         .collect();
     format!(
         "{{\"format\":\"{FORMAT}\",\"version\":{DOCUMENT_VERSION},\"session\":{session},\"state\":{{{}}},\"messages\":{messages},\"frames\":{frames}}}",
-        state.join(",")
+        crate::text::join(&state, ",")
     )
 }
 
@@ -56,7 +56,7 @@ pub fn frames_text(frames: &[(String, Vec<Value>)]) -> String {
     };
     format!(
         "[{}]",
-        frames.iter().map(group).collect::<Vec<_>>().join(",")
+        crate::text::join(&frames.iter().map(group).collect::<Vec<_>>(), ",")
     )
 }
 
