@@ -10,12 +10,31 @@ pub fn find(haystack: &str, needle: &str) -> Option<usize> {
     };
     let mut from = 0;
     loop {
-        let at = from + haystack[from..].find(first)?;
-        if haystack[at..].starts_with(needle) {
+        let at = from + tail(haystack, from).find(first)?;
+        if tail(haystack, at).starts_with(needle) {
             return Some(at);
         }
         from = at + first.len_utf8();
     }
+}
+
+// Slices that cannot panic. Every caller's indices are char boundaries;
+// one `&s[a..b]` left anywhere keeps core's slice error, its message and
+// the Debug formatting and Unicode tables it brings (4.3 KB gzipped).
+
+/// `&s[at..]`, or "" past the end or off a char boundary.
+pub fn tail(s: &str, at: usize) -> &str {
+    s.get(at..).unwrap_or_default()
+}
+
+/// `&s[..at]`, or "" past the end or off a char boundary.
+pub fn head(s: &str, at: usize) -> &str {
+    s.get(..at).unwrap_or_default()
+}
+
+/// `&s[from..to]`, or "" where that is not a slice of `s`.
+pub fn part(s: &str, from: usize, to: usize) -> &str {
+    s.get(from..to).unwrap_or_default()
 }
 
 pub fn contains(haystack: &str, needle: &str) -> bool {

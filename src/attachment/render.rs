@@ -55,7 +55,7 @@ pub fn truncate_contents(contents: &str) -> std::borrow::Cow<'_, str> {
     }
     format!(
         "{}\n\n\u{2026} (truncated, {} bytes total)",
-        &contents[..cut],
+        crate::text::head(contents, cut),
         contents.len()
     )
     .into()

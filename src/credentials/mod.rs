@@ -57,7 +57,7 @@ fn host_secret(text: &str, from: usize) -> Option<Hit> {
     HOST_SECRETS.with(|secrets| {
         let secrets = secrets.borrow();
         let found = secrets.iter().filter_map(|s| {
-            let at = from + crate::text::find(&text[from..], s)?;
+            let at = from + crate::text::find(crate::text::tail(text, from), s)?;
             Some(Hit {
                 kind: "host_secret",
                 start: at,

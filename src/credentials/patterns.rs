@@ -327,14 +327,14 @@ fn keyed_at(bytes: &[u8], start: usize) -> Option<Hit> {
 /// on: a token of 16 characters or more. "Bearer of bad news" passes.
 fn bearer(text: &str, from: usize) -> Option<Hit> {
     let mut from = from;
-    while let Some(at) = crate::text::find(&text[from..], "Bearer ") {
+    while let Some(at) = crate::text::find(crate::text::tail(text, from), "Bearer ") {
         let start = from + at + 7;
         let run = text.as_bytes()[start..]
             .iter()
             .take_while(|&&b| word(b) || matches!(b, b'.' | b'~' | b'+' | b'/' | b'='))
             .count();
         if run >= 16 {
-            let end = start + value_end(&text[start..]).max(run);
+            let end = start + value_end(crate::text::tail(text, start)).max(run);
             return Some(Hit::new("bearer_token", start, end));
         }
         from = start;
@@ -346,19 +346,22 @@ fn bearer(text: &str, from: usize) -> Option<Hit> {
 /// Redacted from its BEGIN line through its END line, or to the end of a
 /// text that lost its END.
 fn pem(text: &str, from: usize) -> Option<Hit> {
-    let mut rest = &text[from..];
+    let mut rest = crate::text::tail(text, from);
     while let Some(at) = crate::text::find(rest, "-----BEGIN ") {
-        let line = &rest[at + 11..];
+        let line = crate::text::tail(rest, at + 11);
         let end = crate::text::find(line, "-----").unwrap_or(line.len());
-        if line[..end].ends_with("PRIVATE KEY") {
+        if crate::text::head(line, end).ends_with("PRIVATE KEY") {
             let start = offset(text, rest) + at;
-            let body = &text[start..];
+            let body = crate::text::tail(text, start);
             let stop = crate::text::find(body, "-----END ")
-                .and_then(|e| crate::text::find(&body[e + 9..], "-----").map(|f| e + 9 + f + 5))
+                .and_then(|e| {
+                    crate::text::find(crate::text::tail(body, e + 9), "-----")
+                        .map(|f| e + 9 + f + 5)
+                })
                 .unwrap_or(body.len());
             return Some(Hit::new("private_key", start, start + stop));
         }
-        rest = &line[end..];
+        rest = crate::text::tail(line, end);
     }
     None
 }
@@ -387,7 +390,10 @@ fn header_at(text: &str, start: usize) -> Option<Hit> {
             continue;
         }
         // A header's value runs to the end of its line.
-        let line = text[end..].lines().next().unwrap_or_default();
+        let line = crate::text::tail(text, end)
+            .lines()
+            .next()
+            .unwrap_or_default();
         let Some(value) = line
             .trim_start_matches([' ', '\t', '"', '\''])
             .strip_prefix(':')
@@ -409,7 +415,7 @@ fn header_value(name: &str, value: &str) -> Option<Hit> {
     let stop = |c: char| c.is_whitespace() || c == '"' || c == '\'';
     // The token from `from` on, if it is long enough to be a credential.
     let token = |kind, from: usize| {
-        let token = &value[from..];
+        let token = crate::text::tail(value, from);
         let len = token.find(stop).unwrap_or(token.len());
         let marker = is_marker(&token.as_bytes()[..len]);
         (len >= 8 && !marker).then_some(Hit::new(kind, from, from + len))
@@ -419,7 +425,7 @@ fn header_value(name: &str, value: &str) -> Option<Hit> {
         "set-cookie" | "cookie" => {
             // To the end of the line, or of the quoted string it sits in.
             let end = value.find(['\n', '\r', '"', '\'']).unwrap_or(value.len());
-            let pairs = &value[..end];
+            let pairs = crate::text::head(value, end);
             let set = !is_marker(pairs.trim_end().as_bytes())
                 && pairs.split(';').any(|pair| {
                     pair.split_once('=')
@@ -495,11 +501,11 @@ fn assignment_at(text: &str, i: usize) -> Option<Hit> {
     }
     if j >= bytes.len()
         || !matches!(bytes[j], b'=' | b':')
-        || !super::is_credential_name(&text[i..name_end])
+        || !super::is_credential_name(crate::text::part(text, i, name_end))
     {
         return None;
     }
-    let value = text[j + 1..].trim_start_matches([' ', '\t']);
+    let value = crate::text::tail(text, j + 1).trim_start_matches([' ', '\t']);
     // A literal: quoted, or a bare run of key characters. Code that
     // computes the value (`get_key()`, `process.env.KEY`) passes.
     let (quoted, value) = match value.strip_prefix(['"', '\'']) {

@@ -121,7 +121,7 @@ pub fn redact_text(path: &str, text: &mut String, found: &mut Vec<Redaction>) ->
                 }
             }
         }
-        out.push_str(&source[pos..hit.start]);
+        out.push_str(crate::text::part(source, pos, hit.start));
         out.push_str(&marker(hit.kind));
         found.push(Redaction {
             path: path.to_owned(),
@@ -129,7 +129,7 @@ pub fn redact_text(path: &str, text: &mut String, found: &mut Vec<Redaction>) ->
         });
         pos = end;
     }
-    out.push_str(&source[pos..]);
+    out.push_str(crate::text::tail(source, pos));
     *text = out;
     Ok(())
 }

@@ -64,7 +64,7 @@ pub fn past(prefix: &str) -> JsValue {
     if let Some(unit) = units.last_mut() {
         *unit = unit.saturating_add(1);
     }
-    let head = js_sys::JsString::from(&prefix[..prefix.len() - last.len_utf8()]);
+    let head = js_sys::JsString::from(crate::text::head(prefix, prefix.len() - last.len_utf8()));
     head.concat(&js_sys::JsString::from_char_code(units)).into()
 }
 

@@ -311,7 +311,7 @@ pub(crate) fn image_from_url(url: &str) -> Image {
         .strip_prefix("data:")
         .and_then(|rest| {
             let at = crate::text::find(rest, ";base64,")?;
-            Some((&rest[..at], &rest[at + 8..]))
+            Some((crate::text::head(rest, at), crate::text::tail(rest, at + 8)))
         })
         .filter(|(media_type, _)| !media_type.is_empty() && !media_type.contains([',', ';']));
     match base64 {
