@@ -10,7 +10,7 @@ import { deflateSync } from "node:zlib";
 const AREAS = [
   ...JSON.parse(process.env.AREAS ?? "[]").map(([label, pattern]) => [label, new RegExp(pattern)]),
   ["IndexedDB store", /attache::idb|future_to_promise|^<?idb::|oneshot/],
-  ["memory store", /session::memory|session_calls::Backend::run::h/],
+  ["memory store", /session::memory|session::call::run_now/],
   ["provider conversions", /attache::message/],
   ["requests, budget", /attache::(request|budget)|js::(request|budget)/],
   ["credential guard", /attache::credentials|js::credentials/],
