@@ -173,20 +173,21 @@ async fn read(tx: &idb::Transaction, reads: &[Read]) -> Result<Vec<JsValue>, Err
     Ok(results)
 }
 
-/// Up to `count` keys from a key cursor opened backwards, ascending.
+/// Up to `count` keys from a key cursor opened backwards, ascending:
+/// pushed, then reversed once, as an unshift per key moves them all.
 async fn last_keys(request: &IdbRequest, first: JsValue, count: u32) -> Result<JsValue, Error> {
     let keys = js_sys::Array::new();
     let mut cursor = first;
     while !cursor.is_null() {
         let at: &web_sys::IdbCursor = cursor.unchecked_ref();
-        keys.unshift(&at.primary_key().map_err(|e| from_js(&e))?);
+        keys.push(&at.primary_key().map_err(|e| from_js(&e))?);
         if keys.length() >= count {
             break;
         }
         at.continue_().map_err(|e| from_js(&e))?;
         cursor = outcome(request).await?;
     }
-    Ok(keys.into())
+    Ok(keys.reverse().into())
 }
 
 impl Read {

@@ -29,6 +29,10 @@ pub struct IdbSessionStore {
 
 pub(super) const ALL: [&str; 4] = [SESSIONS, SESSION_STATE, ACTIVITY_FRAMES, MESSAGES];
 
+/// The most keys a reverse listing walks a cursor for; beyond it, the
+/// scan's keys are read in one request and the core takes the last.
+const LAST_KEYS_BY_CURSOR: u32 = 64;
+
 impl IdbSessionStore {
     pub async fn open(
         name: &str,
@@ -345,8 +349,12 @@ impl IdbSessionStore {
                 let bounds = idb::KeyRange::bound(&lower, &upper, Some(false), Some(true)).dom()?;
                 let query = Query::KeyRange(bounds);
                 match scan.count.map(|n| u32::try_from(n).unwrap_or(u32::MAX)) {
-                    Some(count) => Read::Keys(SESSION_STATE, query, count, range.reverse),
-                    None => Read::AllKeys(SESSION_STATE, None, Some(query)),
+                    // Backwards, a cursor costs a request per key: worth it
+                    // for the last few (the latest checkpoint), not for many.
+                    Some(count) if !range.reverse || count <= LAST_KEYS_BY_CURSOR => {
+                        Read::Keys(SESSION_STATE, query, count, range.reverse)
+                    }
+                    _ => Read::AllKeys(SESSION_STATE, None, Some(query)),
                 }
             }
         };

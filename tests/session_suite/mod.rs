@@ -1360,7 +1360,8 @@ pub async fn state_keys_select_a_prefix_below_a_bound_in_either_order(store: &im
         "d/1",
     ];
     let under_c: Vec<&str> = utf16[2..8].to_vec();
-    let cases: [(KeyRange, &[&str]); 14] = [
+    let under_c_down: Vec<&str> = under_c.iter().rev().copied().collect();
+    let cases: [(KeyRange, &[&str]); 15] = [
         (list(Some("c/"), None, None, false), &under_c),
         (
             list(Some("c/"), None, Some(2), true),
@@ -1382,6 +1383,8 @@ pub async fn state_keys_select_a_prefix_below_a_bound_in_either_order(store: &im
         (list(Some("c/"), Some("c/"), None, false), &[]),
         (list(Some("c/"), None, Some(0), true), &[]),
         (list(Some("c/3"), Some("c/4"), Some(5), true), &["c/3"]),
+        // More than IndexedDB walks a cursor for, backwards.
+        (list(Some("c/"), None, Some(100), true), &under_c_down),
         // An astral last char: the bound raises its low surrogate.
         (
             list(Some("c/\u{10000}"), None, Some(3), true),
