@@ -337,18 +337,36 @@ impl TurnWrite {
         }
         // One key in both, or twice as a first write (which one would win
         // differs by backend): after the keys' own checks, so no secret is
-        // a path.
-        for (i, (key, _)) in self.state_if_absent.iter().enumerate() {
-            let reason = if self.state.iter().any(|(s, _)| s == key) {
-                "is also in state"
-            } else if self.state_if_absent[..i].iter().any(|(k, _)| k == key) {
-                "is given twice"
-            } else {
-                continue;
-            };
-            return Err(Error::value(&format!("stateIfAbsent.{key}"), reason));
+        // a path. Sorted: comparing every pair is quadratic, and a turn may
+        // carry any number of keys.
+        let mut keys = Vec::with_capacity(self.state.len() + self.state_if_absent.len());
+        for (key, _) in &self.state {
+            keys.push((key.as_str(), 0));
         }
-        Ok(())
+        for (i, (key, _)) in self.state_if_absent.iter().enumerate() {
+            keys.push((key.as_str(), i + 1));
+        }
+        heap_sort(&mut keys, |a, b| a < b);
+        // Within one key, state entries (0) come first, then stateIfAbsent
+        // positions ascending: an entry clashes with the one before it.
+        let mut clash: Option<(usize, &str, &str)> = None;
+        // No key is empty (checked above), so the start matches none.
+        let mut previous = ("", 0);
+        for (key, at) in keys {
+            let (before, in_state) = std::mem::replace(&mut previous, (key, at));
+            if before == key && at > 0 && clash.is_none_or(|c| at < c.0) {
+                let reason = if in_state == 0 {
+                    "is also in state"
+                } else {
+                    "is given twice"
+                };
+                clash = Some((at, key, reason));
+            }
+        }
+        match clash {
+            Some((_, key, reason)) => Err(Error::value(&format!("stateIfAbsent.{key}"), reason)),
+            None => Ok(()),
+        }
     }
 
     /// Replaces the history from `from` on with `messages`, unless it no
@@ -632,15 +650,19 @@ pub fn pins_state(pinned: &AttachmentStore, baseline: Option<Value>) -> Vec<(Str
 }
 
 /// Sessions sort most recently updated first, ties by id, in every backend.
-/// The order is total, so any sort gives the same; a heap sort is O(n log n)
-/// in a few hundred bytes of wasm, where core's was 1.2 KB gzipped.
+/// The order is total, so any sort gives the same.
 pub(crate) fn sort_sessions(sessions: &mut [SessionInfo]) {
-    let before = |a: &SessionInfo, b: &SessionInfo| {
+    heap_sort(sessions, |a, b| {
         let order = b.updated_at.total_cmp(&a.updated_at);
         order.then_with(|| a.id.cmp(&b.id)).is_lt()
-    };
+    });
+}
+
+/// Sorts by `before`, which must be a total order. A heap sort is O(n log
+/// n) in a few hundred bytes of wasm, where core's sort was 1.2 KB gzipped.
+pub(crate) fn heap_sort<T>(items: &mut [T], before: impl Fn(&T, &T) -> bool) {
     // Sifts down a heap whose root sorts last.
-    let sift = |s: &mut [SessionInfo], mut root: usize, end: usize| loop {
+    let sift = |s: &mut [T], mut root: usize, end: usize| loop {
         let mut child = 2 * root + 1;
         if child >= end {
             break;
@@ -654,13 +676,13 @@ pub(crate) fn sort_sessions(sessions: &mut [SessionInfo]) {
         s.swap(root, child);
         root = child;
     };
-    let len = sessions.len();
+    let len = items.len();
     for root in (0..len / 2).rev() {
-        sift(sessions, root, len);
+        sift(items, root, len);
     }
     for end in (1..len).rev() {
-        sessions.swap(0, end);
-        sift(sessions, 0, end);
+        items.swap(0, end);
+        sift(items, 0, end);
     }
 }
 

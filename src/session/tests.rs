@@ -128,6 +128,36 @@ proptest::proptest! {
         let key = |s: &[super::SessionInfo]| s.iter().map(|s| (s.updated_at, s.id.clone())).collect::<Vec<_>>();
         proptest::prop_assert_eq!(key(&sessions), key(&expected));
     }
+
+    /// The sorted clash check reports what comparing every pair does: the
+    /// first stateIfAbsent key, in the order given, that is also in state
+    /// or given earlier.
+    #[test]
+    fn state_if_absent_clashes_match_a_pairwise_check(
+        state in proptest::collection::vec("[abc]{1,2}", 0..6),
+        if_absent in proptest::collection::vec("[abc]{1,2}", 0..8),
+    ) {
+        let pairs = |keys: &[String]| keys.iter().map(|k| (k.clone(), json!(1))).collect();
+        let turn = super::TurnWrite {
+            state: pairs(&state),
+            state_if_absent: pairs(&if_absent),
+            ..super::TurnWrite::default()
+        };
+        let expected = if_absent.iter().enumerate().find_map(|(i, key)| {
+            if state.contains(key) {
+                Some((format!("stateIfAbsent.{key}"), "is also in state".to_owned()))
+            } else if if_absent[..i].contains(key) {
+                Some((format!("stateIfAbsent.{key}"), "is given twice".to_owned()))
+            } else {
+                None
+            }
+        });
+        let got = turn.check().err().map(|e| match e {
+            Error::InvalidValue { path, reason } => (path, reason),
+            other => panic!("{other:?}"),
+        });
+        proptest::prop_assert_eq!(got, expected);
+    }
 }
 
 mod key_scan {
