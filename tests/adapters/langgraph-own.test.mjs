@@ -1,7 +1,8 @@
 // What LangGraph's validation suite does not check, on both stores: the
 // list order, the first write of a (task, index) kept, special channels
 // replaced, writes replayed in writesSortKey order, each channel value
-// stored once per version, a put costing one store call, a refused
+// stored once per version, a put costing one store call, list loading
+// checkpoint records a page per call, a refused
 // credential writing nothing, and deleteThread.
 import "fake-indexeddb/auto";
 import { describe, it, expect } from "vitest";
@@ -94,6 +95,27 @@ for (const [name, open] of Object.entries(stores)) {
       await saver.putWrites(first, [["a", "w"]], "task", "");
       expect(calls).toEqual(["commitTurn", "commitTurn", "commitTurn"]);
       expect((await store.listSessionStateKeys("t", { prefix: "lg/c/" })).length).toBe(3);
+    });
+
+    it("list loads checkpoint records a page per call, and only as far as the caller reads", async () => {
+      const { store: watched, calls } = counted(await open());
+      const saver = new AttacheCheckpointSaver(watched);
+      await chain(saver, 5);
+      calls.length = 0;
+      const ids = [];
+      for await (const t of saver.list(thread())) ids.push(t.config.configurable.checkpoint_id);
+      expect(ids).toHaveLength(5);
+      // The keys, the records in one call, then each tuple's writes and values.
+      expect(calls).toEqual(["listSessionStateKeys", "loadSessionStates", ...Array(5).fill(["listSessionStateKeys", "loadSessionStates"]).flat()]);
+      calls.length = 0;
+      let listed = 0;
+      for await (const _ of saver.list(thread(), { limit: 2 })) listed += 1;
+      expect(listed).toBe(2);
+      // Two records in one call, then two tuples' values.
+      expect(calls.filter((c) => c === "loadSessionStates")).toHaveLength(3);
+      calls.length = 0;
+      for await (const _ of saver.list(thread())) break;
+      expect(calls).toEqual(["listSessionStateKeys", "loadSessionStates", "listSessionStateKeys", "loadSessionStates"]);
     });
 
     it("a checkpoint holding a credential is refused whole, and deleteThread removes the thread", async () => {

@@ -21,6 +21,8 @@ import {
 } from "@langchain/langgraph-checkpoint";
 
 const enc = encodeURIComponent;
+// Checkpoint records list() loads per call.
+const LIST_PAGE = 16;
 const dec = decodeURIComponent;
 const checkpointPrefix = (ns) => `lg/c/${ns === undefined ? "" : `${enc(ns)}/`}`;
 const checkpointKey = (ns, id) => `lg/c/${enc(ns)}/${enc(id)}`;
@@ -169,14 +171,23 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
         .map(parseCheckpointKey)
         .filter(({ id }) => (!onlyId || id === onlyId) && (!beforeId || id < beforeId))
         .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : a.ns < b.ns ? -1 : 1));
-      for (const { ns: at, id } of found) {
+      // Records a page at a time, one call each: a caller that stops
+      // early has not paid for the rest.
+      for (let start = 0; start < found.length; ) {
         if (limit !== undefined && limit <= 0) return;
-        const [record] = await this.store.loadSessionStates(thread, [checkpointKey(at, id)]);
-        if (!record) continue;
-        const metadata = await this._decode(record.metadata);
-        if (filter && !Object.entries(filter).every(([k, v]) => metadata?.[k] === v)) continue;
-        if (limit !== undefined) limit -= 1;
-        yield this._tuple(thread, at, id, record);
+        const size = limit === undefined || filter ? LIST_PAGE : Math.min(LIST_PAGE, limit);
+        const page = found.slice(start, start + size);
+        start += page.length;
+        const records = await this.store.loadSessionStates(thread, page.map(({ ns: at, id }) => checkpointKey(at, id)));
+        for (const [i, { ns: at, id }] of page.entries()) {
+          const record = records[i];
+          if (!record) continue;
+          const metadata = await this._decode(record.metadata);
+          if (filter && !Object.entries(filter).every(([k, v]) => metadata?.[k] === v)) continue;
+          if (limit !== undefined && limit <= 0) return;
+          if (limit !== undefined) limit -= 1;
+          yield this._tuple(thread, at, id, record);
+        }
       }
     }
   }
