@@ -82,6 +82,33 @@ for (const [name, backend] of Object.entries(backends)) {
       await expect(session.applyHistoryTransaction({ operationId: " ", transaction: append.transaction })).rejects.toThrow(/operationId/);
     });
 
+    it("an operation id keeps a digest, not a copy, and still tells transactions apart in any key order", async () => {
+      const store = await backend().open();
+      const session = new AttacheSession(store);
+      const id = await session.getSessionId();
+      await session.addItems(items);
+      // A compaction: the whole history is its expectedSuffix.
+      const compact = { operationId: "op-c", transaction: { type: "replace_suffix", expectedSuffix: items, replacement: items.slice(5) } };
+      await session.applyHistoryTransaction(compact);
+      const record = await store.loadSessionState(id, "agents/op/op-c");
+      expect(Object.keys(record).sort()).toEqual(["digest", "type"]);
+      expect(JSON.stringify(record).length).toBeLessThan(80);
+
+      // The same items with their keys in another order are the same transaction.
+      const reordered = (item) => Object.fromEntries(Object.entries(item).reverse());
+      await session.applyHistoryTransaction({ operationId: "op-c", transaction: { ...compact.transaction, expectedSuffix: items.map(reordered) } });
+      const changed = { ...compact.transaction, replacement: [assistantMessage("It is 4°C in Oslo.", { id: "msg_1" })] };
+      await expect(session.applyHistoryTransaction({ operationId: "op-c", transaction: changed })).rejects.toThrow(/different transaction/);
+      expect(await session.getItems()).toEqual(items.slice(5));
+
+      // A record from before digests, holding the transaction itself.
+      const legacy = { type: "append_items", items: items.slice(0, 1) };
+      await store.saveSessionState(id, "agents/op/old", { transaction: legacy });
+      await session.applyHistoryTransaction({ operationId: "old", transaction: legacy });
+      await expect(session.applyHistoryTransaction({ operationId: "old", transaction: { type: "append_items", items: [] } })).rejects.toThrow(/different transaction/);
+      expect(await session.getItems()).toEqual(items.slice(5));
+    });
+
     it("an append is one store call, whatever the history holds; a repeat reads the operation", async () => {
       const store = await backend().open();
       const { store: watched, calls } = counted(store);

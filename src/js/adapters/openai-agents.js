@@ -4,7 +4,9 @@
 // counted, inspected or sent to another provider) with the item itself,
 // exactly, in the message's `meta`. Operation ids of history transactions
 // are session-state keys under `agents/op/`, written in the same
-// transaction as the history they changed.
+// transaction as the history they changed. An id keeps its transaction's
+// digest, not a copy: ids are never deleted, and a compaction's
+// expectedSuffix is the whole history.
 import { UserError } from "@openai/agents-core";
 
 const opKey = (operationId) => `agents/op/${encodeURIComponent(operationId)}`;
@@ -69,6 +71,46 @@ function equal(a, b) {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && equal(a[k], b[k]));
+}
+
+/** JSON text with object keys sorted: one text per value, in any key order. */
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  const fields = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`);
+  return `{${fields.join(",")}}`;
+}
+
+/** cyrb53 (bryc, public domain): 53 bits of a string's UTF-16 units. */
+function cyrb53(text, seed) {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/**
+ * Tells transactions apart, synchronously and in any context (crypto.subtle
+ * is missing on insecure origins): two seeded 53-bit hashes and the length
+ * of the canonical text. It guards against a host reusing an id by mistake;
+ * no one gains by forging a collision.
+ */
+function digestOf(transaction) {
+  const text = canonical(transaction);
+  return `${cyrb53(text, 0).toString(36)}.${cyrb53(text, 1).toString(36)}.${text.length}`;
+}
+
+/** Whether a stored operation record is this transaction's. */
+function sameOperation(applied, transaction, digest) {
+  // Records written before digests hold the transaction itself.
+  if (applied?.transaction !== undefined) return equal(applied.transaction, transaction);
+  return applied?.digest === digest;
 }
 
 function checkedTransaction(args) {
@@ -169,6 +211,7 @@ export class AttacheSession {
     const { operationId, transaction } = checkedTransaction(args);
     const id = await this.getSessionId();
     const key = opKey(operationId);
+    const digest = digestOf(transaction);
     const messages = (list) => list.map(toMessage);
     // Another writer may come between the read and the commit: the commit
     // then conflicts, and the precondition is read again. An append has no
@@ -178,11 +221,11 @@ export class AttacheSession {
       if (transaction.type === "replace_suffix" || attempt > 0) {
         const applied = await this.#store.loadSessionState(id, key);
         if (applied !== null) {
-          if (equal(applied.transaction, transaction)) return;
+          if (sameOperation(applied, transaction, digest)) return;
           throw new UserError("Session history operation was already applied with a different transaction.");
         }
       }
-      const turn = { state: { [key]: { transaction } }, requireAbsent: [key] };
+      const turn = { state: { [key]: { type: transaction.type, digest } }, requireAbsent: [key] };
       if (transaction.type === "append_items") {
         turn.messages = messages(transaction.items);
       } else {
