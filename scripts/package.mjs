@@ -161,11 +161,12 @@ const manifest = {
   types: "./index.d.ts",
   files: ["attache.js", "attache.d.ts", "attache_bg.wasm", "attache_wasm.js", "guard.js", "index.js", "index.d.ts",
     "node.js", "node.d.ts", "snippets", "README.md", ...adapters.flatMap((name) => [`${name}.js`, `${name}.d.ts`])],
-  // The frameworks the adapters extend: each host brings its own.
+  // The frameworks the adapters extend: each host brings its own. Up to
+  // the next major (0.x: up to 1.0), as one may change what we build on.
   peerDependencies: {
-    "@langchain/core": ">=1.1.0",
-    "@langchain/langgraph-checkpoint": ">=1.1.4",
-    "@openai/agents-core": ">=0.20.0",
+    "@langchain/core": "^1.1.0",
+    "@langchain/langgraph-checkpoint": "^1.1.4",
+    "@openai/agents-core": ">=0.20.0 <1",
   },
   peerDependenciesMeta: {
     "@langchain/core": { optional: true },
