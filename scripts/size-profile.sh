@@ -11,9 +11,11 @@ out=target/size-profile
 cargo build --quiet --release --target wasm32-unknown-unknown
 rm -rf "$out" && mkdir -p "$out"
 wasm-bindgen --keep-debug --target web --out-dir "$out" target/wasm32-unknown-unknown/release/attache.wasm
-wasm-opt -Os --converge -ocimfs 20 -g --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-  --enable-reference-types --enable-multivalue --enable-mutable-globals \
-  "$out/attache_bg.wasm" -o "$out/named.wasm"
+# The flags wasm-pack passes, from Cargo.toml, so the two cannot drift.
+flags=$(sed -n 's/^wasm-opt = \[\(.*\)\]$/\1/p' Cargo.toml | tr -d '",')
+[ -n "$flags" ] || { echo "no wasm-opt flags found in Cargo.toml" >&2; exit 1; }
+# shellcheck disable=SC2086 # one word per flag
+wasm-opt $flags -g "$out/attache_bg.wasm" -o "$out/named.wasm"
 [ $# -gt 0 ] || set -- -n 25
 twiggy top "$@" "$out/named.wasm"
 # The same wasm by area, gzipped: what removing each would save.
