@@ -264,7 +264,7 @@ impl IdbSessionStore {
             .iter()
             .map(|(key, value)| record(&[("sessionId", session_id), ("key", key)], value.to_json()))
             .collect();
-        let from = turn.replace_from;
+        let (from, option) = (turn.replace_from, turn.replace_option);
         // First write wins: each is read first, in the same transaction.
         let if_absent: Vec<(JsValue, JsValue)> = turn
             .state_if_absent
@@ -293,8 +293,7 @@ impl IdbSessionStore {
             check_absent(present.map(|(k, _)| k.as_str()))?;
             if counts {
                 let keys = records_of(&results[0]);
-                let from = from.unwrap_or(keys.len());
-                check_replace(keys.len(), from, expected)?;
+                let from = check_replace(keys.len(), from, expected, option)?;
                 writes.extend(
                     keys[from..]
                         .iter()

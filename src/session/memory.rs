@@ -348,8 +348,12 @@ impl MemorySessionStore {
         check_absent(present.flatten().as_deref())?;
         let mut truncates = false;
         if let Some(count) = count {
-            let from = turn.replace_from.unwrap_or(count);
-            check_replace(count, from, turn.expected_count)?;
+            let from = check_replace(
+                count,
+                turn.replace_from,
+                turn.expected_count,
+                turn.replace_option,
+            )?;
             truncates = from < count;
         }
         // As IndexedDB: a replacement that removes nothing is no write.

@@ -300,6 +300,9 @@ pub struct TurnWrite {
     pub messages: Vec<Value>,
     /// Replace the history from this position on, instead of appending.
     pub replace_from: Option<usize>,
+    /// What the caller named `replace_from`, for its errors: `from` for
+    /// `replaceMessages`; empty is commitTurn's `replaceFrom`.
+    pub replace_option: &'static str,
     /// `(request id, frames)` batches.
     pub frames: Vec<(String, Vec<Value>)>,
     /// `(key, value)` session state; the pins ride here under `attachments`.
@@ -375,6 +378,7 @@ impl TurnWrite {
         TurnWrite {
             messages,
             replace_from: Some(from),
+            replace_option: "from",
             expected_count: expected,
             ..TurnWrite::default()
         }
@@ -440,9 +444,16 @@ pub fn check_absent(present: Option<&str>) -> Result<(), Error> {
     }
 }
 
-/// The history after replacing from `from`: `CONFLICT` if it no longer has
-/// `expected` messages, `INVALID_ARGUMENT` if `from` is past its end.
-pub fn check_replace(count: usize, from: usize, expected: Option<usize>) -> Result<(), Error> {
+/// Where a turn's messages go in a history of `count`: `CONFLICT` if it no
+/// longer has `expected` messages, `INVALID_ARGUMENT` (naming `option`, as
+/// the caller called it) if `from` is past its end.
+pub fn check_replace(
+    count: usize,
+    from: Option<usize>,
+    expected: Option<usize>,
+    option: &'static str,
+) -> Result<usize, Error> {
+    let from = from.unwrap_or(count);
     if expected.is_some_and(|expected| expected != count) {
         return Err(Error::Conflict {
             reason: format!(
@@ -452,12 +463,16 @@ pub fn check_replace(count: usize, from: usize, expected: Option<usize>) -> Resu
         });
     }
     if from > count {
+        let field = match option {
+            "" => "replaceFrom",
+            named => named,
+        };
         return Err(Error::InvalidArgument {
-            field: "from".to_owned(),
+            field: field.to_owned(),
             reason: format!("is past the history's end ({count} messages)"),
         });
     }
-    Ok(())
+    Ok(from)
 }
 
 /// Time and fresh ids come from the host: `Date.now()` and

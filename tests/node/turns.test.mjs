@@ -57,6 +57,9 @@ test("compaction: read the tail, then replace the history if nobody wrote meanwh
   // 2^32 must not wrap to 0 in wasm32 and replace the whole history.
   await assert.rejects(store.replaceMessages(id, { from: 2 ** 32, messages: [] }), code("INVALID_ARGUMENT", "from"));
   await assert.rejects(store.replaceMessages(id, { from: 0, expectedCount: 2 ** 32 + 3, messages: [] }), code("CONFLICT"));
+  // Past the end, each call names its own option.
+  await assert.rejects(store.replaceMessages(id, { from: 9, messages: [] }), code("INVALID_ARGUMENT", "from"));
+  await assert.rejects(store.commitTurn(id, { replaceFrom: 9 }), code("INVALID_ARGUMENT", "replaceFrom"));
   assert.equal((await store.loadMessages(id)).length, 3, "untouched");
   await assert.rejects(store.loadMessages(id, { limit: -1 }), code("INVALID_ARGUMENT", "limit"));
   assert.deepEqual((await store.popMessage(id)).content[0].text, "d");

@@ -835,9 +835,21 @@ pub async fn replacing_messages_persists_a_compaction_or_nothing(store: &impl Se
         "CONFLICT",
         "the history no longer has 5 messages"
     );
+    // Past the end: the error names the option as each call calls it.
+    let past = store.replace_messages("c", 4, None, said(&["x"])).await;
+    let past = past.unwrap_err();
     assert_eq!(
-        code(store.replace_messages("c", 4, None, said(&["x"])).await),
-        "INVALID_ARGUMENT"
+        (past.code(), past.field()),
+        ("INVALID_ARGUMENT", Some("from"))
+    );
+    let turn = TurnWrite {
+        replace_from: Some(4),
+        ..TurnWrite::default()
+    };
+    let past = store.commit_turn("c", turn).await.unwrap_err();
+    assert_eq!(
+        (past.code(), past.field()),
+        ("INVALID_ARGUMENT", Some("replaceFrom"))
     );
     let bad = vec![say("fine"), json!({"role": "user"})];
     assert_eq!(
