@@ -529,6 +529,12 @@ impl SessionStore for IdbSessionStore {
         text.map(|text| parsed(&text)).transpose()
     }
 
+    /// One transaction, as `loadAttachments` from JS: two reads could pair
+    /// one tab's pins with another's baseline.
+    async fn load_pins(&self, session_id: &str) -> Result<Option<Pins>, Error> {
+        self.load_pins_op(session_id).run(&self.connection).await
+    }
+
     async fn list_state_keys(
         &self,
         session_id: &str,
