@@ -78,7 +78,7 @@ impl NewSession {
         };
         let fields = value
             .as_object()
-            .ok_or_else(|| Error::value("options", "must be an object"))?;
+            .ok_or_else(|| Error::argument("options", "must be an object"))?;
         // Before an unknown key can become part of a path.
         checks::no_credentials("options", value)?;
         let mut new = NewSession::default();
@@ -96,7 +96,12 @@ impl NewSession {
                         .ok_or_else(|| wrong(key, "must be an object"))?;
                     new.meta = Some(meta.clone());
                 }
-                _ => return Err(wrong(key, "is not a known field")),
+                // As every other method's options: the key is at fault,
+                // not a value.
+                _ => {
+                    let field = format!("options.{key}");
+                    return Err(Error::argument(&field, "is not a known option"));
+                }
             }
         }
         Ok(new)

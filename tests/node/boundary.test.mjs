@@ -146,6 +146,13 @@ test("errors say what the host passed, keep their code on every route, and show 
   await sessions.createSession({ id: "s" });
   const shape = await sessions.createSession({ title: 5 }).catch((e) => e);
   assert.equal(shape.code, "INVALID_VALUE");
+  // An unknown key is the caller's mistake, as in every other options object.
+  for (const call of [() => sessions.createSession({ titel: "x" }), () => sessions.updateSession("s", { titel: "x" })]) {
+    const typo = await call().catch((e) => e);
+    assert.deepEqual([typo.code, typo.field], ["INVALID_ARGUMENT", "options.titel"]);
+  }
+  const notOptions = await sessions.createSession(5).catch((e) => e);
+  assert.deepEqual([notOptions.code, notOptions.field], ["INVALID_ARGUMENT", "options"]);
   assert.doesNotMatch(shape.message, /line \d+ column \d+/, shape.message);
 
   const viaPin = thrown(() => new AttachmentStore().setAttachment({ kind: "image" }));
