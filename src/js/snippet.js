@@ -32,12 +32,17 @@ export function toJson(value, path) {
     }
     if (v === null) return;
     if (seen.has(v)) throw { path: at, reason: "refers back to itself (a cycle)" };
+    // JSON.stringify would call it, own or inherited, enumerable or not,
+    // and store whatever it returns unchecked.
+    if (typeof v.toJSON === "function") throw { path: at, reason: "has a toJSON method, which JSON data cannot hold" };
     seen.add(v);
     if (Array.isArray(v)) {
-      v.forEach((item, i) => {
-        if (item === undefined) throw { path: `${at}[${i}]`, reason: "is undefined, which JSON cannot hold" };
+      // Every index: forEach skips holes, which JSON.stringify writes as null.
+      for (let i = 0; i < v.length; i++) {
+        const item = v[i];
+        if (item === undefined) throw { path: `${at}[${i}]`, reason: "is undefined or a hole, which JSON cannot hold" };
         check(item, `${at}[${i}]`);
-      });
+      }
     } else {
       if (!isPlain(v)) {
         throw { path: at, reason: `is a ${v.constructor?.name ?? "non-plain object"}, not a plain object` };

@@ -161,6 +161,18 @@ test("errors say what the host passed, keep their code on every route, and show 
     "a bad spec is UNKNOWN_KIND whichever route reports it");
   const nested = await sessions.appendActivityFrames("s", "r", [{ a: { b: ["ok", "x\ud800"] } }]).catch((e) => e);
   assert.equal(nested.field, "frames[0].a.b[1]", "a lone surrogate is named by its path");
+
+  // What JSON.stringify would change unseen: a hole becomes null, and a
+  // toJSON method (own, hidden or inherited) replaces the value.
+  const hidden = Object.defineProperty([1], "toJSON", { value: () => "swapped" });
+  const inherited = Object.create({ toJSON: () => "swapped" });
+  for (const [value, field] of [[[, 1], "frames[0].a[0]"], [hidden, "frames[0].a"], [{ x: { toJSON: () => 1 } }, "frames[0].a.x"]]) {
+    const refused = await sessions.appendActivityFrames("s", "r", [{ a: value }]).catch((e) => e);
+    assert.deepEqual([refused.code, refused.field], ["INVALID_VALUE", field], `${field} is refused`);
+  }
+  const viaProto = await sessions.saveSessionState("s", "k", { a: inherited }).catch((e) => e);
+  assert.equal(viaProto.code, "INVALID_VALUE", "an inherited toJSON is refused");
+  assert.deepEqual(await sessions.loadActivityFrames("s", "r"), [], "nothing was stored");
 });
 
 test("every method on a freed instance is FREED, on a wrong `this` INVALID_THIS; async ones reject", async () => {
