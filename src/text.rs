@@ -55,10 +55,41 @@ pub fn join<S: AsRef<str>>(items: &[S], sep: &str) -> String {
     out
 }
 
+/// Orders as JS and IndexedDB do, by UTF-16 code units: as UTF-8 bytes
+/// do, except that U+E000..=U+FFFF sort after the astral planes, whose
+/// surrogates are 0xD800..=0xDFFF. Byte by byte, with no re-encoding.
+pub fn utf16_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    match a.iter().zip(b).position(|(x, y)| x != y) {
+        None => a.len().cmp(&b.len()),
+        Some(i) => {
+            // Bytes from 0xEE up only lead a char: U+E000.. (0xEE, 0xEF)
+            // or astral (0xF0..).
+            let (x, y) = (a[i], b[i]);
+            if x >= 0xEE && y >= 0xEE && (x >= 0xF0) != (y >= 0xF0) {
+                y.cmp(&x)
+            } else {
+                x.cmp(&y)
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[cfg(not(target_arch = "wasm32"))]
     proptest::proptest! {
+        #[test]
+        fn utf16_cmp_is_code_unit_order(a in "[a\u{7ff}\u{d7ff}\u{e000}\u{ff5e}\u{ffff}\u{10000}\u{1f600}]{0,4}",
+                                        b in "[a\u{7ff}\u{d7ff}\u{e000}\u{ff5e}\u{ffff}\u{10000}\u{1f600}]{0,4}") {
+            proptest::prop_assert_eq!(super::utf16_cmp(&a, &b), a.encode_utf16().cmp(b.encode_utf16()));
+        }
+
+        #[test]
+        fn utf16_cmp_is_code_unit_order_for_any_text(a in "\\PC{0,6}", b in "\\PC{0,6}") {
+            proptest::prop_assert_eq!(super::utf16_cmp(&a, &b), a.encode_utf16().cmp(b.encode_utf16()));
+        }
+
         #[test]
         fn join_is_slice_join(items in proptest::collection::vec("[a€]{0,3}", 0..5), sep in "[,€]{0,2}") {
             proptest::prop_assert_eq!(super::join(&items, &sep), items.join(sep.as_str()));

@@ -384,8 +384,9 @@ impl MemorySessionStore {
     }
 }
 
-/// A map kept as a vector sorted by key: ordered like a `BTreeMap` for a
-/// fraction of its code in the wasm.
+/// A map kept as a vector sorted by key, in IndexedDB's order (UTF-16 code
+/// units), so keys list and export as they do there: ordered like a
+/// `BTreeMap` for a fraction of its code in the wasm.
 #[derive(Clone)]
 struct Sorted<V>(Vec<(String, V)>);
 
@@ -397,7 +398,8 @@ impl<V> Default for Sorted<V> {
 
 impl<V> Sorted<V> {
     fn find(&self, key: &str) -> Result<usize, usize> {
-        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key))
+        self.0
+            .binary_search_by(|(k, _)| crate::text::utf16_cmp(k, key))
     }
     fn get(&self, key: &str) -> Option<&V> {
         self.find(key).ok().map(|i| &self.0[i].1)

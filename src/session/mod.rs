@@ -237,16 +237,16 @@ impl KeyRange {
             && self
                 .before
                 .as_deref()
-                .is_none_or(|b| key.encode_utf16().lt(b.encode_utf16()))
+                .is_none_or(|b| crate::text::utf16_cmp(key, b).is_lt())
     }
 
     /// The keys it selects, from a session's keys in any order.
     pub fn select(&self, mut keys: Vec<String>) -> Vec<String> {
         keys.retain(|k| self.holds(k));
-        // Each backend hands its keys nearly in this order already, so an
+        // Each backend hands its keys in this order already, so an
         // insertion sort is linear here, and far smaller in the wasm than
         // the library's sorts.
-        let lt = |a: &String, b: &String| a.encode_utf16().lt(b.encode_utf16());
+        let lt = |a: &String, b: &String| crate::text::utf16_cmp(a, b).is_lt();
         for i in 1..keys.len() {
             let mut j = i;
             while j > 0 && lt(&keys[j], &keys[j - 1]) {

@@ -1060,8 +1060,19 @@ pub async fn a_session_exports_and_imports_as_one_document(store: &impl SessionS
         .append_activity_frames("x", "r1", frames("c", 1))
         .await
         .unwrap();
+    // Keys in UTF-16 order, as IndexedDB keeps them: U+10000 (a surrogate
+    // pair, 0xD800 0xDC00) before U+FF5E, unlike their UTF-8 bytes.
+    for key in ["\u{ff5e}", "\u{10000}"] {
+        let state = store.save_session_state("x", key, json!(1));
+        state.await.unwrap();
+    }
+    let keys = store.list_state_keys("x", &KeyRange::default()).await;
+    let keys = keys.unwrap();
+    assert_eq!(keys, ["attachments", "plan", "\u{10000}", "\u{ff5e}"]);
     let text = store.export_session("x").await.unwrap();
     let doc = json::parse(&text).unwrap();
+    let exported: Vec<&String> = doc["state"].as_object().unwrap().keys().collect();
+    assert_eq!(exported, keys.iter().collect::<Vec<_>>(), "exported in the same order");
     assert_eq!(
         (doc["format"].as_str(), doc["version"].as_u64()),
         (Some("attache-session"), Some(1))
