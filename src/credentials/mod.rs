@@ -16,7 +16,7 @@ use crate::Error;
 mod redact;
 
 pub use patterns::{locate, scan, Hit};
-pub use redact::{redact_text, redact_value, Redaction};
+pub use redact::{redact_field, redact_text, redact_value, Redaction};
 
 thread_local! {
     /// Exact strings the host holds (the page's API key, say).
@@ -161,6 +161,15 @@ pub fn check_text(path: &str, text: &str) -> Result<(), Error> {
 /// With `path` empty, an object's fields are named by themselves.
 pub fn check_value(path: &str, value: &Value) -> Result<(), Error> {
     walk(path, value, false)
+}
+
+/// A session-state value under `key`, checked as the field `key` of an
+/// object is: an export holds it so, and an import must take it back.
+pub fn check_field(key: &str, value: &Value) -> Result<(), Error> {
+    if named_credential(key, value, false) {
+        return Err(refused(key, "credential_field"));
+    }
+    check_value(key, value)
 }
 
 /// A key holding a secret is refused in either mode, reported at its

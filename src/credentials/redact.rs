@@ -28,6 +28,19 @@ pub fn redact_value(
     walk(path, value, false, names, found)
 }
 
+/// A session-state value under `key`, as the field `key` of an object.
+pub fn redact_field(key: &str, value: &mut Value, found: &mut Vec<Redaction>) -> Result<(), Error> {
+    if named_credential(key, value, false) {
+        *value = Value::String(marker("credential_field"));
+        found.push(Redaction {
+            path: key.to_owned(),
+            kind: "credential_field",
+        });
+        return Ok(());
+    }
+    redact_value(key, value, &[], found)
+}
+
 fn walk(
     path: &str,
     value: &mut Value,

@@ -86,6 +86,15 @@ impl Intake {
         Ok(value)
     }
 
+    /// A session-state value, redacted as the field `key` would be.
+    pub fn state(&mut self, value: &JsValue, key: &str) -> Result<Value, Error> {
+        let mut value = from_js(value, key)?;
+        if self.redact {
+            credentials::redact_field(key, &mut value, &mut self.found)?;
+        }
+        Ok(value)
+    }
+
     pub fn list(&mut self, value: &JsValue, path: &str) -> Result<Vec<Value>, Error> {
         let mut items = list_from_js(value, path)?;
         if self.redact {
@@ -216,7 +225,7 @@ pub fn save_state(
     let pins = PINS.contains(&key.as_str());
     let value = match pins {
         true => from_js(value, &key)?,
-        false => intake.value(value, &key, &[])?,
+        false => intake.state(value, &key)?,
     };
     Ok(Call::SaveState(id, key, value))
 }

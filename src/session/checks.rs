@@ -57,7 +57,7 @@ pub fn state_value(key: &str, value: &Value) -> Result<(), Error> {
         }
         _ => {}
     }
-    no_credentials(key, value)
+    crate::credentials::check_field(key, value)
 }
 
 /// Frames and messages are JSON objects.

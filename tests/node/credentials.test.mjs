@@ -71,6 +71,15 @@ test("a redacting store keeps the frame, replaces the secret, and reports where,
     { path: "frames[1].text", kind: "openai_key" },
     { path: "frames[1].text", kind: "openai_key" },
   ] }]);
+  // A state key names its value as a field does, in both modes, with the
+  // path a refusing store names.
+  await store.saveSessionState(id, "password", "hunter2 horse");
+  assert.equal(await store.loadSessionState(id, "password"), "[REDACTED:credential_field]");
+  assert.deepEqual(events.pop(), { sessionId: id, redactions: [{ path: "password", kind: "credential_field" }] });
+  const refusing = new MemorySessionStore();
+  const other = await refusing.createSession();
+  await assert.rejects(refusing.saveSessionState(other.id, "password", "hunter2 horse"), refused("password", "credential_field"));
+  refusing.free();
   // A refused write reports nothing; a name is refused in either mode.
   await assert.rejects(store.saveSessionState(id, key, 1), refused("key", "openai_key"));
   assert.equal(events.length, 1);

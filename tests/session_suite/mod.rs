@@ -505,6 +505,23 @@ pub async fn credentials_are_never_stored(store: &impl SessionStore) {
         ),
         "CREDENTIAL"
     );
+    // A key names its value as a field name does: an export holds the
+    // state as fields, and its import would refuse what was stored.
+    let named = store.save_session_state("c", "password", json!("hunter2 horse"));
+    let named = named.await.unwrap_err();
+    assert_eq!(
+        (named.code(), named.field()),
+        ("CREDENTIAL", Some("password"))
+    );
+    let turn = TurnWrite {
+        state: vec![("session_token".into(), json!("abc12345"))],
+        ..TurnWrite::default()
+    };
+    let named = store.commit_turn("c", turn).await.unwrap_err();
+    assert_eq!(
+        (named.code(), named.field()),
+        ("CREDENTIAL", Some("state.session_token"))
+    );
     let frame = json!({"request": {"headers": {"x-api-key": "secret"}}});
     assert_eq!(
         code(store.append_activity_frames("c", "r", vec![frame]).await),
@@ -1072,7 +1089,11 @@ pub async fn a_session_exports_and_imports_as_one_document(store: &impl SessionS
     let text = store.export_session("x").await.unwrap();
     let doc = json::parse(&text).unwrap();
     let exported: Vec<&String> = doc["state"].as_object().unwrap().keys().collect();
-    assert_eq!(exported, keys.iter().collect::<Vec<_>>(), "exported in the same order");
+    assert_eq!(
+        exported,
+        keys.iter().collect::<Vec<_>>(),
+        "exported in the same order"
+    );
     assert_eq!(
         (doc["format"].as_str(), doc["version"].as_u64()),
         (Some("attache-session"), Some(1))
