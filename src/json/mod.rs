@@ -11,7 +11,7 @@ mod text;
 
 use std::ops::{Index, IndexMut};
 
-pub use text::{parse, ParseError};
+pub use text::{parse, ParseError, MAX_DEPTH};
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum Value {
@@ -126,6 +126,16 @@ impl Value {
     }
     pub fn is_object(&self) -> bool {
         matches!(self, Value::Object(_))
+    }
+    /// How many arrays and objects nest in it, itself included: 0 for a
+    /// scalar, 1 for `[]`.
+    pub fn depth(&self) -> usize {
+        let inner = match self {
+            Value::Array(items) => items.iter().map(Value::depth).max(),
+            Value::Object(fields) => fields.iter().map(|(_, v)| v.depth()).max(),
+            _ => return 0,
+        };
+        1 + inner.unwrap_or(0)
     }
     pub fn is_array(&self) -> bool {
         matches!(self, Value::Array(_))

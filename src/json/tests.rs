@@ -64,8 +64,17 @@ fn what_is_not_json_is_refused() {
 #[test]
 fn nesting_is_capped_so_no_input_exhausts_the_stack() {
     let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
-    assert!(parse(&deep(text::MAX_DEPTH)).is_ok());
-    assert_eq!(parse(&deep(text::MAX_DEPTH + 1)), Err(ParseError::TooDeep));
+    assert!(parse(&deep(text::PARSE_DEPTH)).is_ok());
+    assert_eq!(
+        parse(&deep(text::PARSE_DEPTH + 1)),
+        Err(ParseError::TooDeep)
+    );
+    assert_eq!(
+        parse(&deep(text::MAX_DEPTH)).unwrap().depth(),
+        text::MAX_DEPTH
+    );
+    assert_eq!(parse("[1, {\"a\": []}, 2]").unwrap().depth(), 3);
+    assert_eq!(parse("\"text\"").unwrap().depth(), 0);
     assert_eq!(parse(&"{\"a\":".repeat(100_000)), Err(ParseError::TooDeep));
 }
 

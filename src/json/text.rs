@@ -4,8 +4,13 @@
 
 use super::{Map, Number, Value};
 
-/// How deep arrays and objects may nest.
+/// How deep a stored value (a frame, a message, a state value, a session's
+/// meta) may nest.
 pub const MAX_DEPTH: usize = 128;
+/// How deep text may nest: what carries a stored value (a turn's frames,
+/// an import's document) adds up to 4 levels, and a value refused there
+/// could never be imported back. The stores check each value's own depth.
+pub const PARSE_DEPTH: usize = MAX_DEPTH + 4;
 
 /// Why text is not JSON; no position, since hosts never see the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,7 +81,7 @@ impl Parser<'_> {
             b't' => self.word(b"true", Value::Bool(true)),
             b'f' => self.word(b"false", Value::Bool(false)),
             b'"' => self.string().map(Value::String),
-            b'[' | b'{' if depth >= MAX_DEPTH => Err(ParseError::TooDeep),
+            b'[' | b'{' if depth >= PARSE_DEPTH => Err(ParseError::TooDeep),
             b'[' => {
                 self.at += 1;
                 let mut items = Vec::new();

@@ -39,13 +39,25 @@ pub fn new_session(
         meta,
     };
     crate::credentials::check_text("title", &session.title)?;
-    no_credentials("meta", &Value::Object(session.meta.clone()))?;
+    let meta = Value::Object(session.meta.clone());
+    no_credentials("meta", &meta)?;
+    nesting("meta", &meta)?;
     Ok(session)
+}
+
+/// A stored value nests at most 128 levels, wherever it is carried: the
+/// same value must save, export and import.
+pub fn nesting(path: &str, value: &Value) -> Result<(), Error> {
+    if value.depth() > crate::json::MAX_DEPTH {
+        return Err(Error::value(path, "nests more than 128 levels deep"));
+    }
+    Ok(())
 }
 
 /// A session-state value: any JSON without credentials, with the shapes of
 /// the two typed keys enforced.
 pub fn state_value(key: &str, value: &Value) -> Result<(), Error> {
+    nesting(key, value)?;
     match key {
         super::SNAPSHOT_KEY => snapshot(value)?,
         super::REPL_STATE_KEY => repl_state(value)?,
@@ -71,6 +83,7 @@ pub fn objects(what: &str, values: &[Value]) -> Result<(), Error> {
             });
         }
         no_credentials(&path, value)?;
+        nesting(&path, value)?;
     }
     Ok(())
 }

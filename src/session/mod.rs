@@ -133,7 +133,9 @@ impl SessionUpdate {
 
     pub fn apply(self, info: &mut SessionInfo, now: f64) -> Result<(), Error> {
         if let Some(meta) = &self.meta {
-            checks::no_credentials("meta", &Value::Object(meta.clone()))?;
+            let meta = Value::Object(meta.clone());
+            checks::no_credentials("meta", &meta)?;
+            checks::nesting("meta", &meta)?;
         }
         if let Some(title) = &self.title {
             crate::credentials::check_text("title", title)?;

@@ -70,6 +70,20 @@ test("compaction: read the tail, then replace the history if nobody wrote meanwh
   store.free();
 });
 
+test("a value 128 levels deep is stored by any route, and its export imports back", async () => {
+  const nested = (depth) => { let v = []; for (let i = 1; i < depth; i++) v = { a: v }; return v; };
+  const store = new MemorySessionStore();
+  const { id } = await store.createSession();
+  await store.saveSessionState(id, "k", nested(128));
+  await store.commitTurn(id, { state: { t: nested(128) }, frames: [{ requestId: "r", frames: [nested(128)] }] });
+  const copy = await store.importSession(await store.exportSession(id), { id: "copy" });
+  assert.deepEqual(await store.loadActivityFrames(copy.id, "r"), [nested(128)]);
+  await assert.rejects(store.saveSessionState(id, "k", nested(129)), code("INVALID_VALUE", "k"));
+  await assert.rejects(store.commitTurn(id, { state: { t: nested(129) } }), code("INVALID_VALUE", "state.t"));
+  await assert.rejects(store.saveSessionState(id, "k", nested(200)), code("INVALID_VALUE", "k"));
+  store.free();
+});
+
 test("a session exports as one JSON document and imports back identical", async () => {
   const store = new MemorySessionStore();
   const { id } = await store.createSession({ title: "portable", meta: { tag: "x" } });

@@ -50,7 +50,8 @@ macro_rules! for_each_case {
             several_states_load_at_once_with_null_where_absent,
             state_if_absent_keeps_the_first_write_in_one_turn,
             a_turn_can_require_a_history_length_and_absent_keys,
-            a_message_keeps_its_meta
+            a_message_keeps_its_meta,
+            a_value_128_deep_saves_exports_and_imports
         }
     };
 }
@@ -1590,4 +1591,64 @@ pub async fn a_message_keeps_its_meta(store: &impl SessionStore) {
         (error.code(), error.field()),
         ("INVALID_VALUE", Some("messages[0].meta"))
     );
+}
+
+/// `{"a": ... }` wrapping `[]`: `depth` levels in all.
+fn nested(depth: usize) -> Value {
+    let mut value = json!([]);
+    for _ in 1..depth {
+        value = json!({ "a": value });
+    }
+    value
+}
+
+pub async fn a_value_128_deep_saves_exports_and_imports(store: &impl SessionStore) {
+    assert_eq!(nested(128).depth(), 128);
+    let meta = nested(128).as_object().unwrap().clone();
+    let session = NewSession {
+        meta: Some(meta),
+        ..new("deep")
+    };
+    store.create_session(session).await.unwrap();
+    store
+        .save_session_state("deep", "k", nested(128))
+        .await
+        .unwrap();
+    let turn = TurnWrite {
+        frames: vec![("r".into(), vec![nested(128)])],
+        state: vec![("t".into(), nested(128))],
+        ..TurnWrite::default()
+    };
+    store.commit_turn("deep", turn).await.unwrap();
+    // Carried 4 levels down in the document, each still imports.
+    let text = store.export_session("deep").await.unwrap();
+    let doc = json::parse(&text).unwrap();
+    let copy = SessionExport::from_value(&doc).unwrap();
+    let copy = copy.with_id(Some("copy".into())).unwrap();
+    store.import_session(copy).await.unwrap();
+    let copied = store.load_activity_frames("copy", Some("r")).await;
+    assert_eq!(copied.unwrap(), vec![nested(128)]);
+
+    // One level more is refused wherever it is stored, at its path.
+    let too_deep = store.save_session_state("deep", "k", nested(129)).await;
+    let too_deep = too_deep.unwrap_err();
+    assert_eq!(
+        (too_deep.code(), too_deep.field()),
+        ("INVALID_VALUE", Some("k"))
+    );
+    let frames = store.append_activity_frames("deep", "r", vec![nested(129)]);
+    let frames = frames.await.unwrap_err();
+    assert_eq!(frames.field(), Some("frames[0]"));
+    let meta = nested(129).as_object().unwrap().clone();
+    let update = SessionUpdate {
+        meta: Some(meta),
+        ..SessionUpdate::default()
+    };
+    let update = store.update_session("deep", update).await.unwrap_err();
+    assert_eq!(
+        (update.code(), update.field()),
+        ("INVALID_VALUE", Some("meta"))
+    );
+    let stored = store.load_session_state("deep", "k").await.unwrap();
+    assert_eq!(stored, Some(nested(128)), "nothing refused was written");
 }
