@@ -51,6 +51,10 @@ for (const [name, open] of Object.entries(stores)) {
       expect(await ids({ limit: 2 })).toEqual([all[4], all[3]]);
       expect(await ids({ before: configs[3], limit: 2 })).toEqual([all[2], all[1]]);
       expect(await ids({ filter: { step: 1 } })).toEqual([all[1]]);
+      // Not whole numbers, as list() took them before it paged.
+      expect(await ids({ limit: 1.5 })).toEqual([all[4], all[3]]);
+      expect(await ids({ limit: 0.5 })).toEqual([all[4]]);
+      expect(await ids({ limit: NaN })).toHaveLength(5);
       expect((await saver.getTuple(thread())).config.configurable.checkpoint_id).toBe(all[4]);
     });
 

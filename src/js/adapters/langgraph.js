@@ -175,7 +175,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       // early has not paid for the rest.
       for (let start = 0; start < found.length; ) {
         if (limit !== undefined && limit <= 0) return;
-        const size = limit === undefined || filter ? LIST_PAGE : Math.min(LIST_PAGE, limit);
+        // A page is never empty: limit may be 1.5 or NaN, as before.
+        const size = limit === undefined || filter || !(limit >= 1) ? LIST_PAGE : Math.min(LIST_PAGE, Math.ceil(limit));
         const page = found.slice(start, start + size);
         start += page.length;
         const records = await this.store.loadSessionStates(thread, page.map(({ ns: at, id }) => checkpointKey(at, id)));
