@@ -15,7 +15,9 @@ const illFormed = String.prototype.isWellFormed
 export function toJson(value, path) {
   const seen = new Set();
   const field = (at, key) => (at ? `${at}.${key}` : key);
-  const check = (v, at) => {
+  // `key` is what JSON.stringify passes to toJSON; `replaced`, that v is a
+  // toJSON's result, whose own toJSON JSON.stringify does not call.
+  const check = (v, at, key, replaced) => {
     switch (typeof v) {
       case "string":
         if (illFormed(v)) throw { path: at, reason: "holds a lone surrogate, which UTF-8 cannot hold" };
@@ -32,30 +34,34 @@ export function toJson(value, path) {
     }
     if (v === null) return;
     if (seen.has(v)) throw { path: at, reason: "refers back to itself (a cycle)" };
-    // JSON.stringify would call it, own or inherited, enumerable or not,
-    // and store whatever it returns unchecked.
-    if (typeof v.toJSON === "function") throw { path: at, reason: "has a toJSON method, which JSON data cannot hold" };
+    const array = Array.isArray(v);
+    if (!array && !isPlain(v)) {
+      throw { path: at, reason: `is a ${v.constructor?.name ?? "non-plain object"}, not a plain object` };
+    }
     seen.add(v);
-    if (Array.isArray(v)) {
+    // JSON.stringify stores what a toJSON method returns (own or inherited,
+    // a MobX array's, say), so that is what is checked.
+    const toJSON = replaced ? undefined : v.toJSON;
+    const out = typeof toJSON === "function" ? toJSON.call(v, key) : v;
+    if (out !== v) {
+      check(out, at, key, true);
+    } else if (array) {
       // Every index: forEach skips holes, which JSON.stringify writes as null.
       for (let i = 0; i < v.length; i++) {
         const item = v[i];
         if (item === undefined) throw { path: `${at}[${i}]`, reason: "is undefined or a hole, which JSON cannot hold" };
-        check(item, `${at}[${i}]`);
+        check(item, `${at}[${i}]`, String(i), false);
       }
     } else {
-      if (!isPlain(v)) {
-        throw { path: at, reason: `is a ${v.constructor?.name ?? "non-plain object"}, not a plain object` };
-      }
-      for (const key of Object.keys(v)) {
-        if (illFormed(key)) throw { path: at, reason: "has a key with a lone surrogate, which UTF-8 cannot hold" };
+      for (const k of Object.keys(v)) {
+        if (illFormed(k)) throw { path: at, reason: "has a key with a lone surrogate, which UTF-8 cannot hold" };
         // Absent and undefined mean the same, as in JSON.stringify.
-        if (v[key] !== undefined) check(v[key], field(at, key));
+        if (v[k] !== undefined) check(v[k], field(at, k), k, false);
       }
     }
     seen.delete(v);
   };
-  check(value, path);
+  check(value, path, "", false);
   return JSON.stringify(value);
 }
 

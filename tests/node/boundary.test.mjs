@@ -162,17 +162,27 @@ test("errors say what the host passed, keep their code on every route, and show 
   const nested = await sessions.appendActivityFrames("s", "r", [{ a: { b: ["ok", "x\ud800"] } }]).catch((e) => e);
   assert.equal(nested.field, "frames[0].a.b[1]", "a lone surrogate is named by its path");
 
-  // What JSON.stringify would change unseen: a hole becomes null, and a
-  // toJSON method (own, hidden or inherited) replaces the value.
+  // A hole, which JSON.stringify would write as null unseen, is refused.
+  const hole = await sessions.appendActivityFrames("s", "r", [{ a: [, 1] }]).catch((e) => e);
+  assert.deepEqual([hole.code, hole.field], ["INVALID_VALUE", "frames[0].a[0]"]);
+  // A toJSON method (hidden, or a MobX array's) gives what is stored, as
+  // in JSON.stringify, and its result is what is checked.
   const hidden = Object.defineProperty([1], "toJSON", { value: () => "swapped" });
-  const inherited = Object.create({ toJSON: () => "swapped" });
-  for (const [value, field] of [[[, 1], "frames[0].a[0]"], [hidden, "frames[0].a"], [{ x: { toJSON: () => 1 } }, "frames[0].a.x"]]) {
-    const refused = await sessions.appendActivityFrames("s", "r", [{ a: value }]).catch((e) => e);
-    assert.deepEqual([refused.code, refused.field], ["INVALID_VALUE", field], `${field} is refused`);
+  const observable = new Proxy([1, 2], { get: (t, k) => (k === "toJSON" ? () => t.slice() : t[k]) });
+  const frame = { a: hidden, b: observable, c: { toJSON: (key) => `at ${key}` } };
+  await sessions.appendActivityFrames("s", "r", [frame]);
+  assert.deepEqual(await sessions.loadActivityFrames("s", "r"), [JSON.parse(JSON.stringify(frame))]);
+  assert.deepEqual(JSON.parse(JSON.stringify(frame)), { a: "swapped", b: [1, 2], c: "at c" });
+  for (const [returned, field] of [[NaN, "frames[0].a"], ["x\ud800", "frames[0].a"], [{ n: undefined, m: [undefined] }, "frames[0].a.m[0]"]]) {
+    const refused = await sessions.appendActivityFrames("s", "r", [{ a: { toJSON: () => returned } }]).catch((e) => e);
+    assert.deepEqual([refused.code, refused.field], ["INVALID_VALUE", field], `toJSON giving ${String(returned)}`);
   }
+  const selfish = { toJSON() { return { me: selfish }; } };
+  assert.equal((await sessions.saveSessionState("s", "k", selfish).catch((e) => e)).code, "INVALID_VALUE", "a cycle through toJSON");
+  const inherited = Object.create({ toJSON: () => "swapped" });
   const viaProto = await sessions.saveSessionState("s", "k", { a: inherited }).catch((e) => e);
-  assert.equal(viaProto.code, "INVALID_VALUE", "an inherited toJSON is refused");
-  assert.deepEqual(await sessions.loadActivityFrames("s", "r"), [], "nothing was stored");
+  assert.equal(viaProto.code, "INVALID_VALUE", "a non-plain object is refused before its toJSON");
+  assert.equal((await sessions.loadActivityFrames("s", "r")).length, 1, "nothing refused was stored");
 });
 
 test("every method on a freed instance is FREED, on a wrong `this` INVALID_THIS; async ones reject", async () => {
