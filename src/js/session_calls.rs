@@ -264,7 +264,12 @@ pub fn append_messages(
     Ok(Call::AppendMessages(id, intake.list(messages, "messages")?))
 }
 
+/// `{id?, title?, meta?}`: its keys and shape by the one options reader,
+/// so a typo is INVALID_ARGUMENT whatever its value; then its values.
+const SESSION_OPTIONS: [&str; 3] = ["id", "title", "meta"];
+
 pub fn create_session(options: &JsValue, intake: &mut Intake) -> Result<Call, Error> {
+    Options::read(options, &SESSION_OPTIONS)?;
     let new = if options.is_undefined() || options.is_null() {
         NewSession::default()
     } else {
@@ -346,6 +351,7 @@ pub fn load_messages(id: &JsValue, options: &JsValue) -> Result<Call, Error> {
 #[inline(never)]
 pub fn update_session(id: &JsValue, update: &JsValue, intake: &mut Intake) -> Result<Call, Error> {
     let id = id_arg(id, "sessionId")?;
+    Options::read(update, &SESSION_OPTIONS)?;
     let update = SessionUpdate::from_value(&intake.value(update, "options", &["options.id"])?)?;
     Ok(Call::UpdateSession(id, update))
 }

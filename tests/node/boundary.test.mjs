@@ -147,10 +147,14 @@ test("errors say what the host passed, keep their code on every route, and show 
   const shape = await sessions.createSession({ title: 5 }).catch((e) => e);
   assert.equal(shape.code, "INVALID_VALUE");
   // An unknown key is the caller's mistake, as in every other options object.
-  for (const call of [() => sessions.createSession({ titel: "x" }), () => sessions.updateSession("s", { titel: "x" })]) {
-    const typo = await call().catch((e) => e);
-    assert.deepEqual([typo.code, typo.field], ["INVALID_ARGUMENT", "options.titel"]);
+  for (const titel of ["x", undefined, () => 1]) {
+    for (const call of [() => sessions.createSession({ titel }), () => sessions.updateSession("s", { titel })]) {
+      const typo = await call().catch((e) => e);
+      assert.deepEqual([typo.code, typo.field], ["INVALID_ARGUMENT", "options.titel"], `titel: ${String(titel)}`);
+    }
   }
+  const getter = Object.defineProperty({}, "title", { enumerable: true, get() { throw new Error("no"); } });
+  assert.equal((await sessions.createSession(getter).catch((e) => e)).code, "INVALID_ARGUMENT", "a throwing getter");
   const notOptions = await sessions.createSession(5).catch((e) => e);
   assert.deepEqual([notOptions.code, notOptions.field], ["INVALID_ARGUMENT", "options"]);
   assert.doesNotMatch(shape.message, /line \d+ column \d+/, shape.message);
