@@ -56,6 +56,10 @@ pub fn plan_turn(budget: TurnBudget) -> Result<Plan, Error> {
         });
     }
     let window = budget.context_window;
+    if window == 0 {
+        // Nothing fits a window of 0 tokens, so no plan could be followed.
+        return Err(Error::argument("contextWindow", "must be at least 1 token"));
+    }
     let threshold_tokens = window.saturating_mul(budget.threshold_percent) / 100;
     let emergency_tokens = window.saturating_mul(19) / 20;
     let reserve_tokens = budget

@@ -240,6 +240,22 @@ fn the_emergency_line_compacts_even_above_a_high_threshold() {
 }
 
 #[test]
+fn a_window_of_no_tokens_is_refused() {
+    let error = plan_turn(TurnBudget {
+        context_window: 0,
+        threshold_percent: 80,
+        history_tokens: 0,
+        overhead_tokens: 0,
+        transient_tokens: 0,
+    })
+    .unwrap_err();
+    assert_eq!(
+        (error.code(), error.field()),
+        ("INVALID_ARGUMENT", Some("contextWindow"))
+    );
+}
+
+#[test]
 fn transients_and_overhead_past_the_window_are_context_exceeded() {
     assert_eq!(
         plan(0, 1000, 0).action,

@@ -55,7 +55,7 @@ test("planTurn's lines, one token either side, from JS", () => {
   assert.equal(at(0, { overheadTokens: 1001 }).action, "context_exceeded");
   assert.equal(planTurn({ contextWindow: 1000, history: 499, thresholdPercent: 50 }).action, "send");
   assert.equal(planTurn({ contextWindow: 1000, history: 500, thresholdPercent: 50 }).action, "compact");
-  for (const bad of [{ history: 1 }, { contextWindow: -1, history: 1 }, { contextWindow: 10, history: "x" }, { contextWindow: 10, history: 1, thresholdPercent: 0 }]) {
+  for (const bad of [{ history: 1 }, { contextWindow: -1, history: 1 }, { contextWindow: 0, history: [] }, { contextWindow: 10, history: "x" }, { contextWindow: 10, history: 1, thresholdPercent: 0 }]) {
     assert.throws(() => planTurn(bad), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT", JSON.stringify(bad));
   }
 });
