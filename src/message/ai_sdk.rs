@@ -22,9 +22,13 @@ fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
             ]))
         }
         _ if is_error => {
-            return Err(at
-                .field("isError")
-                .wrong("the AI SDK has no error output with images"))
+            let image = content.iter().any(|p| matches!(p, Part::Image(_)));
+            let reason = match image {
+                true => "the AI SDK has no error output with images",
+                // Joined, the texts' boundaries would be lost unseen.
+                false => "the AI SDK's error output is one text",
+            };
+            return Err(at.field("isError").wrong(reason));
         }
         _ => {}
     }
@@ -66,7 +70,20 @@ pub fn to_ai_sdk(
     for (index, (at, message)) in messages.iter().enumerate() {
         let role = Value::from(message.role.as_str());
         if message.role == Role::System {
-            out.push(object([("role", role), ("content", message.text().into())]));
+            // A system message's content is one string: one message per
+            // text, so none is merged into another.
+            let before = out.len();
+            for part in &message.parts {
+                if let Part::Text(text) = part {
+                    out.push(object([
+                        ("role", role.clone()),
+                        ("content", text.as_str().into()),
+                    ]));
+                }
+            }
+            if out.len() == before {
+                out.push(object([("role", role), ("content", "".into())]));
+            }
             continue;
         }
         let content_at = at.field("content");
@@ -286,9 +303,10 @@ fn content_item(value: &Value, at: At) -> Result<Part, Error> {
             item.only(&["type", "data", "mediaType", "providerOptions"])?;
             let media_type = item.string("mediaType")?;
             let data = Fields::of(item.any("data")?, item.at("data"), "must be an object")?;
+            let image = media_type.starts_with("image/");
             match data.str("type")? {
-                "url" => Ok(Part::Image(Image::Url(data.string("url")?))),
-                "data" if media_type.starts_with("image/") => Ok(Part::Image(Image::Base64 {
+                "url" if image => Ok(Part::Image(Image::Url(data.string("url")?))),
+                "data" if image => Ok(Part::Image(Image::Base64 {
                     media_type,
                     data: data.string("data")?,
                 })),

@@ -2,7 +2,7 @@
 //! results ride in the user turn, so a tool message and the user message
 //! after it become one turn, and are split again on the way back.
 
-use super::{object, At, Fields, Image, Message, Part, Role, Sourced};
+use super::{image_from_url, object, At, Fields, Image, Message, Part, Role, Sourced};
 use crate::json::{Map, Value};
 use crate::Error;
 
@@ -25,11 +25,26 @@ fn block(part: &Part, at: At) -> Result<Value, Error> {
     Ok(match part {
         Part::Text(text) => text_block(text),
         Part::Image(image) => {
+            // Anthropic fetches a `url` source, so a data: URL goes as its
+            // base64 data, checked as base64 is.
+            let converted;
+            let (image, field) = match image {
+                Image::Url(url) if url.starts_with("data:") => {
+                    converted = image_from_url(url);
+                    (&converted, "url")
+                }
+                other => (other, "mediaType"),
+            };
             let source = match image {
+                Image::Url(url) if url.starts_with("data:") => {
+                    return Err(at
+                        .field("url")
+                        .wrong("Anthropic takes a data: URL only as base64"))
+                }
                 Image::Url(url) => object([("type", "url".into()), ("url", url.as_str().into())]),
                 Image::Base64 { media_type, data } => {
                     if !MEDIA_TYPES.contains(&media_type.as_str()) {
-                        return Err(at.field("mediaType").wrong(
+                        return Err(at.field(field).wrong(
                             "Anthropic takes image/jpeg, image/png, image/gif or image/webp",
                         ));
                     }
@@ -108,12 +123,18 @@ pub fn to_anthropic(
     pinned_at: Option<usize>,
     cache_control: Option<&Value>,
 ) -> Result<Value, Error> {
-    let mut system = Vec::new();
+    // Every system text, in order, as a block: Anthropic has one
+    // top-level system.
+    let mut system: Vec<Value> = Vec::new();
     // Each turn: its role, its blocks, and what may still join it.
     let mut turns: Vec<(&str, Vec<Value>, Join)> = Vec::new();
     for (index, (at, message)) in messages.iter().enumerate() {
         if message.role == Role::System {
-            system.push(message.text());
+            for part in &message.parts {
+                if let Part::Text(text) = part {
+                    system.push(text_block(text));
+                }
+            }
             continue;
         }
         let content_at = at.field("content");
@@ -155,8 +176,15 @@ pub fn to_anthropic(
         }
     }
     let mut request = Map::new();
-    if !system.is_empty() {
-        request.push_field("system".into(), crate::text::join(&system, "\n\n").into());
+    // One text stays a string; several are blocks, so none is merged
+    // into another and `fromAnthropic` gives each back.
+    // One text stays a string; several are blocks, so none is merged
+    // into another and `fromAnthropic` gives each back.
+    if system.len() == 1 {
+        let text = system.pop().and_then(|b| b.get("text").cloned());
+        request.push_field("system".into(), text.unwrap_or_default());
+    } else if !system.is_empty() {
+        request.push_field("system".into(), Value::Array(system));
     }
     let messages = turns
         .into_iter()
@@ -205,14 +233,15 @@ pub fn from_anthropic(input: &Value, at: At) -> Result<Vec<Message>, Error> {
 fn message(value: &Value, at: At, out: &mut Vec<Message>) -> Result<(), Error> {
     let message = Fields::of(value, at, "must be an Anthropic message: {role, content}")?;
     message.only(&["role", "content"])?;
-    let role = message.str("role")?;
-    let parts = blocks(message.any("content")?, message.at("content"), role)?;
-    let role = match role {
+    // The role first: its blocks are judged by it.
+    let name = message.str("role")?;
+    let role = match name {
         "user" => Role::User,
         "assistant" => Role::Assistant,
         "system" => Role::System,
         _ => return Err(message.wrong("role", "must be \"user\", \"assistant\" or \"system\"")),
     };
+    let parts = blocks(message.any("content")?, message.at("content"), name)?;
     if role != Role::User {
         out.push(Message::new(role, parts));
         return Ok(());

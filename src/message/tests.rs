@@ -162,6 +162,51 @@ fn anthropic_conversations_and_responses_convert_both_ways() {
 }
 
 #[test]
+fn several_system_texts_reach_anthropic_as_blocks_not_merged() {
+    let request = json!({
+        "system": [{"type": "text", "text": "Be brief."}, {"type": "text", "text": "Use tools."}],
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]
+    });
+    let messages = from_anthropic(&request, At::Name("input")).unwrap();
+    let back = to_anthropic(&sourced(&messages), None, None).unwrap();
+    assert_eq!(back, request, "each text its own block, as given");
+    // Two system messages: two blocks, not one text with a separator made up.
+    let two = [("system", "A"), ("system", "B"), ("user", "q")].map(|(role, text)| {
+        Message::new(Role::parse(role).unwrap(), vec![Part::Text(text.into())])
+    });
+    let sent = to_anthropic(&sourced(&two), None, None).unwrap();
+    assert_eq!(
+        sent["system"],
+        json!([{"type": "text", "text": "A"}, {"type": "text", "text": "B"}])
+    );
+    let one = to_anthropic(&sourced(&two[1..]), None, None).unwrap();
+    assert_eq!(one["system"], json!("B"), "one text stays a string");
+}
+
+#[test]
+fn several_system_texts_reach_the_ai_sdk_as_system_messages() {
+    let system = Message::new(
+        Role::System,
+        vec![
+            Part::Text("Be brief.".into()),
+            Part::Text("Use tools.".into()),
+        ],
+    );
+    let sent = to_ai_sdk(&sourced(&[system]), None, None).unwrap();
+    assert_eq!(
+        sent,
+        json!([{"role": "system", "content": "Be brief."}, {"role": "system", "content": "Use tools."}])
+    );
+}
+
+#[test]
+fn an_unknown_anthropic_role_is_named_before_its_blocks() {
+    let input = json!([{"role": "tool", "content": [{"type": "tool_result", "tool_use_id": "x", "content": "r"}]}]);
+    let error = from_anthropic(&input, At::Name("input")).unwrap_err();
+    assert_eq!(error.field(), Some("input[0].role"));
+}
+
+#[test]
 fn neutral_messages_survive_anthropic_whole() {
     let messages = neutral();
     let sent = to_anthropic(&sourced(&messages), None, None).unwrap();
@@ -333,6 +378,12 @@ fn what_a_provider_shape_holds_that_attache_cannot_keep_is_refused_with_its_path
             json!([{"role": "system", "content": [{"type": "text", "text": "s"}]}]),
             "x[0].content",
         ),
+        (
+            // A file by URL is an image only when its media type says so.
+            json!([{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "n", "output": {"type": "content", "value": [
+                {"type": "file", "mediaType": "application/pdf", "data": {"type": "url", "url": "https://x/r.pdf"}}]}}]}]),
+            "x[0].content[0].output.value[0].data.type",
+        ),
     ];
     for (input, field) in ai_sdk {
         assert_eq!(
@@ -380,6 +431,36 @@ fn what_a_provider_cannot_take_is_refused_before_sending() {
             "history[0].content[0].mediaType".to_owned()
         )
     );
+    let two_texts = json!({"role": "tool", "content": [{"type": "tool_result", "callId": "c", "isError": true,
+        "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}]});
+    let calls = json!({"role": "assistant", "content": [{"type": "tool_call", "id": "c", "name": "n", "arguments": {}}]});
+    let history: Vec<Sourced> = [calls, two_texts]
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            (
+                At::Item("history", i),
+                Message::from_value(m, At::Name("m")).unwrap(),
+            )
+        })
+        .collect();
+    let error = to_ai_sdk(&history, None, None).unwrap_err();
+    assert!(error.to_string().contains("one text"), "{error}");
+    // A data: URL is base64 to Anthropic, with the same media types.
+    let data_url =
+        |url: &str| message(json!({"role": "user", "content": [{"type": "image", "url": url}]}));
+    let sent = to_anthropic(&data_url("data:image/png;base64,iVBORw0KGgo="), None, None);
+    assert_eq!(
+        sent.unwrap()["messages"][0]["content"][0]["source"],
+        json!({"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="})
+    );
+    for url in ["data:image/bmp;base64,Qk0=", "data:image/svg+xml,<svg/>"] {
+        assert_eq!(
+            refused(to_anthropic(&data_url(url), None, None)),
+            ("INVALID_VALUE", "history[0].content[0].url".to_owned()),
+            "{url}"
+        );
+    }
     let array_input = message(
         json!({"role": "assistant", "content": [{"type": "tool_call", "id": "c", "name": "n", "arguments": [1]}]}),
     );
