@@ -49,6 +49,25 @@ pub fn default_cache_control() -> Value {
     crate::json!({"type": "ephemeral"})
 }
 
+/// Anthropic's breakpoint: `{type: "ephemeral", ttl?: "5m" | "1h"}`.
+fn check_cache_control(marker: &Value) -> Result<(), Error> {
+    let fields = marker.as_object();
+    let ok = fields.is_some_and(|fields| {
+        fields.iter().all(|(key, value)| match key.as_str() {
+            "type" => *value == "ephemeral",
+            "ttl" => *value == "5m" || *value == "1h",
+            _ => false,
+        }) && fields.get("type").is_some()
+    });
+    if ok {
+        return Ok(());
+    }
+    Err(Error::argument(
+        "cacheControl",
+        "must be true, false or {type: \"ephemeral\", ttl?: \"5m\" | \"1h\"}",
+    ))
+}
+
 /// `{ messages }`, plus a top-level `system` for Anthropic. Every message
 /// is checked first, and a refusal names its list and index.
 pub fn build_request(format: Format, turn: Turn) -> Result<Value, Error> {
@@ -66,10 +85,19 @@ pub fn build_request(format: Format, turn: Turn) -> Result<Value, Error> {
     let attachments = match &turn.attachments {
         Some(value) => {
             let at = At::Name("attachments");
-            Some((at, Message::from_value(value, at)?))
+            let message = Message::from_value(value, at)?;
+            // The consolidated message: a breakpoint on anything else
+            // would move (a system message) or vanish (no parts) unseen.
+            if message.role != Role::User || message.parts.is_empty() {
+                return Err(at.wrong("must be the consolidated message: a user message with parts"));
+            }
+            Some((at, message))
         }
         None => None,
     };
+    if let Some(marker) = &turn.cache_control {
+        check_cache_control(marker)?;
+    }
     // A leading system message in the history stays first, as the reference
     // inserts pinned messages after it.
     let leading = history

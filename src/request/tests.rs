@@ -285,3 +285,41 @@ fn the_ai_sdk_gets_the_cache_breakpoint_in_provider_options_on_the_last_pinned_p
         .count();
     assert_eq!(marked, 1, "nothing after the pinned prefix is marked");
 }
+
+#[test]
+fn a_breakpoint_is_anthropic_shaped_and_lands_on_the_consolidated_message() {
+    let with = |attachments: Value, marker: Value| {
+        let turn = Turn {
+            attachments: Some(attachments),
+            cache_control: Some(marker),
+            ..turn()
+        };
+        build_request(Format::AnthropicMessages, turn)
+    };
+    let ok = json!({"type": "ephemeral", "ttl": "1h"});
+    assert!(with(pinned(), ok.clone()).is_ok());
+    for marker in [
+        json!("1h"),
+        json!({}),
+        json!({"type": "ephemeral", "ttl": "2h"}),
+        json!({"type": "persistent"}),
+    ] {
+        let error = with(pinned(), marker.clone()).unwrap_err();
+        assert_eq!(
+            (error.code(), error.field()),
+            ("INVALID_ARGUMENT", Some("cacheControl")),
+            "{marker}"
+        );
+    }
+    // Where a breakpoint would move or vanish unseen.
+    let system = json!({"role": "system", "content": [{"type": "text", "text": "s"}]});
+    let empty = json!({"role": "user", "content": []});
+    for attachments in [system, empty] {
+        let error = with(attachments.clone(), ok.clone()).unwrap_err();
+        assert_eq!(
+            (error.code(), error.field()),
+            ("INVALID_VALUE", Some("attachments")),
+            "{attachments}"
+        );
+    }
+}
