@@ -90,6 +90,11 @@ impl Options {
         let keys =
             js_sys::Reflect::own_keys(value).map_err(|_| wrong("options", "cannot be read"))?;
         for key in keys.iter() {
+            // A symbol key (a MobX object's $mobx, say) is no option, as
+            // JSON.stringify ignores it.
+            if key.is_symbol() {
+                continue;
+            }
             // Checked before the copy: as_string() would turn a lone
             // surrogate in the key into U+FFFD.
             let name = id_problem(&key)
@@ -99,7 +104,9 @@ impl Options {
             match name {
                 Some(name) if known.contains(&name.as_str()) => {}
                 Some(name) => {
-                    return Err(wrong(&format!("options.{name}"), "is not a known option"))
+                    // A secret as a key is refused without echoing it.
+                    crate::credentials::check_text("options", &name)?;
+                    return Err(wrong(&format!("options.{name}"), "is not a known option"));
                 }
                 None => return Err(wrong("options", "has a key that is not a known option")),
             }

@@ -80,6 +80,11 @@ test("a redacting store keeps the frame, replaces the secret, and reports where,
   const other = await refusing.createSession();
   await assert.rejects(refusing.saveSessionState(other.id, "password", "hunter2 horse"), refused("password", "credential_field"));
   refusing.free();
+  // A secret as an option key is refused without echoing it, by every
+  // method's options reader; a symbol key is no option at all.
+  await assert.rejects(store.createSession({ [key]: "x" }), refused("options"));
+  await assert.rejects(store.loadMessages(id, { [key]: 1 }), refused("options"));
+  assert.equal((await store.createSession({ title: "t", [Symbol("tag")]: 1 })).title, "t");
   // A refused write reports nothing; a name is refused in either mode.
   await assert.rejects(store.saveSessionState(id, key, 1), refused("key", "openai_key"));
   assert.equal(events.length, 1);
