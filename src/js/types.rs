@@ -85,7 +85,8 @@ export interface AnthropicThinkingBlock { type: "thinking"; thinking: string; si
 export type AnthropicMessage =
   | { role: "user"; content: Array<AnthropicTextBlock | AnthropicImageBlock | AnthropicToolResultBlock> }
   | { role: "assistant"; content: Array<AnthropicTextBlock | AnthropicThinkingBlock | AnthropicToolUseBlock> };
-export interface AnthropicRequest { system?: string; messages: AnthropicMessage[] }
+/** `system` is a string for one system text, text blocks for several. */
+export interface AnthropicRequest { system?: string | AnthropicTextBlock[]; messages: AnthropicMessage[] }
 
 /** What `toAiSdk` and `buildRequest({ format: "ai-sdk" })` give: the Vercel AI SDK's `ModelMessage`s. */
 export type AiSdkProviderOptions = { [provider: string]: JsonObject };

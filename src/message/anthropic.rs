@@ -177,9 +177,11 @@ pub fn to_anthropic(
     }
     let mut request = Map::new();
     // One text stays a string; several are blocks, so none is merged
-    // into another and `fromAnthropic` gives each back.
-    // One text stays a string; several are blocks, so none is merged
-    // into another and `fromAnthropic` gives each back.
+    // into another and `fromAnthropic` gives each back. Anthropic refuses
+    // an empty text block, and it carries nothing.
+    if system.len() > 1 {
+        system.retain(|block| block["text"] != "");
+    }
     if system.len() == 1 {
         let text = system.pop().and_then(|b| b.get("text").cloned());
         request.push_field("system".into(), text.unwrap_or_default());

@@ -181,6 +181,14 @@ fn several_system_texts_reach_anthropic_as_blocks_not_merged() {
     );
     let one = to_anthropic(&sourced(&two[1..]), None, None).unwrap();
     assert_eq!(one["system"], json!("B"), "one text stays a string");
+    let mut with_empty = two.clone();
+    with_empty[0] = Message::new(Role::System, vec![Part::Text(String::new())]);
+    let sent = to_anthropic(&sourced(&with_empty), None, None).unwrap();
+    assert_eq!(
+        sent["system"],
+        json!("B"),
+        "no empty block, which Anthropic refuses"
+    );
 }
 
 #[test]
