@@ -16,23 +16,26 @@ export function toJson(value, path) {
   const seen = new Set();
   const field = (at, key) => (at ? `${at}.${key}` : key);
   // `key` is what JSON.stringify passes to toJSON; `replaced`, that v is a
-  // toJSON's result, whose own toJSON JSON.stringify does not call.
+  // toJSON's result, whose own toJSON JSON.stringify does not call. Returns
+  // what to serialize: v itself, or, where a toJSON replaced something
+  // inside it, a copy holding the checked results, so each toJSON runs once
+  // and what is stored is what was checked.
   const check = (v, at, key, replaced) => {
     switch (typeof v) {
       case "string":
         if (illFormed(v)) throw { path: at, reason: "holds a lone surrogate, which UTF-8 cannot hold" };
-        return;
+        return v;
       case "boolean":
-        return;
+        return v;
       case "number":
         if (!Number.isFinite(v)) throw { path: at, reason: `is ${v}, which JSON cannot hold` };
-        return;
+        return v;
       case "object":
         break;
       default:
         throw { path: at, reason: `is a ${typeof v}, which JSON cannot hold` };
     }
-    if (v === null) return;
+    if (v === null) return v;
     if (seen.has(v)) throw { path: at, reason: "refers back to itself (a cycle)" };
     const array = Array.isArray(v);
     if (!array && !isPlain(v)) {
@@ -43,26 +46,43 @@ export function toJson(value, path) {
     // a MobX array's, say), so that is what is checked.
     const toJSON = replaced ? undefined : v.toJSON;
     const out = typeof toJSON === "function" ? toJSON.call(v, key) : v;
+    let result = v;
     if (out !== v) {
-      check(out, at, key, true);
+      result = check(out, at, key, true);
     } else if (array) {
+      // A toJSON's result is copied, so no toJSON of its own runs later.
+      let copy = replaced ? [] : null;
       // Every index: forEach skips holes, which JSON.stringify writes as null.
       for (let i = 0; i < v.length; i++) {
         const item = v[i];
         if (item === undefined) throw { path: `${at}[${i}]`, reason: "is undefined or a hole, which JSON cannot hold" };
-        check(item, `${at}[${i}]`, String(i), false);
+        const checked = check(item, `${at}[${i}]`, String(i), false);
+        if (copy === null && checked !== item) copy = Array.prototype.slice.call(v, 0, i);
+        copy?.push(checked);
       }
+      result = copy ?? v;
     } else {
-      for (const k of Object.keys(v)) {
+      const keys = Object.keys(v);
+      // Null-prototype, so a "__proto__" key stays a key.
+      let copy = replaced ? Object.create(null) : null;
+      keys.forEach((k, n) => {
         if (illFormed(k)) throw { path: at, reason: "has a key with a lone surrogate, which UTF-8 cannot hold" };
+        const item = v[k];
         // Absent and undefined mean the same, as in JSON.stringify.
-        if (v[k] !== undefined) check(v[k], field(at, k), k, false);
-      }
+        if (item === undefined) return;
+        const checked = check(item, field(at, k), k, false);
+        if (copy === null && checked !== item) {
+          copy = Object.create(null);
+          for (const earlier of keys.slice(0, n)) if (v[earlier] !== undefined) copy[earlier] = v[earlier];
+        }
+        if (copy !== null) copy[k] = checked;
+      });
+      result = copy ?? v;
     }
     seen.delete(v);
+    return result;
   };
-  check(value, path, "", false);
-  return JSON.stringify(value);
+  return JSON.stringify(check(value, path, "", false));
 }
 
 // Plain in any realm: an iframe's or a sandbox's objects have their own

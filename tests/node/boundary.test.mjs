@@ -181,6 +181,12 @@ test("errors say what the host passed, keep their code on every route, and show 
     const refused = await sessions.appendActivityFrames("s", "r", [{ a: { toJSON: () => returned } }]).catch((e) => e);
     assert.deepEqual([refused.code, refused.field], ["INVALID_VALUE", field], `toJSON giving ${String(returned)}`);
   }
+  // Each toJSON runs once: what was checked is what is stored.
+  let calls = 0;
+  const once = { a: { toJSON: () => (calls++ ? NaN : 1) }, b: [{ toJSON: () => JSON.parse('{"__proto__":"kept","n":[1]}') }] };
+  await sessions.saveSessionState("s", "once", once);
+  assert.equal(calls, 1, "toJSON ran once");
+  assert.deepEqual(await sessions.loadSessionState("s", "once"), JSON.parse('{"a":1,"b":[{"__proto__":"kept","n":[1]}]}'));
   const selfish = { toJSON() { return { me: selfish }; } };
   assert.equal((await sessions.saveSessionState("s", "k", selfish).catch((e) => e)).code, "INVALID_VALUE", "a cycle through toJSON");
   const inherited = Object.create({ toJSON: () => "swapped" });
