@@ -175,8 +175,7 @@ test("errors say what the host passed, keep their code on every route, and show 
   const observable = new Proxy([1, 2], { get: (t, k) => (k === "toJSON" ? () => t.slice() : t[k]) });
   const frame = { a: hidden, b: observable, c: { toJSON: (key) => `at ${key}` } };
   await sessions.appendActivityFrames("s", "r", [frame]);
-  assert.deepEqual(await sessions.loadActivityFrames("s", "r"), [JSON.parse(JSON.stringify(frame))]);
-  assert.deepEqual(JSON.parse(JSON.stringify(frame)), { a: "swapped", b: [1, 2], c: "at c" });
+  assert.deepEqual(await sessions.loadActivityFrames("s", "r"), [{ a: "swapped", b: [1, 2], c: "at c" }]);
   for (const [returned, field] of [[NaN, "frames[0].a"], ["x\ud800", "frames[0].a"], [{ n: undefined, m: [undefined] }, "frames[0].a.m[0]"]]) {
     const refused = await sessions.appendActivityFrames("s", "r", [{ a: { toJSON: () => returned } }]).catch((e) => e);
     assert.deepEqual([refused.code, refused.field], ["INVALID_VALUE", field], `toJSON giving ${String(returned)}`);
