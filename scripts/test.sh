@@ -44,5 +44,12 @@ npx --no-install size-limit
 step "adapters: vitest"
 npx --no-install vitest run
 
+# The crash trials run alone: with the other files in parallel on 2 cores,
+# Chromium relaunched after a SIGKILL sometimes opened the profile without
+# the trial's database at all (3 of 6 loaded runs on 2026-12-01, never in 4
+# runs alone). Under investigation; see issue 9's closing note.
+step "end to end: crash trials, alone"
+node --test tests/e2e/crash.test.mjs
+
 step "node, end to end and consumers: node --test"
-node --test tests/node/ tests/e2e/ tests/consumers/
+node --test tests/node/ tests/consumers/ $(ls tests/e2e/*.test.mjs | grep -v '/crash\.test\.mjs$')

@@ -42,7 +42,7 @@ async function append({ name, durability, batches, perBatch }) {
 async function interrupted(page, name, trial, interrupt) {
   const seen = { issued: 0, acked: 0 };
   let stopping = false, reached;
-  const trigger = new Promise((resolve) => { reached = resolve; });
+  const trigger = new Promise((resolve) => { reached = resolve; }).then(() => { seen.triggered = true; });
   await page.exposeFunction("issued", (batch) => {
     // Once the interruption starts, no further call may begin.
     if (stopping) return new Promise(() => {});
@@ -51,7 +51,7 @@ async function interrupted(page, name, trial, interrupt) {
   });
   await page.exposeFunction("acked", (batch) => { seen.acked = batch + 1; });
   const run = page.evaluate(append, { name, durability: durability(trial), batches: BATCHES, perBatch: PER_BATCH })
-    .then(() => "finished", () => "interrupted");
+    .then(() => "finished", (e) => { seen.error ??= String(e?.message ?? e).split("\n")[0]; return "interrupted"; });
   await Promise.race([trigger, run]);
   stopping = true;
   await interrupt();
@@ -66,7 +66,9 @@ async function reopen(env, name) {
   const found = await page.evaluate(async (name) => {
     const store = await attache.IdbSessionStore.open({ name });
     const session = await store.getSession("s");
-    const frames = await store.loadActivityFrames("s", "run");
+    // A missing session is reported by check(), with what the trial saw.
+    const frames = session ? await store.loadActivityFrames("s", "run") : [];
+    if (!session) await store.createSession({ id: "s" });
     await store.appendActivityFrames("s", "after", [{ writable: true }]);
     const after = await store.loadActivityFrames("s", "after");
     store.close();
@@ -79,7 +81,7 @@ async function reopen(env, name) {
 /** Asserts the reopened store against what Node saw. */
 function check(seen, { session, frames, after }) {
   assert.equal(seen.run, "interrupted", "the interruption came before the last batch");
-  assert.ok(session, "the session is there");
+  assert.ok(session, `the session is there (interrupted ${seen.triggered ? "on cue" : "before its cue"}, ${seen.acked} acknowledged${seen.triggered ? "" : `: ${seen.error}`})`);
   const stored = [];
   for (let k = 0; k < frames.length; k += PER_BATCH) {
     const batch = frames[k].batch;
