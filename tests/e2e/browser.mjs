@@ -81,6 +81,8 @@ export async function spawnChromium(profile) {
   const browser = await chromium.connectOverCDP(endpoint);
   return {
     context: browser.contexts()[0],
+    /** What Chromium wrote to stderr about its storage (the first 100 KB). */
+    storageLog: () => log.split("\n").filter((l) => /indexeddb|leveldb|sqlite|corrupt/i.test(l)).slice(0, 5).join(" | "),
     /** SIGKILLs every process of the group; resolves once none is left. */
     async kill() {
       process.off("exit", reap);

@@ -66,22 +66,24 @@ async function reopen(env, name) {
   const found = await page.evaluate(async (name) => {
     const store = await attache.IdbSessionStore.open({ name });
     const session = await store.getSession("s");
+    // Which databases the origin still has, should this one be gone.
+    const databases = session ? [] : (await indexedDB.databases()).map((d) => d.name);
     // A missing session is reported by check(), with what the trial saw.
     const frames = session ? await store.loadActivityFrames("s", "run") : [];
     if (!session) await store.createSession({ id: "s" });
     await store.appendActivityFrames("s", "after", [{ writable: true }]);
     const after = await store.loadActivityFrames("s", "after");
     store.close();
-    return JSON.stringify({ session, frames, after });
+    return JSON.stringify({ session, frames, after, databases });
   }, name);
   await page.close();
   return JSON.parse(found);
 }
 
 /** Asserts the reopened store against what Node saw. */
-function check(seen, { session, frames, after }) {
+function check(seen, { session, frames, after, databases }) {
   assert.equal(seen.run, "interrupted", "the interruption came before the last batch");
-  assert.ok(session, `the session is there (interrupted ${seen.triggered ? "on cue" : "before its cue"}, ${seen.acked} acknowledged${seen.triggered ? "" : `: ${seen.error}`})`);
+  assert.ok(session, `the session is there (interrupted ${seen.triggered ? "on cue" : "before its cue"}, ${seen.acked} acknowledged${seen.triggered ? "" : `: ${seen.error}`}; the origin's databases: ${JSON.stringify(databases)}${seen.log ? `; chromium said: ${seen.log}` : ""})`);
   const stored = [];
   for (let k = 0; k < frames.length; k += PER_BATCH) {
     const batch = frames[k].batch;
@@ -137,7 +139,9 @@ test("killing the browser mid-append: each batch whole or absent, none acknowled
       const page = await harness({ origin: server.origin, context: browser.context });
       const seen = await interrupted(page, name, trial, () => browser.kill());
       browser = await spawnChromium(profile);
-      return [seen, await reopen({ origin: server.origin, context: browser.context }, name)];
+      const found = await reopen({ origin: server.origin, context: browser.context }, name);
+      seen.log = browser.storageLog();
+      return [seen, found];
     });
   } finally {
     await browser?.kill();
