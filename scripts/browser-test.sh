@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 engine=$1; shift
+# Run by hand with no mode set, the runner would fall back to Node and skip.
+if ! env | grep -q '^WASM_BINDGEN_USE_'; then export WASM_BINDGEN_USE_BROWSER=1; fi
 case "$engine" in
   chrome) run=(wasm-pack test --headless --chrome --chromedriver "$CHROMEDRIVER") ;;
   firefox) run=(wasm-pack test --headless --firefox --geckodriver "$(command -v geckodriver)") ;;
@@ -18,6 +20,18 @@ trap 'rm -f "$log"' EXIT
 "${run[@]}" --mode no-install -- "$@" 2>&1 | tee "$log"
 if grep -q "skipping" "$log"; then
   echo "browser-test: $engine skipped its tests (is WASM_BINDGEN_USE_* set?)" >&2
+  exit 1
+fi
+# Each browser suite (tests/web_*.rs) must pass at least one test: one that
+# ran none would otherwise hide behind the others' total.
+empty=$(awk '
+  function close_suite() { if (suite != "" && !ran) empty = empty " " suite }
+  /Running / { close_suite(); suite = ""; ran = 0
+    if (match($0, /tests\/web_[a-z_]+\.rs/)) suite = substr($0, RSTART, RLENGTH); next }
+  /test result: ok\. [1-9]/ { ran = 1 }
+  END { close_suite(); print empty }' "$log")
+if [ -n "$empty" ]; then
+  echo "browser-test: $engine ran no test in:$empty" >&2
   exit 1
 fi
 passed=$(grep -oE 'test result: ok\. [0-9]+ passed' "$log" | awk '{ n += $4 } END { print n + 0 }')

@@ -1,5 +1,6 @@
 # Sourced by the scripts: binaryen's wasm-opt from npm (Debian's breaks the
 # build, see TOOLCHAIN.md) and cargo's bin dir come first on PATH.
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-export PATH="$root/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+# A Node that setup.sh installed (when the machine's was too old) comes next.
+export PATH="$root/node_modules/.bin:$root/.tools/node/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver || true)}"

@@ -25,7 +25,14 @@ const types = {
 };
 
 const server = createServer(async (req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
+  let path;
+  try {
+    path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
+  } catch {
+    // A malformed escape such as `/%E0` must not take the server down.
+    res.writeHead(400).end("bad request");
+    return;
+  }
   if (path === "/") {
     res.writeHead(302, { location: home }).end();
     return;

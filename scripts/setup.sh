@@ -15,6 +15,8 @@ apt_install() {
 }
 
 command -v cargo >/dev/null || { say "cargo is missing: install Rust with rustup first"; exit 1; }
+# A Node installed by this script (below) comes first, as in env.sh.
+export PATH="$PWD/.tools/node/node_modules/.bin:$PATH"
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
@@ -46,7 +48,8 @@ if ! command -v firefox-esr >/dev/null; then
 fi
 
 # WebKitWebDriver starts MiniBrowser itself, which needs a display: Xvfb.
-if [ ! -x /usr/bin/WebKitWebDriver ] || ! command -v xvfb-run >/dev/null; then
+# xauth is only a Recommends of xvfb, and xvfb-run needs it.
+if [ ! -x /usr/bin/WebKitWebDriver ] || ! command -v xvfb-run >/dev/null || ! command -v xauth >/dev/null; then
   say "installing webkit2gtk-driver and xvfb from Debian"
   apt_install webkit2gtk-driver xvfb xauth
 fi
@@ -58,9 +61,25 @@ if [ "$(geckodriver --version 2>/dev/null | awk 'NR==1 { print $2 }')" != "$geck
   cargo install geckodriver --locked --version "$geckodriver_version"
 fi
 
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  say "installing node and npm from Debian"
-  apt_install nodejs npm
+# Vite, vitest and size-limit need Node 20.19 or later; Debian 12 has 18.
+# The npm registry's `node` package is the official build, so an older or
+# missing Node is replaced by one in .tools/ (git-ignored), which env.sh
+# puts first on PATH.
+node_ok() {
+  command -v node >/dev/null && command -v npm >/dev/null &&
+    node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)'
+}
+if ! node_ok; then
+  if ! command -v npm >/dev/null; then
+    say "installing node and npm from Debian, to fetch a newer node with"
+    apt_install nodejs npm
+  fi
+  if ! node_ok; then
+    say "installing node 22 from the npm registry into .tools/node (found: $(node --version 2>/dev/null || echo none))"
+    npm install --prefix .tools/node --no-audit --no-fund --loglevel=error node@22
+    hash -r # bash remembers where it last found node
+    node_ok || { say "node 22 did not install: $(node --version 2>&1)"; exit 1; }
+  fi
 fi
 
 # npm ci only when the lock file changed since the last install.
