@@ -41,6 +41,8 @@ async function attempt(action, form) {
   }
   try {
     await render();
+  } catch (e) {
+    notice(`The page could not refresh: ${isAttacheError(e) ? `${e.code}: ${e.message}` : String(e?.message ?? e)}`);
   } finally {
     if (--busy === 0) delete document.body.dataset.busy;
   }
@@ -57,25 +59,34 @@ async function savePins() {
   await store.saveAttachments(sessionId, pinned);
 }
 
-async function openSession(id) {
+// The session this tab last opened resumes after a reload. Switching
+// writes nothing to the store, so the most recent session would not do.
+const current = "attache-demo:session";
+
+/** Swaps in a session's pins once they are loaded: a failed load keeps the old ones. */
+function show(id, pins) {
+  const old = pinned;
+  pinned = pins;
   sessionId = id;
-  pinned.free();
-  pinned = (await store.loadAttachments(id)) ?? new AttachmentStore();
-  const saved = await store.loadSnapshot(id);
-  if (saved?.state?.contextWindow) $("context-window").value = String(saved.state.contextWindow);
   lastSteps = [];
+  old.free();
+  localStorage.setItem(current, id);
+}
+
+async function openSession(id) {
+  const pins = (await store.loadAttachments(id)) ?? new AttachmentStore();
+  const saved = await store.loadSnapshot(id).catch((e) => { pins.free(); throw e; });
+  if (saved?.state?.contextWindow) $("context-window").value = String(saved.state.contextWindow);
+  show(id, pins);
 }
 
 async function newSession() {
   const info = await store.createSession({ title: `Session ${new Date().toLocaleString()}` });
-  pinned.free();
-  pinned = new AttachmentStore();
+  show(info.id, new AttachmentStore());
   pinned.setAttachment({ kind: "memory", slug: "style", memory: "Answer in short sentences; cite the pinned file you used." });
   pinned.setAttachment({ kind: "file", path: "README.md", contents: "# demo project\n\nAuth uses Argon2id with RFC 9106 parameters." });
   pinned.setAttachment({ kind: "todo", items: [{ text: "read the README", completed: true }, { text: "review the auth design", completed: false }] });
-  sessionId = info.id;
   await store.commitTurn(sessionId, { attachments: pinned, state: { snapshot: snapshot() } });
-  lastSteps = [];
 }
 
 async function render() {
@@ -168,14 +179,16 @@ onSubmit("add-todo", async ({ text }) => {
   pinned.setAttachment({ kind: "todo", items: [...todoItems(pinned), { text, completed: false }] });
   await savePins();
 });
+// A turn holds the session's pins: switching sessions mid-turn would free them.
+const turnControls = ["send", "session-select", "session-new", "session-delete", "session-import"];
 onSubmit("composer", async ({ text, window: size }) => {
-  $("send").disabled = true;
+  for (const id of turnControls) $(id).disabled = true;
   try {
     const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot: snapshot(), say: () => {} });
     lastSteps = turn.steps;
     window.demo.requests.push(...turn.steps.map((s) => s.messages));
   } finally {
-    $("send").disabled = false;
+    for (const id of turnControls) $(id).disabled = false;
   }
 }, (form) => { form.elements.text.value = ""; });
 onSubmit("model-form", async ({ url, model: name, key }) => {
@@ -210,10 +223,13 @@ $("session-export").onclick = () => attempt(async () => {
 $("session-import").onchange = (e) => attempt(async () => {
   const [file] = e.target.files;
   if (!file) return;
-  const doc = JSON.parse(await file.text());
-  const exists = await store.getSession(doc.session?.id);
-  const info = await store.importSession(doc, exists ? { id: `${doc.session.id}-copy-${Date.now().toString(36)}` } : undefined);
+  // Cleared first: picking the same file again after a refusal must retry.
   e.target.value = "";
+  const doc = JSON.parse(await file.text());
+  // A malformed document is importSession's to refuse, with its own field.
+  const id = doc?.session?.id;
+  const exists = typeof id === "string" && id.trim() !== "" && (await store.getSession(id));
+  const info = await store.importSession(doc, exists ? { id: `${id}-copy-${Date.now().toString(36)}` } : undefined);
   await openSession(info.id);
 });
 $("persist").onclick = () => attempt(async () => {
@@ -221,8 +237,9 @@ $("persist").onclick = () => attempt(async () => {
   notice(granted ? "Storage is persistent: the browser will not evict it under pressure." : "The browser did not grant persistent storage.");
 });
 
-// The most recently used session resumes after a reload.
-const [recent] = await store.listSessions();
-await (recent ? openSession(recent.id) : newSession());
+// This tab's last session resumes after a reload; else the most recent.
+const sessions = await store.listSessions();
+const resume = sessions.find((s) => s.id === localStorage.getItem(current)) ?? sessions[0];
+await (resume ? openSession(resume.id) : newSession());
 await render();
 document.body.dataset.ready = "true";

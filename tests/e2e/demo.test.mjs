@@ -7,7 +7,9 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { start } from "./browser.mjs";
 
 const root = new URL("../../", import.meta.url);
@@ -104,6 +106,27 @@ test("a session exports as one JSON file, and imports back after a delete", asyn
   await page.setInputFiles("#session-import", file);
   await page.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, session);
   assert.equal(await page.locator("#history li").count(), history);
+});
+
+test("a reload resumes the session this tab had open, not the most recent one", async () => {
+  const older = await page.inputValue("#session-select");
+  await page.click("#session-new");
+  await page.waitForFunction((id) => document.querySelector("#session-select").value !== id && !document.body.dataset.busy, older);
+  await page.selectOption("#session-select", older);
+  await page.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, older);
+  await page.reload();
+  await page.waitForSelector("body[data-ready=true]", { timeout: 20000 });
+  assert.equal(await page.inputValue("#session-select"), older);
+});
+
+test("a refused import names importSession's field, and the same file can be picked again", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "attache-demo-"));
+  const file = join(dir, "bad.json");
+  await writeFile(file, JSON.stringify({ format: "attache-session", version: 1, session: { id: 5 } }));
+  await page.setInputFiles("#session-import", file);
+  await page.waitForFunction(() => document.querySelector("#notice").textContent !== "" && !document.body.dataset.busy);
+  assert.match(await page.textContent("#notice"), /^INVALID_VALUE: value at `document\.session`/);
+  assert.equal(await page.inputValue("#session-import"), "", "the input is cleared, so picking bad.json again fires a change");
 });
 
 test("a pasted key is refused with where and what, and never shown", async () => {
