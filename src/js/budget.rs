@@ -2,7 +2,7 @@ use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 
 use super::error::to_js;
-use super::values::{from_js, list_from_js, to_js as value_to_js, Options};
+use super::values::{array_items, from_js, is_array, list_from_js, to_js as value_to_js, Options};
 use crate::budget::{
     plan_turn, Counter, Transient, TurnBudget, DEFAULT_THRESHOLD_PERCENT, TRANSIENTS,
 };
@@ -174,7 +174,7 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
     let history = get("history");
     let history_tokens = match tokens(&history, "history") {
         Ok(Some(n)) => n,
-        _ if Array::is_array(&history) => counter.count(&history, "history")?,
+        _ if is_array(&history) => counter.count(&history, "history")?,
         _ => {
             return Err(Error::argument(
                 "history",
@@ -202,9 +202,9 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
                 At::Name(name),
             )?);
             transients.push(&value);
-        } else if Array::is_array(&value) {
+        } else if is_array(&value) {
             checked.extend(Message::list(&list_from_js(&value, name)?, name)?);
-            Array::from(&value).for_each(&mut |message, _, _| {
+            array_items(&value, name, u32::MAX)?.for_each(&mut |message, _, _| {
                 transients.push(&message);
             });
         } else {

@@ -47,7 +47,7 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
         if absent(&value) {
             return Ok(Vec::new());
         }
-        if !js_sys::Array::is_array(&value) {
+        if !super::values::is_array(&value) {
             return Err(Error::argument(name, "must be an array of messages"));
         }
         list_from_js(&value, name)
@@ -77,7 +77,7 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
         _ => return Err(Error::argument("system", "must be a string")),
     };
     let history = get("history");
-    if !js_sys::Array::is_array(&history) {
+    if !super::values::is_array(&history) {
         return Err(Error::argument(
             "history",
             "is required: an array of messages",

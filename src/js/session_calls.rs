@@ -319,13 +319,10 @@ fn key_list(keys: &JsValue, name: &str) -> Result<Vec<String>, Error> {
     if keys.is_undefined() && name != "keys" {
         return Ok(Vec::new());
     }
-    if !js_sys::Array::is_array(keys) {
+    if !super::values::is_array(keys) {
         return Err(wrong("must be an array of state keys"));
     }
-    let keys = js_sys::Array::from(keys);
-    if keys.length() > MAX_KEYS {
-        return Err(wrong("must hold at most 10000 keys"));
-    }
+    let keys = super::values::array_items(keys, name, MAX_KEYS)?;
     (0..keys.length())
         .map(|i| id_arg(&keys.get(i), &format!("{name}[{i}]")))
         .collect()

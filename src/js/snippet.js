@@ -106,6 +106,30 @@ export function idProblem(value) {
   return null;
 }
 
+// Array.isArray throws on a revoked Proxy; here that is "not an array".
+export function isArray(value) {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+// An array's items, read once by index: a Proxy's trap or a getter that
+// throws, or a length past `max`, cannot throw past here or run long (its
+// iterator, which Array.from would call, is never used). Returns a plain
+// array, or why not.
+export function arrayItems(value, max) {
+  try {
+    if (!Array.isArray(value)) return "must be an array";
+    const length = value.length;
+    if (!(length <= max)) return `must hold at most ${max} items`;
+    return Array.from({ length }, (_, i) => value[i]);
+  } catch {
+    return "threw when read";
+  }
+}
+
 // ---- The consolidated message's objects ----
 // Built in JS so one call makes each; frozen, since every caller shares
 // the same objects.

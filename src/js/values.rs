@@ -14,6 +14,18 @@ extern "C" {
     fn to_json_text(value: &JsValue, path: &str) -> Result<String, JsValue>;
     #[wasm_bindgen(js_name = idProblem)]
     fn id_problem(value: &JsValue) -> Option<String>;
+    #[wasm_bindgen(js_name = isArray)]
+    pub fn is_array(value: &JsValue) -> bool;
+    #[wasm_bindgen(js_name = arrayItems)]
+    fn array_items_or_reason(value: &JsValue, max: u32) -> JsValue;
+}
+
+/// An array's items as a plain array, read once in JS (see `arrayItems`):
+/// at most `max`, or `INVALID_ARGUMENT` at `name`.
+pub fn array_items(value: &JsValue, name: &str, max: u32) -> Result<js_sys::Array, Error> {
+    array_items_or_reason(value, max)
+        .dyn_into()
+        .map_err(|reason| Error::argument(name, &reason.as_string().unwrap_or_default()))
 }
 
 /// A JSON value from JS: checked and serialized by `toJson` (which refuses
@@ -37,7 +49,7 @@ pub fn from_js(value: &JsValue, path: &str) -> Result<Value, Error> {
 /// A JSON array from JS: frames, messages, a history.
 pub fn list_from_js(value: &JsValue, path: &str) -> Result<Vec<Value>, Error> {
     let not_array = || Error::value(path, "must be an array");
-    if !js_sys::Array::is_array(value) {
+    if !is_array(value) {
         return Err(not_array());
     }
     // An array with its own toJSON may still serialize as something else.
@@ -84,7 +96,7 @@ impl Options {
         if value.is_undefined() || value.is_null() {
             return Ok(Self(Vec::new()));
         }
-        if !value.is_object() || js_sys::Array::is_array(value) {
+        if !value.is_object() || is_array(value) {
             return Err(wrong("options", "must be an object"));
         }
         let keys =

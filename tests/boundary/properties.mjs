@@ -6,9 +6,15 @@
 
 /** A value that throws when read, as a hostile host might pass. */
 const throwing = () => new Proxy({}, { get() { throw new Error("boom"); }, ownKeys() { throw new Error("boom"); } });
+/** Arrays as hostile: Array.from would call the iterator; isArray throws on a revoked Proxy. */
+const badIterator = () => Object.assign(["a"], { [Symbol.iterator]() { throw new Error("boom"); } });
+const endless = () => Object.assign(["a"], { *[Symbol.iterator]() { for (;;) yield "a"; } });
+const revoked = () => { const { proxy, revoke } = Proxy.revocable([], {}); revoke(); return proxy; };
+const throwingArray = () => new Proxy(["a"], { get() { throw new Error("boom"); } });
 export const EMPTY = {};
 export const HOSTILE = [undefined, null, 42, -0, NaN, true, 10n, Symbol("s"), () => 1, [], ["a"], EMPTY, { length: 1e9 },
-  new Date(0), new Map(), "", "   ", "a\ud800", "\udc00b", "x".repeat(4097), throwing()];
+  new Date(0), new Map(), "", "   ", "a\ud800", "\udc00b", "x".repeat(4097), throwing(),
+  badIterator(), endless(), revoked(), throwingArray()];
 
 const fail = (message) => { throw new Error(message); };
 
@@ -102,12 +108,17 @@ export async function fuzz({ attache, fc, memory, runs, sessions: shared }) {
     const covered = options[name] ?? ["AttachmentStore", "IdbSessionStore", "isAttacheError", "default", "initSync"].includes(name);
     if (!covered) fail(`export ${name} is not fuzzed`);
   }
+  // Each value comes as a thunk: fast-check probes the values it holds,
+  // which a revoked Proxy refuses. toString keeps counterexamples readable.
+  const thunk = (v, shown) => Object.assign(() => v, { toString: () => shown });
   const value = fc.oneof(fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true,
     withTypedArray: true, withSparseArray: true, withNullPrototype: true, withBoxedValues: true }),
-  fc.string({ unit: "binary" }), fc.constantFrom(...HOSTILE));
+  fc.string({ unit: "binary" })).map((v) => thunk(v, fc.stringify(v)));
+  const hostile = fc.nat(HOSTILE.length - 1).map((i) => thunk(HOSTILE[i], `HOSTILE[${i}]`));
   // Every other memory store redacts: the same calls, the other policy.
   let count = 0;
-  const run = async (v) => {
+  const run = async (make) => {
+    const v = make();
     const sessions = shared ?? new attache.MemorySessionStore({ credentials: count++ % 2 ? "redact" : "refuse" });
     const { id } = await sessions.createSession();
     const calls = idCalls(pinned, sessions, id);
@@ -127,12 +138,14 @@ export async function fuzz({ attache, fc, memory, runs, sessions: shared }) {
     await settlesAsync(attache, () => sessions.listSessionStateKeys(id, v), "listSessionStateKeys options");
     await settlesAsync(attache, () => sessions.listSessionStateKeys(id, { prefix: v, before: v, limit: v, reverse: v }), "listSessionStateKeys fields");
     await settlesAsync(attache, () => sessions.loadSessionStates(id, v), "loadSessionStates keys");
+    await settlesAsync(attache, () => sessions.commitTurn(id, { requireAbsent: v }), "commitTurn requireAbsent");
+    settlesSync(attache, () => planTurn({ contextWindow: 1000, history: 0, contributors: v }), "planTurn contributors");
     if (shared) await sessions.deleteSession(id);
     else sessions.free();
   };
-  await fc.assert(fc.asyncProperty(value, run), { numRuns: Math.min(200, runs) });
+  await fc.assert(fc.asyncProperty(fc.oneof(value, hostile), run), { numRuns: Math.min(200, runs) });
   const before = memory.buffer.byteLength;
-  await fc.assert(fc.asyncProperty(value, run), { numRuns: runs });
+  await fc.assert(fc.asyncProperty(fc.oneof(value, hostile), run), { numRuns: runs });
   const ids = pinned.attachmentIds();
   if (ids.length !== 1 || ids[0] !== "memory:m") fail(`the pinned store is not healthy afterwards: ${ids}`);
   pinned.free();
