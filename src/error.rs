@@ -3,7 +3,12 @@
 
 use std::fmt;
 
-use crate::json::quote;
+/// A value an error names, quoted, with any credential in it replaced by
+/// its marker: quoting escapes `"`, which would hide a secret from a later
+/// scrub of the whole message.
+pub(crate) fn quote(text: &str) -> String {
+    crate::json::quote(&crate::credentials::scrub(text))
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Error {

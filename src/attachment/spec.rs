@@ -75,7 +75,7 @@ impl Attachment {
                         "rank",
                         format!(
                             "must be \"memory\", \"file\" or \"todo\", got {}",
-                            json::quote(&rank)
+                            crate::error::quote(&rank)
                         ),
                     )
                 })?;

@@ -42,6 +42,18 @@ pub fn register_host_secret(secret: &str) -> Result<(), Error> {
     Ok(())
 }
 
+/// Text about a value (an error's message or field path) with every
+/// credential in it replaced by its marker. Shape checks run before the
+/// guard in some routes, and an error names what it refused: a key, a
+/// kind. An error must never echo a secret, not even a part of it.
+pub fn scrub(text: &str) -> String {
+    let mut out = text.to_owned();
+    match redact_text("", &mut out, &mut Vec::new()) {
+        Ok(()) => out,
+        Err(_) => "[REDACTED]".to_owned(),
+    }
+}
+
 /// Forgets every registered secret.
 pub fn clear_host_secrets() {
     HOST_SECRETS.with(|secrets| secrets.borrow_mut().clear());

@@ -377,3 +377,22 @@ fn only_an_exact_marker_passes_and_a_redacted_value_loses_its_punctuation_too() 
         assert_eq!(find(&text), None);
     }
 }
+
+#[test]
+fn scrub_leaves_no_part_of_any_secret_in_an_error_a_shape_check_made() {
+    for (secret, _) in secrets() {
+        // Routes where a shape check reports before the guard runs: a kind
+        // that is no kind, a path built from a key.
+        let spec = json!([{"kind": (secret.clone())}]);
+        let unknown = crate::attachment::AttachmentStore::from_specs(&spec).unwrap_err();
+        let keyed = Error::value(&format!("frames[0].{secret}"), "is NaN");
+        for error in [unknown, keyed] {
+            let shown = format!("{} {}", scrub(&error.to_string()), scrub(error.field().unwrap_or("")));
+            let core = core_of(&secret);
+            assert!(!shown.contains(core), "the error shows the secret: {shown}");
+            assert!(shown.contains("[REDACTED:"), "the marker says what was there: {shown}");
+        }
+    }
+    let plain = "frames[0].text is NaN, which JSON cannot hold";
+    assert_eq!(scrub(plain), plain);
+}

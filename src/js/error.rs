@@ -3,13 +3,15 @@ use wasm_bindgen::prelude::*;
 
 /// Every error crosses into JS as a real `Error` named `AttacheError` with
 /// a stable `code`, and `field` where a spec field is at fault.
+/// Message and field are scrubbed of credentials (see `credentials::scrub`).
 pub(crate) fn to_js(error: &crate::Error) -> JsValue {
-    let js = JsError::new(&error.to_string());
+    use crate::credentials::scrub;
+    let js = JsError::new(&scrub(&error.to_string()));
     js.set_name("AttacheError");
     // Setting a data property on a fresh Error cannot fail.
     let _ = Reflect::set(&js, &"code".into(), &error.code().into());
     if let Some(field) = error.field() {
-        let _ = Reflect::set(&js, &"field".into(), &field.into());
+        let _ = Reflect::set(&js, &"field".into(), &scrub(field).into());
     }
     if let crate::Error::Credential { kind, .. } = error {
         let _ = Reflect::set(&js, &"kind".into(), &kind.into());

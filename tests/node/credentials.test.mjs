@@ -94,3 +94,26 @@ test("a redacting store keeps the frame, replaces the secret, and reports where,
   pinned.free();
   store.free();
 });
+
+test("an error never echoes a secret, whichever check refused first", async () => {
+  const store = new MemorySessionStore();
+  const { id } = await store.createSession();
+  const silent = (code) => (e) => {
+    assert.ok(isAttacheError(e), `${e}`);
+    assert.equal(e.code, code);
+    const shown = `${e.message} ${e.field}`;
+    assert.ok(!shown.includes(key.slice(-10)), `no part of the secret: ${shown}`);
+    assert.match(shown, /\[REDACTED:/, "the marker says what stood there");
+    return true;
+  };
+  // A key that is not JSON data: the path is built from the key.
+  await assert.rejects(store.appendActivityFrames(id, "r", [{ [key]: NaN }]), silent("INVALID_VALUE"));
+  // Shape checks that run before the credential walk name what they refused.
+  await assert.rejects(store.saveSessionState(id, "attachments", [{ kind: key }]), silent("UNKNOWN_KIND"));
+  await assert.rejects(store.saveReplState(id, { [key]: 1 }), silent("INVALID_VALUE"));
+  const pinned = new AttachmentStore();
+  assert.throws(() => pinned.setAttachment({ kind: key }), silent("UNKNOWN_KIND"));
+  pinned.free();
+  assert.deepEqual(await store.listSessionStateKeys(id), [], "nothing was stored");
+  store.free();
+});
