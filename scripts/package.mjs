@@ -165,7 +165,7 @@ const manifest = {
   // the next major (0.x: up to 1.0), as one may change what we build on.
   peerDependencies: {
     "@langchain/core": "^1.1.0",
-    "@langchain/langgraph-checkpoint": "^1.1.4",
+    "@langchain/langgraph-checkpoint": "^1.2.1",
     "@openai/agents-core": ">=0.20.0 <1",
   },
   peerDependenciesMeta: {

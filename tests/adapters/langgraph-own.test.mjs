@@ -7,6 +7,7 @@
 import "fake-indexeddb/auto";
 import { describe, it, expect } from "vitest";
 import { emptyCheckpoint, uuid6, ERROR } from "@langchain/langgraph-checkpoint";
+import { Annotation, StateGraph, START, END } from "@langchain/langgraph";
 import { MemorySessionStore, IdbSessionStore } from "../../pkg/node.js";
 import { AttacheCheckpointSaver } from "../../pkg/langgraph.js";
 import { counted } from "./counted.mjs";
@@ -120,6 +121,62 @@ for (const [name, open] of Object.entries(stores)) {
       calls.length = 0;
       for await (const _ of saver.list(thread())) break;
       expect(calls).toEqual(["listSessionStateKeys", "loadSessionStates", "listSessionStateKeys", "loadSessionStates"]);
+    });
+
+    it("a fork (updateState on an old checkpoint) leaves the other branch's values alone", async () => {
+      const saver = new AttacheCheckpointSaver(await open());
+      const State = Annotation.Root({ x: Annotation() });
+      const graph = new StateGraph(State)
+        .addNode("one", () => ({ x: "a" }))
+        .addNode("two", () => ({ x: "b" }))
+        .addEdge(START, "one").addEdge("one", "two").addEdge("two", END)
+        .compile({ checkpointer: saver });
+      const config = { configurable: { thread_id: "fork" } };
+      await graph.invoke({ x: "start" }, config);
+      const history = [];
+      for await (const snapshot of graph.getStateHistory(config)) history.push(snapshot);
+      const last = history[0];
+      const afterOne = history.find((s) => s.values.x === "a");
+      expect(last.values.x).toBe("b");
+      // A new branch from the checkpoint after "one": x gets a new version there.
+      await graph.updateState(afterOne.config, { x: "z" });
+      expect((await graph.getState(config)).values.x).toBe("z");
+      expect((await graph.getState(last.config)).values.x).toBe("b");
+      expect((await graph.getState(afterOne.config)).values.x).toBe("a");
+    });
+
+    it("serializer JSON the store would refuse as a value (a lone surrogate, deep nesting) is kept as text", async () => {
+      const saver = new AttacheCheckpointSaver(await open());
+      let deep = "leaf";
+      for (let i = 0; i < 140; i++) deep = { d: deep };
+      const cut = "🙂 smile".slice(0, 1);
+      const literal = "\\ud800 is text, not a surrogate";
+      const checkpoint = { ...emptyCheckpoint(), id: uuid6(1), channel_values: { cut, deep, literal }, channel_versions: { cut: 1, deep: 1, literal: 1 } };
+      await saver.put(thread(), checkpoint, metadata(1), { cut: 1, deep: 1, literal: 1 });
+      const { checkpoint: back } = await saver.getTuple(thread());
+      expect(back.channel_values).toEqual({ cut, deep, literal });
+    });
+
+    it("a checkpoint with more channel values and writes than one load takes comes back whole", async () => {
+      const store = await open();
+      const saver = new AttacheCheckpointSaver(store);
+      const n = 10050;
+      const values = Object.fromEntries(Array.from({ length: n }, (_, i) => [`c${i}`, i]));
+      const versions = Object.fromEntries(Object.keys(values).map((k) => [k, 1]));
+      const checkpoint = { ...emptyCheckpoint(), id: uuid6(1), channel_values: values, channel_versions: versions };
+      await saver.put(thread(), checkpoint, metadata(1), versions);
+      const { checkpoint: back } = await saver.getTuple(thread());
+      expect(Object.keys(back.channel_values)).toHaveLength(n);
+      expect(back.channel_values.c10049).toBe(10049);
+    });
+
+    it("an empty thread id is no thread to getTuple and every thread to list, as in MemorySaver", async () => {
+      const saver = new AttacheCheckpointSaver(await open());
+      await chain(saver, 2);
+      expect(await saver.getTuple({ configurable: { thread_id: "" } })).toBeUndefined();
+      let listed = 0;
+      for await (const _ of saver.list({ configurable: { thread_id: "" } })) listed += 1;
+      expect(listed).toBe(2);
     });
 
     it("a checkpoint holding a credential is refused whole, and deleteThread removes the thread", async () => {

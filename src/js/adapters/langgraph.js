@@ -23,6 +23,11 @@ import {
 const enc = encodeURIComponent;
 // Checkpoint records list() loads per call.
 const LIST_PAGE = 16;
+// The most keys loadSessionStates takes in one call.
+const LOAD_MAX = 10000;
+// Deeper serializer JSON is kept as text: the store refuses values nested
+// past 128 levels, and a record holds the value a few levels down.
+const JSON_DEPTH = 100;
 const dec = decodeURIComponent;
 const checkpointPrefix = (ns) => `lg/c/${ns === undefined ? "" : `${enc(ns)}/`}`;
 const checkpointKey = (ns, id) => `lg/c/${enc(ns)}/${enc(id)}`;
@@ -45,6 +50,27 @@ function toBase64(bytes) {
 function fromBase64(text) {
   return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 }
+
+/** How deep JSON text nests, strings skipped. */
+function depthOf(text) {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++;
+    } else if (c === 91 || c === 123) {
+      max = Math.max(max, ++depth);
+    } else if (c === 93 || c === 125) {
+      depth--;
+    }
+  }
+  return max;
+}
+
+// JSON.stringify escapes a lone surrogate (text cut through an emoji);
+// parsed back it is a string the store refuses, so such text stays text.
+const LONE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F]/;
 
 function required(config, field, what) {
   const value = config?.configurable?.[field];
@@ -71,7 +97,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
   async _encode(value) {
     const [type, data] = await this.serde.dumpsTyped(value);
     const text = typeof data === "string" ? data : new TextDecoder().decode(data);
-    if (type === "json") return { t: type, j: JSON.parse(text) };
+    if (type === "json" && !LONE_ESCAPE.test(text) && depthOf(text) <= JSON_DEPTH) return { t: type, j: JSON.parse(text) };
+    if (type === "json") return { t: type, s: text };
     return typeof data === "string" ? { t: type, s: data } : { t: type, b: toBase64(data) };
   }
 
@@ -102,7 +129,10 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     const versions = Object.entries(checkpoint.channel_versions ?? {});
     const writeKeys = await this.store.listSessionStateKeys(threadId, { prefix: writesPrefix(ns, id) });
     const keys = [...versions.map(([channel, version]) => blobKey(ns, channel, version)), ...writeKeys];
-    const values = await this.store.loadSessionStates(threadId, keys);
+    const values = [];
+    for (let at = 0; at < keys.length; at += LOAD_MAX) {
+      values.push(...(await this.store.loadSessionStates(threadId, keys.slice(at, at + LOAD_MAX))));
+    }
     checkpoint.channel_values = {};
     for (const [i, [channel]] of versions.entries()) {
       const blob = values[i];
@@ -142,9 +172,22 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
   }
 
+  /**
+   * The next version, unique to its branch. LangGraph numbers a new
+   * version from the highest it sees, so a fork (updateState on an old
+   * checkpoint, two runs from one parent) would reuse the other branch's
+   * numbers, and values are stored per version: it would overwrite them.
+   * A random fraction keeps versions numbers, ordered as before, and the
+   * integer counters of checkpoints stored earlier still compare.
+   */
+  getNextVersion(current) {
+    return (typeof current === "number" && Number.isFinite(current) ? Math.floor(current) : 0) + 1 + Math.random();
+  }
+
   async getTuple(config) {
     const threadId = config?.configurable?.thread_id;
-    if (threadId === undefined) return undefined;
+    // As MemorySaver: no thread, no checkpoint.
+    if (threadId === undefined || threadId === null || threadId === "") return undefined;
     const ns = config.configurable.checkpoint_ns ?? "";
     let id = getCheckpointId(config);
     if (!id) {
@@ -164,7 +207,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     const ns = config?.configurable?.checkpoint_ns;
     const onlyId = config?.configurable?.checkpoint_id;
     const beforeId = before?.configurable?.checkpoint_id;
-    const threads = threadId !== undefined ? [threadId] : (await this.store.listSessions()).map((s) => s.id);
+    // As MemorySaver: an empty thread id lists every thread.
+    const threads = threadId ? [threadId] : (await this.store.listSessions()).map((s) => s.id);
     for (const thread of threads) {
       const keys = await this.store.listSessionStateKeys(thread, { prefix: checkpointPrefix(ns) });
       const found = keys
