@@ -136,6 +136,9 @@ for (const name of adapters) {
     await writeFile(at(`${name}${ext}`), await readFile(new URL(`../src/js/adapters/${name}${ext}`, import.meta.url), "utf8"));
   }
 }
+// What both adapters import; no subpath of its own.
+const adapterShared = ["json-text.js"];
+for (const file of adapterShared) await writeFile(at(file), await readFile(new URL(`../src/js/adapters/${file}`, import.meta.url), "utf8"));
 
 const manifest = {
   name: "attache",
@@ -160,7 +163,7 @@ const manifest = {
   main: "./index.js",
   types: "./index.d.ts",
   files: ["attache.js", "attache.d.ts", "attache_bg.wasm", "attache_wasm.js", "guard.js", "index.js", "index.d.ts",
-    "node.js", "node.d.ts", "snippets", "README.md", ...adapters.flatMap((name) => [`${name}.js`, `${name}.d.ts`])],
+    "node.js", "node.d.ts", "snippets", "README.md", ...adapters.flatMap((name) => [`${name}.js`, `${name}.d.ts`]), ...adapterShared],
   // The frameworks the adapters extend: each host brings its own. Up to
   // the next major (0.x: up to 1.0), as one may change what we build on.
   peerDependencies: {

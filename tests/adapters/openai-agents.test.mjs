@@ -59,6 +59,41 @@ for (const [name, backend] of Object.entries(backends)) {
       expect(await session.popItem()).toBeUndefined();
     });
 
+    it("keeps what the store would refuse as a value (a lone surrogate, deep nesting), and slices limits as MemorySession", async () => {
+      const store = await backend().open();
+      const session = new AttacheSession(store, { sessionId: "odd" });
+      const reference = new MemorySession();
+      let deep = "leaf";
+      for (let i = 0; i < 140; i++) deep = { d: deep };
+      const odd = [
+        { role: "user", content: `cut ${"🙂".slice(0, 1)} here, and \\ud800 as text` },
+        functionCall("nest", deep, { callId: "call_9", id: "fc_9" }),
+        assistantMessage("done", { id: "msg_9" }),
+      ];
+      for (const s of [session, reference]) await s.addItems(odd);
+      expect(await session.getItems()).toEqual(await reference.getItems());
+      for (const limit of [1.5, Infinity, NaN, 2]) expect(await session.getItems(limit)).toEqual(await reference.getItems(limit));
+      const [first] = await store.loadMessages("odd");
+      expect(first.content).toBe("cut \ufffd here, and \\ud800 as text");
+      expect(await session.popItem()).toEqual(await reference.popItem());
+    });
+
+    it("a message stored without its item comes back as a well-formed message item", async () => {
+      const store = await backend().open();
+      const { id } = await store.createSession();
+      await store.appendMessages(id, [
+        { role: "system", content: "be brief" },
+        { role: "user", content: "hi" },
+        { role: "assistant", content: [{ type: "text", text: "hello" }] },
+      ]);
+      const got = await new AttacheSession(store, { sessionId: id }).getItems();
+      expect(got).toEqual([
+        { type: "message", role: "system", content: "be brief" },
+        { type: "message", role: "user", content: "hi" },
+        { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "hello" }] },
+      ]);
+    });
+
     it("applies a history transaction once per operation id, and a stale suffix not at all", async () => {
       const store = await backend().open();
       const session = new AttacheSession(store);

@@ -19,6 +19,7 @@ import {
   maxChannelVersion,
   writesSortKey,
 } from "@langchain/langgraph-checkpoint";
+import { storable } from "./json-text.js";
 
 const enc = encodeURIComponent;
 // Checkpoint records list() loads per call.
@@ -51,27 +52,6 @@ function fromBase64(text) {
   return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 }
 
-/** How deep JSON text nests, strings skipped. */
-function depthOf(text) {
-  let depth = 0;
-  let max = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 34) {
-      for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++;
-    } else if (c === 91 || c === 123) {
-      max = Math.max(max, ++depth);
-    } else if (c === 93 || c === 125) {
-      depth--;
-    }
-  }
-  return max;
-}
-
-// JSON.stringify escapes a lone surrogate (text cut through an emoji);
-// parsed back it is a string the store refuses, so such text stays text.
-const LONE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F]/;
-
 function required(config, field, what) {
   const value = config?.configurable?.[field];
   if (typeof value !== "string" || value === "") {
@@ -97,7 +77,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
   async _encode(value) {
     const [type, data] = await this.serde.dumpsTyped(value);
     const text = typeof data === "string" ? data : new TextDecoder().decode(data);
-    if (type === "json" && !LONE_ESCAPE.test(text) && depthOf(text) <= JSON_DEPTH) return { t: type, j: JSON.parse(text) };
+    if (type === "json" && storable(text, JSON_DEPTH)) return { t: type, j: JSON.parse(text) };
     if (type === "json") return { t: type, s: text };
     return typeof data === "string" ? { t: type, s: data } : { t: type, b: toBase64(data) };
   }

@@ -8,8 +8,12 @@
 // digest, not a copy: ids are never deleted, and a compaction's
 // expectedSuffix is the whole history.
 import { UserError } from "@openai/agents-core";
+import { LONE_ESCAPE, depthOf, storable } from "./json-text.js";
 
 const opKey = (operationId) => `agents/op/${encodeURIComponent(operationId)}`;
+// Deeper items are kept as JSON text: the store refuses values nested past
+// 128 levels, and a message holds its item two levels down.
+const ITEM_DEPTH = 100;
 
 function textOf(content) {
   if (typeof content === "string") return content;
@@ -32,8 +36,23 @@ function outputOf(output) {
   return Array.isArray(output) ? textOf(output) : "";
 }
 
-/** An agent item as an attache message, the item itself in `meta`. */
+/**
+ * An agent item as an attache message, the item itself in `meta`; as JSON
+ * text (`itemJson`) when the store would refuse it as a value, with the
+ * neutral form's lone surrogates made U+FFFD.
+ */
 function toMessage(item) {
+  const { meta, ...form } = neutral(item);
+  const itemText = JSON.stringify(item);
+  const formText = JSON.stringify(form);
+  const itemKept = storable(itemText, ITEM_DEPTH);
+  if (itemKept && storable(formText, ITEM_DEPTH)) return { ...form, meta };
+  // A neutral form too deep to store (tool arguments, say) is left empty.
+  const shown = depthOf(formText) <= ITEM_DEPTH ? JSON.parse(formText.replace(LONE_ESCAPE, "$1\\ufffd")) : { role: form.role, content: [] };
+  return { ...shown, meta: itemKept ? meta : { itemJson: itemText } };
+}
+
+function neutral(item) {
   if (item === null || typeof item !== "object" || Array.isArray(item)) {
     throw new UserError("Session items must be objects.");
   }
@@ -56,10 +75,20 @@ function toMessage(item) {
   }
 }
 
-/** The stored item, or a plain message for one stored without it. */
+/**
+ * The stored item; for a message stored without one (appendMessages,
+ * importSession), a message item of its role, shaped as the protocol
+ * wants (an assistant's has a status and output_text parts).
+ */
 function toItem(message) {
   if (message.meta?.item) return message.meta.item;
-  return { role: message.role === "tool" ? "user" : message.role, content: textOf(message.content) };
+  if (typeof message.meta?.itemJson === "string") return JSON.parse(message.meta.itemJson);
+  const text = textOf(message.content);
+  if (message.role === "assistant") {
+    return { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text }] };
+  }
+  // A tool result without its call has no item of its own: user text.
+  return { type: "message", role: message.role === "system" ? "system" : "user", content: text };
 }
 
 /** JSON as stored: what a later call compares against. */
@@ -177,10 +206,12 @@ export class AttacheSession {
     return ready;
   }
 
+  /** The last `limit` items, as MemorySession slices them (1.5 is 2; NaN and Infinity, all). */
   async getItems(limit) {
     if (limit !== undefined && limit <= 0) return [];
     const id = await this.getSessionId();
-    const messages = await this.#store.loadMessages(id, limit === undefined ? undefined : { limit });
+    const count = limit === undefined ? NaN : Math.ceil(Number(limit));
+    const messages = await this.#store.loadMessages(id, Number.isSafeInteger(count) ? { limit: count } : undefined);
     return messages.map(toItem);
   }
 
