@@ -26,7 +26,8 @@ fi
 # ran none would otherwise hide behind the others' total.
 empty=$(awk '
   function close_suite() { if (suite != "" && !ran) empty = empty " " suite }
-  /Running / { close_suite(); suite = ""; ran = 0
+  # cargo names each target; "Running headless tests" from the runner is not one.
+  /^ *Running (tests\/|unittests )/ { close_suite(); suite = ""; ran = 0
     if (match($0, /tests\/web_[a-z_]+\.rs/)) suite = substr($0, RSTART, RLENGTH); next }
   /test result: ok\. [1-9]/ { ran = 1 }
   END { close_suite(); print empty }' "$log")
