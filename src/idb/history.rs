@@ -11,7 +11,7 @@ use js_sys::Reflect;
 use wasm_bindgen::JsValue;
 
 use super::plan::{More, Op, Plan, Read, Write};
-use super::records::{key, payload_text, record, session_payload};
+use super::records::{key, payload, payload_text, record, session_payload};
 use super::schema::{ACTIVITY_FRAMES, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
 use super::store::{records_of, session_record, IdbSessionStore, ALL};
 use crate::json::{quote, Value};
@@ -172,6 +172,11 @@ impl IdbSessionStore {
                 .collect())
         });
         let writes = move |results: &[JsValue]| {
+            // A message that cannot be returned is not deleted: checked
+            // here, the transaction aborts.
+            if let Some(record) = results.get(1) {
+                payload(record)?;
+            }
             Ok(last(results)
                 .map(|k| Write::Delete(MESSAGES, Query::Key(k)))
                 .into_iter()

@@ -348,6 +348,10 @@ pub fn load_messages(id: &JsValue, options: &JsValue) -> Result<Call, Error> {
 #[inline(never)]
 pub fn update_session(id: &JsValue, update: &JsValue, intake: &mut Intake) -> Result<Call, Error> {
     let id = id_arg(id, "sessionId")?;
+    // Absent is no update, as null is: not a value to check.
+    if update.is_undefined() || update.is_null() {
+        return Err(Error::argument("options", "must be an object"));
+    }
     Options::read(update, &SESSION_OPTIONS)?;
     let update = SessionUpdate::from_value(&intake.value(update, "options", &["options.id"])?)?;
     Ok(Call::UpdateSession(id, update))
@@ -385,7 +389,7 @@ pub fn replace_messages(
 pub fn commit_turn(
     id: &JsValue,
     options: &JsValue,
-    pinned: impl FnOnce(&JsValue) -> Result<session::Pins, Error>,
+    pinned: impl FnOnce(&JsValue, &str) -> Result<session::Pins, Error>,
     intake: &mut Intake,
 ) -> Result<Call, Error> {
     let id = id_arg(id, "sessionId")?;
@@ -434,7 +438,7 @@ pub fn commit_turn(
     }
     let attachments = options.get("attachments");
     if !attachments.is_undefined() {
-        let (store, baseline) = pinned(&attachments)?;
+        let (store, baseline) = pinned(&attachments, "attachments")?;
         turn.state.extend(session::pins_state(&store, baseline));
     }
     Ok(Call::CommitTurn(id, turn))

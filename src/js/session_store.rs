@@ -378,16 +378,17 @@ thread_local! {
 #[inline(never)]
 fn save_attachments(session_id: &JsValue, pinned: &JsValue) -> Result<Call, Error> {
     let session_id = id_arg(session_id, "sessionId")?;
-    let (store, baseline) = pinned_specs(pinned)?;
+    let (store, baseline) = pinned_specs(pinned, "pinned")?;
     Ok(Call::SaveAttachments(session_id, store, baseline))
 }
 
-fn pinned_specs(pinned: &JsValue) -> Result<session::Pins, Error> {
+/// `name` is the parameter's: `pinned`, or commitTurn's `attachments`.
+fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::Pins, Error> {
     let prototype = PINNED_PROTOTYPE.with(JsValue::clone);
     let is_store = pinned.is_object()
         && Reflect::get_prototype_of(pinned).is_ok_and(|p| JsValue::from(p) == prototype);
     if !is_store {
-        return Err(Error::argument("pinned", "must be an AttachmentStore"));
+        return Err(Error::argument(name, "must be an AttachmentStore"));
     }
     // The prototype's own method: an instance may shadow toJSON.
     let to_json: Function = Reflect::get(&prototype, &"toJSON".into())
@@ -398,14 +399,14 @@ fn pinned_specs(pinned: &JsValue) -> Result<session::Pins, Error> {
     let specs = to_json.call0(pinned).map_err(|_| Error::Freed {
         class: "AttachmentStore".to_owned(),
     })?;
-    let store = crate::attachment::AttachmentStore::from_specs(&from_js(&specs, "pinned")?)?;
+    let store = crate::attachment::AttachmentStore::from_specs(&from_js(&specs, name)?)?;
     // Its prefix baseline, read the same way.
     let baseline: Function = Reflect::get(&prototype, &"__prefixBaseline".into())
         .unwrap_or_default()
         .unchecked_into();
     let baseline = baseline.call0(pinned).unwrap_or(JsValue::NULL);
     let baseline = (!baseline.is_null())
-        .then(|| from_js(&baseline, "pinned"))
+        .then(|| from_js(&baseline, name))
         .transpose()?;
     Ok((store, baseline))
 }

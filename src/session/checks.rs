@@ -29,7 +29,7 @@ pub fn new_session(
     new_id: impl FnOnce() -> String,
 ) -> Result<SessionInfo, Error> {
     let id = new.id.unwrap_or_else(new_id);
-    id_argument("id", &id)?;
+    id_argument("options.id", &id)?;
     let meta = new.meta.unwrap_or_default();
     let session = SessionInfo {
         id,
@@ -38,10 +38,10 @@ pub fn new_session(
         updated_at: now,
         meta,
     };
-    crate::credentials::check_text("title", &session.title)?;
+    crate::credentials::check_text("options.title", &session.title)?;
     let meta = Value::Object(session.meta.clone());
-    no_credentials("meta", &meta)?;
-    nesting("meta", &meta)?;
+    no_credentials("options.meta", &meta)?;
+    nesting("options.meta", &meta)?;
     Ok(session)
 }
 

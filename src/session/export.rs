@@ -113,10 +113,9 @@ impl SessionExport {
             .ok_or_else(|| wrong("session", "must be {id, title, createdAt, updatedAt, meta}"))?;
         checks::id_argument("document.session.id", &session.id)?;
         crate::credentials::check_text("document.session.title", &session.title)?;
-        checks::no_credentials(
-            "document.session.meta",
-            &Value::Object(session.meta.clone()),
-        )?;
+        let meta = Value::Object(session.meta.clone());
+        checks::no_credentials("document.session.meta", &meta)?;
+        checks::nesting("document.session.meta", &meta)?;
         let state = match fields.get("state") {
             Some(Value::Object(state)) => {
                 state.iter().map(|(k, v)| (k.clone(), v.clone())).collect()

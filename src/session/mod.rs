@@ -88,7 +88,11 @@ impl NewSession {
                 _ => Err(wrong(key, "must be a string")),
             };
             match key.as_str() {
-                "id" => new.id = Some(string()?),
+                // An id, as every id argument: INVALID_ARGUMENT.
+                "id" => match field {
+                    Value::String(id) => new.id = Some(id.clone()),
+                    _ => return Err(Error::argument("options.id", "must be a string")),
+                },
                 "title" => new.title = Some(string()?),
                 "meta" => {
                     let meta = field
@@ -134,11 +138,11 @@ impl SessionUpdate {
     pub fn apply(self, info: &mut SessionInfo, now: f64) -> Result<(), Error> {
         if let Some(meta) = &self.meta {
             let meta = Value::Object(meta.clone());
-            checks::no_credentials("meta", &meta)?;
-            checks::nesting("meta", &meta)?;
+            checks::no_credentials("options.meta", &meta)?;
+            checks::nesting("options.meta", &meta)?;
         }
         if let Some(title) = &self.title {
-            crate::credentials::check_text("title", title)?;
+            crate::credentials::check_text("options.title", title)?;
         }
         info.title = self
             .title

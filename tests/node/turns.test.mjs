@@ -34,7 +34,7 @@ test("a turn commits messages, frames, state and pins in one call, and reads bac
   const restored = await store.loadAttachments(id);
   assert.deepEqual(restored.getAttachment("todo:session"), { kind: "todo", items: [{ text: "ship", completed: false }] });
   assert.deepEqual(restored.specs(), pinned.specs());
-  await assert.rejects(store.commitTurn(id, { messages: [say("x")], attachments: {} }), code("INVALID_ARGUMENT", "pinned"));
+  await assert.rejects(store.commitTurn(id, { messages: [say("x")], attachments: {} }), code("INVALID_ARGUMENT", "attachments"));
   await assert.rejects(store.commitTurn(id, { messages: [say("x")], frames: [{ requestId: "r2" }] }), code("INVALID_VALUE", "frames[0].frames"));
   await assert.rejects(store.commitTurn(id, { mesages: [] }), code("INVALID_ARGUMENT", "options.mesages"));
   assert.equal((await store.loadMessages(id)).length, 2, "refused turns wrote nothing");
@@ -128,4 +128,18 @@ test("checkPrefix remembers across a reload: its baseline is saved with the pins
   const again = await store.loadAttachments(id);
   assert.equal(again.checkPrefix().stable, true, "commitTurn saves the baseline too");
   for (const s of [store, pinned, reloaded, again]) s.free();
+});
+
+test("a session's options are named options.* whichever check refuses them, and an id is an argument", async () => {
+  const store = new MemorySessionStore();
+  const { id } = await store.createSession();
+  await assert.rejects(store.createSession({ id: 5 }), code("INVALID_ARGUMENT", "options.id"));
+  await assert.rejects(store.createSession({ id: " " }), code("INVALID_ARGUMENT", "options.id"));
+  await assert.rejects(store.updateSession(id), code("INVALID_ARGUMENT", "options"));
+  await assert.rejects(store.updateSession(id, null), code("INVALID_ARGUMENT", "options"));
+  const doc = await store.exportSession(id);
+  // importSession's options are read as every other method's: by name.
+  await assert.rejects(store.importSession(doc, { id: " " }), code("INVALID_ARGUMENT", "id"));
+  assert.equal((await store.listSessions()).length, 1, "nothing refused was created");
+  store.free();
 });

@@ -1647,7 +1647,19 @@ pub async fn a_value_128_deep_saves_exports_and_imports(store: &impl SessionStor
     let update = store.update_session("deep", update).await.unwrap_err();
     assert_eq!(
         (update.code(), update.field()),
-        ("INVALID_VALUE", Some("meta"))
+        ("INVALID_VALUE", Some("options.meta"))
+    );
+    // A document's session meta is meta too, wherever the parser allowed it.
+    let mut doc = json::parse(&text).unwrap();
+    if let Value::Object(fields) = &mut doc {
+        if let Some(Value::Object(session)) = fields.get_mut("session") {
+            session.insert("meta".into(), nested(129));
+        }
+    }
+    let import = SessionExport::from_value(&doc).map(|_| ()).unwrap_err();
+    assert_eq!(
+        (import.code(), import.field()),
+        ("INVALID_VALUE", Some("document.session.meta"))
     );
     let stored = store.load_session_state("deep", "k").await.unwrap();
     assert_eq!(stored, Some(nested(128)), "nothing refused was written");
