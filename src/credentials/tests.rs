@@ -387,10 +387,17 @@ fn scrub_leaves_no_part_of_any_secret_in_an_error_a_shape_check_made() {
         let unknown = crate::attachment::AttachmentStore::from_specs(&spec).unwrap_err();
         let keyed = Error::value(&format!("frames[0].{secret}"), "is NaN");
         for error in [unknown, keyed] {
-            let shown = format!("{} {}", scrub(&error.to_string()), scrub(error.field().unwrap_or("")));
+            let shown = format!(
+                "{} {}",
+                scrub(&error.to_string()),
+                scrub(error.field().unwrap_or(""))
+            );
             let core = core_of(&secret);
             assert!(!shown.contains(core), "the error shows the secret: {shown}");
-            assert!(shown.contains("[REDACTED:"), "the marker says what was there: {shown}");
+            assert!(
+                shown.contains("[REDACTED:"),
+                "the marker says what was there: {shown}"
+            );
         }
     }
     let plain = "frames[0].text is NaN, which JSON cannot hold";

@@ -107,8 +107,14 @@ impl SessionExport {
             }
             _ => return Err(wrong("version", "must be 1")),
         }
+        // Exactly these fields: one more would be dropped unseen.
+        const SESSION_FIELDS: [&str; 5] = ["id", "title", "createdAt", "updatedAt", "meta"];
         let session = fields
             .get("session")
+            .filter(|s| {
+                s.as_object()
+                    .is_some_and(|s| s.keys().all(|k| SESSION_FIELDS.contains(&k.as_str())))
+            })
             .and_then(SessionInfo::from_value)
             .ok_or_else(|| wrong("session", "must be {id, title, createdAt, updatedAt, meta}"))?;
         checks::id_argument("document.session.id", &session.id)?;

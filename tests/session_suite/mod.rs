@@ -1159,6 +1159,24 @@ pub async fn a_session_exports_and_imports_as_one_document(store: &impl SessionS
         "INVALID_VALUE"
     );
     assert_eq!(code(with("session", json!({"id": "z"}))), "INVALID_VALUE");
+    // A field more, or a time no JS Date holds, would change unseen.
+    let session = |extra: (&str, Value)| {
+        let mut s = json!({"id": "z", "title": "", "createdAt": 1, "updatedAt": 1, "meta": {}});
+        if let Value::Object(fields) = &mut s {
+            fields.insert(extra.0.into(), extra.1);
+        }
+        s
+    };
+    assert!(with("session", session(("id", json!("z")))).is_ok());
+    assert_eq!(
+        code(with("session", session(("pinned", json!(true))))),
+        "INVALID_VALUE"
+    );
+    let far = json!(9_000_000_000_000_000u64);
+    assert_eq!(
+        code(with("session", session(("createdAt", far)))),
+        "INVALID_VALUE"
+    );
     assert_eq!(code(SessionExport::from_value(&json!([]))), "INVALID_VALUE");
     assert_eq!(store.get_session("z").await.unwrap(), None);
     assert_eq!(code(store.export_session("ghost").await), "NOT_FOUND");
