@@ -59,23 +59,41 @@ for (const [name, backend] of Object.entries(backends)) {
       expect(await session.popItem()).toBeUndefined();
     });
 
-    it("keeps what the store would refuse as a value (a lone surrogate, deep nesting), and slices limits as MemorySession", async () => {
+    it("stores text cut through an emoji with U+FFFD, deep tool arguments, and slices limits as MemorySession", async () => {
       const store = await backend().open();
       const session = new AttacheSession(store, { sessionId: "odd" });
       const reference = new MemorySession();
       let deep = "leaf";
       for (let i = 0; i < 140; i++) deep = { d: deep };
+      const cut = (s) => `cut ${s} here, and \\ud800 as text`;
       const odd = [
-        { role: "user", content: `cut ${"🙂".slice(0, 1)} here, and \\ud800 as text` },
+        { role: "user", content: cut("🙂".slice(0, 1)) },
         functionCall("nest", deep, { callId: "call_9", id: "fc_9" }),
         assistantMessage("done", { id: "msg_9" }),
       ];
       for (const s of [session, reference]) await s.addItems(odd);
-      expect(await session.getItems()).toEqual(await reference.getItems());
-      for (const limit of [1.5, Infinity, NaN, 2]) expect(await session.getItems(limit)).toEqual(await reference.getItems(limit));
+      const expected = await reference.getItems();
+      expected[0] = { role: "user", content: cut("\ufffd") };
+      expect(await session.getItems()).toEqual(expected);
+      // MemorySession's slice, on what was stored.
+      const last = (limit) => expected.slice(Math.max(expected.length - limit, 0));
+      expect(await reference.getItems(1.5)).toHaveLength(2);
+      for (const limit of [1.5, Infinity, NaN, 2]) expect(await session.getItems(limit)).toEqual(last(limit));
       const [first] = await store.loadMessages("odd");
-      expect(first.content).toBe("cut \ufffd here, and \\ud800 as text");
-      expect(await session.popItem()).toEqual(await reference.popItem());
+      expect(first.content).toBe(cut("\ufffd"));
+      // The suffix the runner holds still has the surrogate; it matches.
+      await session.applyHistoryTransaction({ operationId: "op-cut", transaction: { type: "replace_suffix", expectedSuffix: odd, replacement: [odd[2]] } });
+      expect(await session.getItems()).toEqual([odd[2]]);
+    });
+
+    it("a redacting store keeps a cut item readable and its secret out", async () => {
+      const store = new MemorySessionStore({ credentials: "redact" });
+      const session = new AttacheSession(store, { sessionId: "r" });
+      await session.addItems([{ role: "user", content: `run "password=hunter22" ${"🙂".slice(0, 1)}`, providerData: { password: "hunter2" } }]);
+      const [item] = await session.getItems();
+      expect(JSON.stringify(item)).not.toMatch(/hunter2/);
+      expect(item.content).toMatch(/\[REDACTED:/);
+      store.free();
     });
 
     it("a message stored without its item comes back as a well-formed message item", async () => {

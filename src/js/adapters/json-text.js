@@ -1,6 +1,33 @@
-// What both adapters need to know of JSON text before storing it: the store
-// refuses values nested past 128 levels and strings with a lone surrogate,
-// and keeps either as text. Not a subpath export: the adapters import it.
+// What both adapters do to JSON before storing it. The store refuses a
+// string with a lone surrogate (UTF-8 cannot hold one), and text cut
+// through an emoji has one: it becomes U+FFFD, as TextEncoder makes it.
+// Not a subpath export: the adapters import it.
+
+// A lone surrogate as JSON.stringify escapes it: `\u` after an even run
+// of backslashes (kept in `$1`), so `\\ud800`, text, is left alone.
+const LONE_ESCAPE = /(?<!\\)((?:\\\\)*)\\u[dD][89a-fA-F][0-9a-fA-F]{2}/g;
+
+/** JSON text with each escaped lone surrogate made `\ufffd`. */
+export function wellFormedJson(text) {
+  return text.replace(LONE_ESCAPE, "$1\\ufffd");
+}
+
+/**
+ * A value with each lone surrogate (in a string or a key) made U+FFFD; the
+ * value itself when it holds none, or is not JSON (the store refuses it,
+ * typed).
+ */
+export function wellFormed(value) {
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return value;
+  }
+  if (text === undefined) return value;
+  const fixed = wellFormedJson(text);
+  return fixed === text ? value : JSON.parse(fixed);
+}
 
 /** How deep JSON text nests, strings skipped. */
 export function depthOf(text) {
@@ -17,16 +44,4 @@ export function depthOf(text) {
     }
   }
   return max;
-}
-
-/**
- * A lone surrogate as JSON.stringify escapes it (text cut through an
- * emoji): `\u` after an even run of backslashes, the run kept in `$1`.
- */
-export const LONE_ESCAPE = /(?<!\\)((?:\\\\)*)\\u[dD][89a-fA-F][0-9a-fA-F]{2}/g;
-
-/** Whether JSON text parses to a value the store takes, at most `depth` deep. */
-export function storable(text, depth) {
-  LONE_ESCAPE.lastIndex = 0;
-  return !LONE_ESCAPE.test(text) && depthOf(text) <= depth;
 }

@@ -19,16 +19,13 @@ import {
   maxChannelVersion,
   writesSortKey,
 } from "@langchain/langgraph-checkpoint";
-import { storable } from "./json-text.js";
+import { wellFormedJson } from "./json-text.js";
 
 const enc = encodeURIComponent;
 // Checkpoint records list() loads per call.
 const LIST_PAGE = 16;
 // The most keys loadSessionStates takes in one call.
 const LOAD_MAX = 10000;
-// Deeper serializer JSON is kept as text: the store refuses values nested
-// past 128 levels, and a record holds the value a few levels down.
-const JSON_DEPTH = 100;
 const dec = decodeURIComponent;
 const checkpointPrefix = (ns) => `lg/c/${ns === undefined ? "" : `${enc(ns)}/`}`;
 const checkpointKey = (ns, id) => `lg/c/${enc(ns)}/${enc(id)}`;
@@ -77,8 +74,9 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
   async _encode(value) {
     const [type, data] = await this.serde.dumpsTyped(value);
     const text = typeof data === "string" ? data : new TextDecoder().decode(data);
-    if (type === "json" && storable(text, JSON_DEPTH)) return { t: type, j: JSON.parse(text) };
-    if (type === "json") return { t: type, s: text };
+    // A lone surrogate (text cut through an emoji) becomes U+FFFD: the
+    // store refuses it, and kept as text the guard would read less.
+    if (type === "json") return { t: type, j: JSON.parse(wellFormedJson(text)) };
     return typeof data === "string" ? { t: type, s: data } : { t: type, b: toBase64(data) };
   }
 
@@ -103,16 +101,22 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     await this.store.commitTurn(threadId, turn);
   }
 
+  /** State values by key, in calls the store takes (at most 10,000 keys each). */
+  async _load(threadId, keys) {
+    const values = [];
+    for (let at = 0; at < keys.length; at += LOAD_MAX) {
+      values.push(...(await this.store.loadSessionStates(threadId, keys.slice(at, at + LOAD_MAX))));
+    }
+    return values;
+  }
+
   /** A checkpoint's tuple from its stored record, with its values and writes. */
   async _tuple(threadId, ns, id, record) {
     const checkpoint = await this._decode(record.checkpoint);
     const versions = Object.entries(checkpoint.channel_versions ?? {});
     const writeKeys = await this.store.listSessionStateKeys(threadId, { prefix: writesPrefix(ns, id) });
     const keys = [...versions.map(([channel, version]) => blobKey(ns, channel, version)), ...writeKeys];
-    const values = [];
-    for (let at = 0; at < keys.length; at += LOAD_MAX) {
-      values.push(...(await this.store.loadSessionStates(threadId, keys.slice(at, at + LOAD_MAX))));
-    }
+    const values = await this._load(threadId, keys);
     checkpoint.channel_values = {};
     for (const [i, [channel]] of versions.entries()) {
       const blob = values[i];
@@ -143,13 +147,15 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
   /** Checkpoints before format 4 kept pending sends in the parent's writes. */
   async _migratePendingSends(checkpoint, threadId, ns, parentId) {
     const keys = await this.store.listSessionStateKeys(threadId, { prefix: writesPrefix(ns, parentId) });
-    const writes = (await this.store.loadSessionStates(threadId, keys)).filter((w) => w?.channel === TASKS);
+    const writes = (await this._load(threadId, keys)).filter((w) => w?.channel === TASKS);
     const sorted = await this._pendingWrites(writes);
     checkpoint.channel_values ??= {};
     checkpoint.channel_values[TASKS] = sorted.map(([, , value]) => value);
     checkpoint.channel_versions ??= {};
     const versions = Object.values(checkpoint.channel_versions);
-    checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
+    // 1, not getNextVersion's random fraction: this is not stored, and each
+    // read of the checkpoint must give the same version.
+    checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : 1;
   }
 
   /**

@@ -8,12 +8,12 @@
 // digest, not a copy: ids are never deleted, and a compaction's
 // expectedSuffix is the whole history.
 import { UserError } from "@openai/agents-core";
-import { LONE_ESCAPE, depthOf, storable } from "./json-text.js";
+import { depthOf, wellFormed, wellFormedJson } from "./json-text.js";
 
 const opKey = (operationId) => `agents/op/${encodeURIComponent(operationId)}`;
-// Deeper items are kept as JSON text: the store refuses values nested past
-// 128 levels, and a message holds its item two levels down.
-const ITEM_DEPTH = 100;
+// A neutral form deeper than this (tool arguments) is left empty: the store
+// refuses values nested past 128 levels.
+const FORM_DEPTH = 100;
 
 function textOf(content) {
   if (typeof content === "string") return content;
@@ -23,7 +23,7 @@ function textOf(content) {
 
 function argumentsOf(text) {
   try {
-    const parsed = JSON.parse(text);
+    const parsed = JSON.parse(wellFormedJson(String(text)));
     return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : { value: parsed };
   } catch {
     return { text: String(text ?? "") };
@@ -37,19 +37,19 @@ function outputOf(output) {
 }
 
 /**
- * An agent item as an attache message, the item itself in `meta`; as JSON
- * text (`itemJson`) when the store would refuse it as a value, with the
- * neutral form's lone surrogates made U+FFFD.
+ * An agent item as an attache message, the item itself in `meta`. A lone
+ * surrogate (text cut through an emoji) becomes U+FFFD, in the item and
+ * its neutral form: the store refuses it.
  */
-function toMessage(item) {
-  const { meta, ...form } = neutral(item);
-  const itemText = JSON.stringify(item);
-  const formText = JSON.stringify(form);
-  const itemKept = storable(itemText, ITEM_DEPTH);
-  if (itemKept && storable(formText, ITEM_DEPTH)) return { ...form, meta };
-  // A neutral form too deep to store (tool arguments, say) is left empty.
-  const shown = depthOf(formText) <= ITEM_DEPTH ? JSON.parse(formText.replace(LONE_ESCAPE, "$1\\ufffd")) : { role: form.role, content: [] };
-  return { ...shown, meta: itemKept ? meta : { itemJson: itemText } };
+function toMessage(raw) {
+  const { meta, ...form } = neutral(wellFormed(raw));
+  let text = "";
+  try {
+    text = JSON.stringify(form);
+  } catch {
+    // Not JSON: the store refuses the message, typed.
+  }
+  return depthOf(text) <= FORM_DEPTH ? { ...form, meta } : { role: form.role, content: [], meta };
 }
 
 function neutral(item) {
@@ -82,7 +82,6 @@ function neutral(item) {
  */
 function toItem(message) {
   if (message.meta?.item) return message.meta.item;
-  if (typeof message.meta?.itemJson === "string") return JSON.parse(message.meta.itemJson);
   const text = textOf(message.content);
   if (message.role === "assistant") {
     return { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text }] };
@@ -91,8 +90,8 @@ function toItem(message) {
   return { type: "message", role: message.role === "system" ? "system" : "user", content: text };
 }
 
-/** JSON as stored: what a later call compares against. */
-const asStored = (value) => JSON.parse(JSON.stringify(value));
+/** JSON as stored, lone surrogates made U+FFFD: what a later call compares against. */
+const asStored = (value) => JSON.parse(wellFormedJson(JSON.stringify(value)));
 
 function equal(a, b) {
   if (a === b) return true;
