@@ -568,12 +568,14 @@ async fn a_stored_payload_that_is_not_json_is_a_typed_error_not_a_crash() {
     let write = js_sys::Function::new_with_args(
         "db",
         "return new Promise((resolve, reject) => {
-           const tx = db.transaction(['activity_frames', 'session_state', 'messages'], 'readwrite');
+           const tx = db.transaction(['activity_frames', 'session_state', 'messages', 'sessions'], 'readwrite');
            tx.objectStore('activity_frames').add({ sessionId: 's', requestId: 'bad', json: '{\"not\": \"a batch\"}' });
            tx.objectStore('activity_frames').add({ sessionId: 's', requestId: 'cut', json: '[1,' });
            tx.objectStore('activity_frames').add({ sessionId: 's', requestId: 'syntax', json: '[1,}]' });
            tx.objectStore('session_state').put({ sessionId: 's', key: 'k', json: '{\"open\": ' });
            tx.objectStore('messages').add({ sessionId: 's', json: '{\"role\": ' });
+           // Imported before imports capped times: still a session to list.
+           tx.objectStore('sessions').put({ id: 'far', json: '{\"id\":\"far\",\"title\":\"\",\"createdAt\":9000000000000000,\"updatedAt\":9000000000000000,\"meta\":{}}' });
            tx.oncomplete = resolve;
            tx.onerror = () => reject(tx.error);
          });",
@@ -598,6 +600,8 @@ async fn a_stored_payload_that_is_not_json_is_a_typed_error_not_a_crash() {
     assert_eq!(error.code(), "INVALID_VALUE");
     let error = store.load_session_state("s", "k").await.unwrap_err();
     assert_eq!(error.code(), "INVALID_VALUE");
+    let listed = store.list_sessions().await.unwrap();
+    assert_eq!(listed.len(), 2, "a stored session with a far time still lists");
     // A pop that cannot return the message does not delete it either.
     for _ in 0..2 {
         let error = store.pop_message("s").await.unwrap_err();

@@ -107,8 +107,11 @@ impl SessionExport {
             }
             _ => return Err(wrong("version", "must be 1")),
         }
-        // Exactly these fields: one more would be dropped unseen.
+        // Exactly these fields (one more would be dropped unseen), and
+        // times a JS Date holds (a larger one would not export back).
+        // Checked here, not in from_value, which also reads stored records.
         const SESSION_FIELDS: [&str; 5] = ["id", "title", "createdAt", "updatedAt", "meta"];
+        const MAX_TIME: f64 = 8.64e15;
         let session = fields
             .get("session")
             .filter(|s| {
@@ -116,6 +119,7 @@ impl SessionExport {
                     .is_some_and(|s| s.keys().all(|k| SESSION_FIELDS.contains(&k.as_str())))
             })
             .and_then(SessionInfo::from_value)
+            .filter(|s| s.created_at <= MAX_TIME && s.updated_at <= MAX_TIME)
             .ok_or_else(|| wrong("session", "must be {id, title, createdAt, updatedAt, meta}"))?;
         checks::id_argument("document.session.id", &session.id)?;
         crate::credentials::check_text("document.session.title", &session.title)?;

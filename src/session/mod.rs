@@ -58,12 +58,7 @@ impl SessionInfo {
 
     /// A stored session record; `None` if it is not one.
     pub fn from_value(value: &Value) -> Option<Self> {
-        // Milliseconds a JS Date can hold: larger would not survive export.
-        const MAX_TIME: u64 = 8_640_000_000_000_000;
-        let time = |name: &str| {
-            let ms = value[name].as_u64().filter(|ms| *ms <= MAX_TIME)?;
-            Some(ms as f64)
-        };
+        let time = |name: &str| value[name].as_u64().map(|ms| ms as f64);
         Some(Self {
             id: value["id"].as_str()?.to_owned(),
             title: value["title"].as_str()?.to_owned(),
