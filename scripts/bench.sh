@@ -4,5 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+. scripts/env.sh
 scripts/build.sh
 node tests/bench/run.mjs "$@"

@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 . scripts/env.sh
 engine=$1; shift
 # Run by hand with no mode set, the runner would fall back to Node and skip.
-if ! env | grep -q '^WASM_BINDGEN_USE_'; then export WASM_BINDGEN_USE_BROWSER=1; fi
+modes="${WASM_BINDGEN_USE_BROWSER:-}${WASM_BINDGEN_USE_DEDICATED_WORKER:-}${WASM_BINDGEN_USE_SHARED_WORKER:-}${WASM_BINDGEN_USE_SERVICE_WORKER:-}"
+if [ -z "$modes" ]; then export WASM_BINDGEN_USE_BROWSER=1; fi
 case "$engine" in
   chrome) run=(wasm-pack test --headless --chrome --chromedriver "$CHROMEDRIVER") ;;
   firefox) run=(wasm-pack test --headless --firefox --geckodriver "$(command -v geckodriver)") ;;

@@ -4,5 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+# The Node setup.sh may have installed, and wasm-opt, first on PATH.
+. scripts/env.sh
 scripts/build.sh
 exec node scripts/serve.mjs "${1:-${PORT:-8080}}"

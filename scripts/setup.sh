@@ -61,13 +61,14 @@ if [ "$(geckodriver --version 2>/dev/null | awk 'NR==1 { print $2 }')" != "$geck
   cargo install geckodriver --locked --version "$geckodriver_version"
 fi
 
-# Vite, vitest and size-limit need Node 20.19 or later; Debian 12 has 18.
+# Vite, vitest and size-limit need Node 20.19+, 22.12+ or 24+ (not 21 or
+# 23); Debian 12 has 18.
 # The npm registry's `node` package is the official build, so an older or
 # missing Node is replaced by one in .tools/ (git-ignored), which env.sh
 # puts first on PATH.
 node_ok() {
   command -v node >/dev/null && command -v npm >/dev/null &&
-    node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)'
+    node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit((a === 20 && b >= 19) || (a === 22 && b >= 12) || a >= 24 ? 0 : 1)'
 }
 if ! node_ok; then
   if ! command -v npm >/dev/null; then
