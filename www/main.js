@@ -61,7 +61,10 @@ async function savePins() {
 
 // The session this tab last opened resumes after a reload. Switching
 // writes nothing to the store, so the most recent session would not do.
+// Storage may be off or full: then a reload opens the most recent one.
 const current = "attache-demo:session";
+const remembered = () => { try { return localStorage.getItem(current); } catch { return null; } };
+const remember = (id) => { try { localStorage.setItem(current, id); } catch { /* see above */ } };
 
 /** Swaps in a session's pins once they are loaded: a failed load keeps the old ones. */
 function show(id, pins) {
@@ -70,7 +73,7 @@ function show(id, pins) {
   sessionId = id;
   lastSteps = [];
   old.free();
-  localStorage.setItem(current, id);
+  remember(id);
 }
 
 async function openSession(id) {
@@ -179,18 +182,23 @@ onSubmit("add-todo", async ({ text }) => {
   pinned.setAttachment({ kind: "todo", items: [...todoItems(pinned), { text, completed: false }] });
   await savePins();
 });
-// A turn holds the session's pins: switching sessions mid-turn would free them.
+// A turn holds the session's pins: switching sessions mid-turn would free
+// them, and a turn started mid-switch would hold pins about to be freed.
+// Each turns the other's controls off.
 const turnControls = ["send", "session-select", "session-new", "session-delete", "session-import"];
-onSubmit("composer", async ({ text, window: size }) => {
+const exclusive = async (action) => {
   for (const id of turnControls) $(id).disabled = true;
   try {
-    const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot: snapshot(), say: () => {} });
-    lastSteps = turn.steps;
-    window.demo.requests.push(...turn.steps.map((s) => s.messages));
+    await action();
   } finally {
     for (const id of turnControls) $(id).disabled = false;
   }
-}, (form) => { form.elements.text.value = ""; });
+};
+onSubmit("composer", ({ text, window: size }) => exclusive(async () => {
+  const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot: snapshot(), say: () => {} });
+  lastSteps = turn.steps;
+  window.demo.requests.push(...turn.steps.map((s) => s.messages));
+}), (form) => { form.elements.text.value = ""; });
 onSubmit("model-form", async ({ url, model: name, key }) => {
   forgetSecrets();
   // The key lives in the endpoint's closure only; registered, it cannot be pinned or stored.
@@ -209,18 +217,18 @@ $("file-contents").addEventListener("drop", (e) => {
     $("pin-file").elements.path.value ||= file.name;
   });
 });
-$("session-select").onchange = (e) => attempt(() => openSession(e.target.value));
-$("session-new").onclick = () => attempt(newSession);
-$("session-delete").onclick = () => attempt(async () => {
+$("session-select").onchange = (e) => attempt(() => exclusive(() => openSession(e.target.value)));
+$("session-new").onclick = () => attempt(() => exclusive(newSession));
+$("session-delete").onclick = () => attempt(() => exclusive(async () => {
   await store.deleteSession(sessionId);
   const [next] = await store.listSessions();
   await (next ? openSession(next.id) : newSession());
-});
+}));
 $("session-export").onclick = () => attempt(async () => {
   const doc = await store.exportSession(sessionId);
   download(`attache-session-${sessionId}.json`, JSON.stringify(doc, null, 2));
 });
-$("session-import").onchange = (e) => attempt(async () => {
+$("session-import").onchange = (e) => attempt(() => exclusive(async () => {
   const [file] = e.target.files;
   if (!file) return;
   // Cleared first: picking the same file again after a refusal must retry.
@@ -231,7 +239,7 @@ $("session-import").onchange = (e) => attempt(async () => {
   const exists = typeof id === "string" && id.trim() !== "" && (await store.getSession(id));
   const info = await store.importSession(doc, exists ? { id: `${id}-copy-${Date.now().toString(36)}` } : undefined);
   await openSession(info.id);
-});
+}));
 $("persist").onclick = () => attempt(async () => {
   const granted = await navigator.storage?.persist?.();
   notice(granted ? "Storage is persistent: the browser will not evict it under pressure." : "The browser did not grant persistent storage.");
@@ -239,7 +247,7 @@ $("persist").onclick = () => attempt(async () => {
 
 // This tab's last session resumes after a reload; else the most recent.
 const sessions = await store.listSessions();
-const resume = sessions.find((s) => s.id === localStorage.getItem(current)) ?? sessions[0];
+const resume = sessions.find((s) => s.id === remembered()) ?? sessions[0];
 await (resume ? openSession(resume.id) : newSession());
 await render();
 document.body.dataset.ready = "true";

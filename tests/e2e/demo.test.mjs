@@ -119,6 +119,20 @@ test("a reload resumes the session this tab had open, not the most recent one", 
   assert.equal(await page.inputValue("#session-select"), older);
 });
 
+test("with storage for localStorage denied, the demo still starts on the most recent session", async () => {
+  const denied = await env.context.newPage();
+  try {
+    await denied.addInitScript(() => {
+      Object.defineProperty(window, "localStorage", { get() { throw new DOMException("denied", "SecurityError"); } });
+    });
+    await denied.goto(`${env.origin}/`);
+    await denied.waitForSelector("body[data-ready=true]", { timeout: 20000 });
+    assert.notEqual(await denied.inputValue("#session-select"), "");
+  } finally {
+    await denied.close();
+  }
+});
+
 test("a refused import names importSession's field, and the same file can be picked again", async () => {
   const dir = await mkdtemp(join(tmpdir(), "attache-demo-"));
   const file = join(dir, "bad.json");
