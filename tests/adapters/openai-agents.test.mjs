@@ -86,6 +86,21 @@ for (const [name, backend] of Object.entries(backends)) {
       expect(await session.getItems()).toEqual([odd[2]]);
     });
 
+    it("on a redacting store, a replace_suffix still matches the items the runner holds, secrets and all", async () => {
+      const store = new MemorySessionStore({ credentials: "redact" });
+      const session = new AttacheSession(store, { sessionId: "c" });
+      const key = "sk-proj-" + "Zx9".repeat(16);
+      const said = [{ role: "user", content: `deploy with ${key} then ${key} again` }, { role: "user", content: "password=hunter22 ok", providerData: { token: "abc", password: "hunter2" } }];
+      await session.addItems(said);
+      expect(JSON.stringify(await session.getItems())).not.toMatch(/Zx9Zx9|hunter2/);
+      const other = [{ role: "user", content: `deploy WITH ${key} then ${key} again` }, said[1]];
+      await expect(session.applyHistoryTransaction({ operationId: "no", transaction: { type: "replace_suffix", expectedSuffix: other, replacement: [] } }))
+        .rejects.toThrow(/no longer matches/);
+      await session.applyHistoryTransaction({ operationId: "yes", transaction: { type: "replace_suffix", expectedSuffix: said, replacement: [{ role: "user", content: "summary" }] } });
+      expect(await session.getItems()).toEqual([{ role: "user", content: "summary" }]);
+      store.free();
+    });
+
     it("a redacting store keeps a cut item readable and its secret out", async () => {
       const store = new MemorySessionStore({ credentials: "redact" });
       const session = new AttacheSession(store, { sessionId: "r" });
