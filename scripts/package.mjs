@@ -99,8 +99,15 @@ const literalUrl = "new URL('attache_bg.wasm', import.meta.url)";
 if (!glue.includes(literalUrl)) throw new Error("the glue's shape changed: no default wasm URL");
 glue = glue.replace(literalUrl, "new URL(WASM_FILE, import.meta.url)") +
   `\n// Not a literal on purpose: see scripts/package.mjs.\nconst WASM_FILE = ["attache_bg", "wasm"].join(".");\n`;
+// Each instance's pointer is recorded where the glue gives it one.
+let births = 0;
+glue = glue.replace(/(\w+Finalization)\.register\((\w+), \2\.__wbg_ptr, \2\);/g, (call, _registry, self) => {
+  births += 1;
+  return `${call}\n        born(${self});`;
+});
+if (births !== 4) throw new Error(`the glue's shape changed: ${births} places give a pointer, not 4`);
 const unguarded = glue;
-glue = glue.replace(/^(import .*\n)/m, `import { alive, refuse } from "./guard.js";\n$1`);
+glue = glue.replace(/^(import .*\n)/m, `import { alive, born, refuse } from "./guard.js";\n$1`);
 if (glue === unguarded) throw new Error("the glue has no import line to put the guard's beside");
 // Every byte of the glue ships in every page: minified. The exports keep
 // their names, which hosts and errors show; esbuild's keepNames would keep

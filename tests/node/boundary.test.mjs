@@ -6,6 +6,8 @@ import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import fc from "fast-check";
+// IndexedDB for Node, so an IdbSessionStore can be opened and freed.
+import "fake-indexeddb/auto";
 import * as shared from "../boundary/properties.mjs";
 
 const root = new URL("../../", import.meta.url);
@@ -103,6 +105,9 @@ test("saveAttachments takes a live AttachmentStore; anything else rejects typed,
   freed.free();
   const { error } = await settlesAsync(() => sessions.saveAttachments("s", freed), "a freed store");
   assert.equal(error.code, "FREED", error.message);
+  const forged = Object.assign(Object.create(AttachmentStore.prototype), { __wbg_ptr: 8 });
+  const refused = await sessions.saveAttachments("s", forged).catch((e) => e);
+  assert.deepEqual([refused.code, refused.field], ["INVALID_ARGUMENT", "pinned"], "a forged pointer is no store");
   const lookalike = { toJSON: () => pinnedSpecs };
   const pinnedSpecs = [{ kind: "memory", slug: "x", memory: "y" }];
   assert.equal((await sessions.saveAttachments("s", lookalike).catch((e) => e)).code, "INVALID_ARGUMENT",
@@ -201,16 +206,20 @@ test("every method on a freed instance is FREED, on a wrong `this` INVALID_THIS;
   for (const [name, Class] of Object.entries(classes)) {
     const methods = Object.getOwnPropertyNames(Class.prototype)
       .filter((m) => !["constructor", "free", "__destroy_into_raw"].includes(m));
-    // IndexedDB is not in Node: a freed IdbSessionStore is made from a live wrapper's shape.
-    const freed = name === "IdbSessionStore" ? Object.assign(Object.create(Class.prototype), { __wbg_ptr: 0 }) : new Class();
-    if (name !== "IdbSessionStore") {
-      freed.free();
-      freed.free(); // a second free() does nothing
-    }
+    const open = () => (name === "IdbSessionStore" ? Class.open({ name: "boundary-freed" }) : new Class());
+    const freed = await open();
+    freed.free();
+    freed.free(); // a second free() does nothing
+    // A pointer set by hand names memory wasm would read: not a live instance.
+    const forged = Object.assign(Object.create(Class.prototype), { __wbg_ptr: 8 });
+    const tampered = await open();
+    const genuine = tampered.__wbg_ptr;
+    tampered.__wbg_ptr = genuine + 8;
     for (const method of methods) {
       const descriptor = Object.getOwnPropertyDescriptor(Class.prototype, method);
       const call = (self) => (descriptor.get ? descriptor.get.call(self) : descriptor.value.call(self, "s", "k", []));
-      for (const [self, code] of [[freed, "FREED"], ...others.filter((o) => !(o instanceof Class)).map((o) => [o, "INVALID_THIS"])]) {
+      const wrong = [...others.filter((o) => !(o instanceof Class)), forged, tampered].map((o) => [o, "INVALID_THIS"]);
+      for (const [self, code] of [[freed, "FREED"], ...wrong]) {
         let outcome;
         try {
           outcome = call(self);
@@ -225,6 +234,9 @@ test("every method on a freed instance is FREED, on a wrong `this` INVALID_THIS;
         checked++;
       }
     }
+    tampered.__wbg_ptr = genuine;
+    if (name === "IdbSessionStore") tampered.close();
+    tampered.free();
   }
   assert.ok(checked > 100, `${checked} calls checked`);
 });
