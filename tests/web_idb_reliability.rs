@@ -601,7 +601,11 @@ async fn a_stored_payload_that_is_not_json_is_a_typed_error_not_a_crash() {
     let error = store.load_session_state("s", "k").await.unwrap_err();
     assert_eq!(error.code(), "INVALID_VALUE");
     let listed = store.list_sessions().await.unwrap();
-    assert_eq!(listed.len(), 2, "a stored session with a far time still lists");
+    assert_eq!(
+        listed.len(),
+        2,
+        "a stored session with a far time still lists"
+    );
     // A pop that cannot return the message does not delete it either.
     for _ in 0..2 {
         let error = store.pop_message("s").await.unwrap_err();

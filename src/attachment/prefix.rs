@@ -34,12 +34,17 @@ pub fn first_change(
             }
             (Some(old), Some(new)) => {
                 offset += common_prefix(&old.1, &new.1);
-                // A detach shifts the next part into its place: name the
-                // part that left, else the one that arrived or changed.
-                if old.0 != new.0 && !current.iter().any(|(id, _)| *id == old.0) {
-                    &old.0
-                } else {
-                    &new.0
+                let at =
+                    |parts: &[(String, String)], id: &str| parts.iter().position(|p| p.0 == id);
+                match (old.0 != new.0).then(|| (at(current, &old.0), at(previous, &new.0))) {
+                    // A detach shifts the next part into this place.
+                    Some((None, _)) => &old.0,
+                    // Both are in both: one moved. A re-pin goes to the end
+                    // of its kind, a rank change jumps: name the part that
+                    // moved further (both lie past `index`); a swap, the
+                    // one that left this place.
+                    Some((Some(to), Some(from))) if to - index >= from - index => &old.0,
+                    _ => &new.0,
                 }
             }
             (Some((id, _)), None) | (None, Some((id, _))) => id,

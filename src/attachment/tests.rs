@@ -558,3 +558,20 @@ fn a_restored_baseline_compares_the_first_check_after_a_reload() {
     assert_eq!(change.attachment_id, "todo:session");
     assert!(tracker.restore(&json!([{"kind": "nope"}])).is_err());
 }
+
+#[test]
+fn a_part_that_moved_is_named_not_the_one_that_shifted_into_its_place() {
+    let name = |before: &[(&str, &str)], after: &[(&str, &str)]| {
+        first_change(&parts(before), &parts(after)).map(|c| c.attachment_id)
+    };
+    // memory:a detached and pinned again goes after memory:b.
+    let (a, b, c) = (("memory:a", "A"), ("memory:b", "B"), ("memory:c", "C"));
+    assert_eq!(name(&[a, b], &[b, a]).as_deref(), Some("memory:a"));
+    assert_eq!(name(&[a, b, c], &[b, c, a]).as_deref(), Some("memory:a"));
+    // A custom part whose rank moved it ahead of two others.
+    let x = ("custom:x", "X");
+    assert_eq!(name(&[a, b, x], &[x, a, b]).as_deref(), Some("custom:x"));
+    // Newly pinned in the middle: itself; detached from the middle: itself.
+    assert_eq!(name(&[a, c], &[a, b, c]).as_deref(), Some("memory:b"));
+    assert_eq!(name(&[a, b, c], &[a, c]).as_deref(), Some("memory:b"));
+}

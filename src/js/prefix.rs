@@ -61,7 +61,6 @@ impl AttachmentStore {
         };
 
         let revision = self.core().revision();
-        let status = self.prefix.borrow_mut().check(self.core());
         let message = self.consolidated_message();
         let (prefix_chars, prefix_bytes) = self.prefix_size(revision);
         let prefix_tokens = if message.is_undefined() {
@@ -69,6 +68,9 @@ impl AttachmentStore {
         } else {
             counter.count_one(&message, || prefix_chars)?
         };
+        // Only once the counter has answered: a refused call must leave the
+        // baseline where it was, so the next call still reports the change.
+        let status = self.prefix.borrow_mut().check(self.core());
         let below = prefix_tokens < min_tokens;
         let warning = below.then(|| {
             format!(

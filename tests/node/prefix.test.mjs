@@ -59,3 +59,20 @@ test("a prefix under the provider's minimum is flagged", () => {
   assert.deepEqual([low.belowMinimum, low.warning], [false, null]);
   assert.throws(() => store.checkPrefix({ minTokens: -1 }), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT");
 });
+
+test("a counter that fails leaves the baseline: the next check still reports the change", () => {
+  const store = new AttachmentStore();
+  store.setAttachment({ kind: "memory", slug: "a", memory: "A" });
+  store.checkPrefix();
+  store.setAttachment({ kind: "memory", slug: "b", memory: "B" });
+  for (const counter of [() => { throw new Error("not ready"); }, () => NaN, () => Promise.resolve(3)]) {
+    assert.throws(() => store.checkPrefix({ counter }), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT");
+  }
+  const check = store.checkPrefix();
+  assert.equal(check.stable, false);
+  assert.equal(check.change?.attachmentId, "memory:b");
+  store.detachAttachment("memory:a");
+  store.setAttachment({ kind: "memory", slug: "a", memory: "A" });
+  assert.equal(store.checkPrefix().change?.attachmentId, "memory:a", "a re-pin moved memory:a after memory:b");
+  store.free();
+});
