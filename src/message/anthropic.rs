@@ -140,7 +140,14 @@ pub fn to_anthropic(
         let content_at = at.field("content");
         let mut blocks = Vec::new();
         for (i, part) in message.parts.iter().enumerate() {
-            blocks.push(block(part, content_at.index(i))?);
+            // Anthropic refuses an empty text block, and it carries nothing
+            // (an OpenAI reply's "" beside its tool calls, say).
+            if !matches!(part, Part::Text(text) if text.is_empty()) {
+                blocks.push(block(part, content_at.index(i))?);
+            }
+        }
+        if blocks.is_empty() {
+            return Err(content_at.wrong("Anthropic takes no message without content"));
         }
         if let (Some(marker), Some(Value::Object(last))) = (
             cache_control.filter(|_| pinned_at == Some(index)),

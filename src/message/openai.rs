@@ -80,6 +80,16 @@ pub fn to_openai(messages: &[Sourced]) -> Result<Value, Error> {
             }
         }
         match message.role {
+            // Each result is its own message: with none, the message would
+            // vanish unseen.
+            Role::Tool
+                if !message
+                    .parts
+                    .iter()
+                    .any(|p| matches!(p, Part::ToolResult { .. })) =>
+            {
+                return Err(content_at.wrong("OpenAI needs a tool message to hold a tool result"));
+            }
             Role::Tool => {}
             Role::Assistant if !calls.is_empty() => {
                 let text = if texts.is_empty() {
@@ -94,7 +104,8 @@ pub fn to_openai(messages: &[Sourced]) -> Result<Value, Error> {
                 ]));
             }
             _ => {
-                let text = if texts.is_empty() && message.role == Role::Assistant {
+                // OpenAI refuses an empty array of parts; "" it takes.
+                let text = if texts.is_empty() {
                     Value::from("")
                 } else {
                     content(texts)

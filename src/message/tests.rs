@@ -507,3 +507,39 @@ fn a_data_url_is_a_base64_image_and_any_other_url_stays_a_url() {
         assert_eq!(image_url(&image_from_url(url)), url);
     }
 }
+
+#[test]
+fn no_request_holds_an_empty_block_or_content_a_provider_refuses() {
+    // An OpenAI-compatible reply with "" beside its tool calls.
+    let reply = json!([
+        {"role": "user", "content": "weather?"},
+        {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "w", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "3C"}
+    ]);
+    let messages = from_openai(&reply, At::Name("input")).unwrap();
+    let sent = to_anthropic(&sourced(&messages), None, None).unwrap();
+    assert_eq!(
+        sent["messages"][1]["content"],
+        json!([{"type": "tool_use", "id": "c1", "name": "w", "input": {}}]),
+        "no empty text block beside the call"
+    );
+    let empty = |role: Role| Message::new(role, vec![Part::Text(String::new())]);
+    let (code, field) = refused(to_anthropic(&sourced(&[empty(Role::User)]), None, None));
+    assert_eq!(
+        (code, field.as_str()),
+        ("INVALID_VALUE", "messages[0].content")
+    );
+    // OpenAI: "" where there are no parts, never []; a tool message with no
+    // result would vanish, so it is refused.
+    let none = |role: Role| Message::new(role, Vec::new());
+    let sent = to_openai(&sourced(&[none(Role::User), none(Role::System)])).unwrap();
+    assert_eq!(
+        sent,
+        json!([{"role": "user", "content": ""}, {"role": "system", "content": ""}])
+    );
+    let (code, field) = refused(to_openai(&sourced(&[none(Role::Tool)])));
+    assert_eq!(
+        (code, field.as_str()),
+        ("INVALID_VALUE", "messages[0].content")
+    );
+}
