@@ -67,11 +67,13 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
     say(full);
   };
   const user = { role: "user", content: text };
+  // buildRequest adds the system prompt; planTurn counts it as overhead.
+  const overhead = estimateTokens([{ role: "system", content: SYSTEM }], "openai");
   let history = await store.loadMessages(sessionId);
   const stored = history.length;
 
   // The budget first: a compaction is persisted before anything is sent.
-  let plan = planTurn({ contextWindow, history: [...history, user], attachments: pinned.consolidatedMessage(), counter: "openai" });
+  let plan = planTurn({ contextWindow, history: [...history, user], attachments: pinned.consolidatedMessage(), overheadTokens: overhead, counter: "openai" });
   frame({ type: "plan", action: plan.action, payloadTokens: plan.payloadTokens, window: contextWindow });
   if (plan.action === "context_exceeded") throw new Error("The pins alone do not fit the context window.");
   let compacted = null;
@@ -95,7 +97,7 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   const steps = [];
   for (let step = 0; step < MAX_STEPS; step++) {
     const attachments = pinned.consolidatedMessage();
-    plan = planTurn({ contextWindow, history, attachments, counter: "openai" });
+    plan = planTurn({ contextWindow, history, attachments, overheadTokens: overhead, counter: "openai" });
     const { messages } = buildRequest({ system: SYSTEM, history, attachments });
     const prefix = pinned.checkPrefix({ provider: "openai" });
     steps.push({ messages, plan, prefix });
