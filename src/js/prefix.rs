@@ -46,7 +46,24 @@ impl AttachmentStore {
     fn check(&self, options: &JsValue) -> Result<JsValue, Error> {
         let options = Options::read(options, &["provider", "model", "minTokens", "counter"])?;
         let get = |name: &str| options.get(name);
-        let provider = get("provider").as_string();
+        // Checked, not ignored: "Anthropic" or 42 would silently take the
+        // 1024 minimum and the heuristic counter.
+        let provider = match get("provider") {
+            v if v.is_undefined() => None,
+            v => match v.as_string().as_deref() {
+                Some(p @ ("openai" | "anthropic")) => Some(p.to_owned()),
+                _ => {
+                    return Err(Error::argument(
+                        "provider",
+                        "must be \"openai\" or \"anthropic\"",
+                    ))
+                }
+            },
+        };
+        let model = match get("model") {
+            v if v.is_undefined() => None,
+            v => Some(super::values::string_arg(&v, "model")?),
+        };
         let counter = match (get("counter"), provider.as_deref()) {
             (counter, _) if !counter.is_undefined() => counter,
             (_, Some(provider @ ("openai" | "anthropic"))) => JsValue::from_str(provider),
@@ -55,9 +72,7 @@ impl AttachmentStore {
         let counter = JsCounter::from_js(&counter)?;
         let min_tokens = match tokens(&get("minTokens"), "minTokens")? {
             Some(n) => n,
-            None => {
-                minimum_cacheable_tokens(provider.as_deref(), get("model").as_string().as_deref())
-            }
+            None => minimum_cacheable_tokens(provider.as_deref(), model.as_deref()),
         };
 
         let revision = self.core().revision();

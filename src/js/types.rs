@@ -178,10 +178,12 @@ export interface CheckPrefixOptions {
 export interface PrefixCheck {
   /** No earlier check to compare with. */
   first: boolean;
-  /** Byte-identical to the prefix at the previous check. */
+  /** The same parts with the same texts as at the previous check: text
+   * moving between parts is a change, as providers cache blocks. */
   stable: boolean;
   /** Where it first differs: a UTF-8 byte offset into the concatenated rendered
-   * parts, and the attachment holding that byte. */
+   * parts, and the attachment that changed (after a detach, the one detached;
+   * after a move, the one that moved further). */
   change: { offset: number; attachmentId: string } | null;
   prefixBytes: number;
   prefixTokens: number;

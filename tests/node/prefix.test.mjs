@@ -76,3 +76,13 @@ test("a counter that fails leaves the baseline: the next check still reports the
   assert.equal(store.checkPrefix().change?.attachmentId, "memory:a", "a re-pin moved memory:a after memory:b");
   store.free();
 });
+
+test("an unknown provider or a non-string model is INVALID_ARGUMENT, not the defaults taken silently", () => {
+  const store = new AttachmentStore();
+  store.setAttachment({ kind: "memory", slug: "a", memory: "A" });
+  for (const [options, field] of [[{ provider: "Anthropic" }, "provider"], [{ provider: 42 }, "provider"], [{ provider: "anthropic", model: 7 }, "model"]]) {
+    assert.throws(() => store.checkPrefix(options), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT" && e.field === field);
+  }
+  assert.equal(store.checkPrefix().first, true, "a refused call checked nothing");
+  store.free();
+});
