@@ -206,8 +206,20 @@ impl AttachmentStore {
     }
 }
 
+/// An attachment id to look up: a string, well formed, at most 4096 units
+/// and not blank, but not run through the credential guard. It is never
+/// stored or sent, and a pin whose id the guard refuses (its slug holds a
+/// secret registered after it was pinned; its path reads as a URL with a
+/// password once `file:` is in front) must still be found and detached.
 fn attachment_id(id: &JsValue) -> Result<String, JsValue> {
-    super::values::id_arg(id, "id").map_err(|e| to_js(&e))
+    let id = super::values::string_arg(id, "id").map_err(|e| to_js(&e))?;
+    if id.trim().is_empty() {
+        return Err(to_js(&crate::Error::argument(
+            "id",
+            "must not be empty or blank",
+        )));
+    }
+    Ok(id)
 }
 
 impl AttachmentStore {

@@ -117,3 +117,19 @@ test("an error never echoes a secret, whichever check refused first", async () =
   assert.deepEqual(await store.listSessionStateKeys(id), [], "nothing was stored");
   store.free();
 });
+
+test("a pin the guard would refuse by its id (a secret registered later) can still be found and detached", () => {
+  const pinned = new AttachmentStore();
+  pinned.setAttachment({ kind: "file", path: "//u:pw@h", contents: null });
+  pinned.setAttachment({ kind: "memory", slug: "page-held-key-0042", memory: "m" });
+  attache.registerSecret("page-held-key-0042");
+  try {
+    assert.equal(pinned.hasAttachment("file://u:pw@h"), true);
+    assert.equal(pinned.detachAttachment("file://u:pw@h"), true);
+    assert.equal(pinned.detachAttachment("memory:page-held-key-0042"), true);
+    assert.equal(pinned.size, 0);
+  } finally {
+    attache.forgetSecrets();
+    pinned.free();
+  }
+});
