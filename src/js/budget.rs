@@ -80,8 +80,14 @@ impl JsCounter {
                         reason: format!("threw: {said}"),
                     }
                 })?;
-                tokens(&counted, "counter's result")?
-                    .ok_or_else(|| Error::argument("counter", "must return a token count"))
+                // One reason for NaN, 1.5, -1, undefined or a Promise: a
+                // counter runs synchronously.
+                tokens(&counted, "counter").ok().flatten().ok_or_else(|| {
+                    Error::argument(
+                        "counter",
+                        "must return a non-negative whole number of tokens, synchronously",
+                    )
+                })
             }
         }
     }

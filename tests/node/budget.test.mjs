@@ -59,3 +59,10 @@ test("planTurn's lines, one token either side, from JS", () => {
     assert.throws(() => planTurn(bad), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT", JSON.stringify(bad));
   }
 });
+
+test("a counter's wrong result is named at counter, with what it must return", () => {
+  for (const result of [NaN, 1.5, -1, undefined, Promise.resolve(2)]) {
+    assert.throws(() => attache.estimateTokens([{ role: "user", content: "hi" }], () => result), (e) =>
+      isAttacheError(e) && e.code === "INVALID_ARGUMENT" && e.field === "counter" && /synchronously/.test(e.message));
+  }
+});
