@@ -7,7 +7,7 @@
 //   node condition  reads attache_bg.wasm from disk.
 import { readFile, writeFile, readdir, rm } from "node:fs/promises";
 import { existsSync } from "node:fs";
-import { transform } from "esbuild";
+import { build, transform } from "esbuild";
 import { gzipSync } from "node:zlib";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
@@ -43,14 +43,24 @@ export const gzippedWasmBase64 = "${inline}";
 // codes. The repository's README is for developing attache.
 await writeFile(at("README.md"), await readFile(new URL("../src/js/npm-README.md", import.meta.url), "utf8"));
 
+// fflate's gunzipSync (2.1 KB gzipped), bundled here so the default entry
+// imports no bare specifier: a plain page's import map names attache only.
+// It inflates synchronously, where DecompressionStream needs an await.
+const inflate = await build({
+  stdin: { contents: `export { gunzipSync } from "fflate";`, resolveDir: new URL("..", import.meta.url).pathname },
+  bundle: true, minify: true, format: "esm", target: "es2022", write: false,
+});
+await writeFile(at("inflate.js"), `// fflate (MIT), gunzipSync only: https://github.com/101arrowz/fflate\n${inflate.outputFiles[0].text}`);
+
 await writeFile(at("index.js"), `// The default browser entry: initialises the inlined wasm before any
 // export is used, so \`import { AttachmentStore } from "attache"\` just works.
-import init from "./attache.js";
+// Synchronously, with no top-level await: a service worker refuses to load
+// a module that has one.
+import { initSync } from "./attache.js";
 import { gzippedWasmBase64 } from "./attache_wasm.js";
+import { gunzipSync } from "./inflate.js";
 
-const gzipped = Uint8Array.from(atob(gzippedWasmBase64), (c) => c.charCodeAt(0));
-const inflated = new Blob([gzipped]).stream().pipeThrough(new DecompressionStream("gzip"));
-await init({ module_or_path: await new Response(inflated).arrayBuffer() });
+initSync({ module: gunzipSync(Uint8Array.from(atob(gzippedWasmBase64), (c) => c.charCodeAt(0))) });
 
 export * from "./attache.js";
 `);
@@ -169,7 +179,7 @@ const manifest = {
   },
   main: "./index.js",
   types: "./index.d.ts",
-  files: ["attache.js", "attache.d.ts", "attache_bg.wasm", "attache_wasm.js", "guard.js", "index.js", "index.d.ts",
+  files: ["attache.js", "attache.d.ts", "attache_bg.wasm", "attache_wasm.js", "guard.js", "index.js", "index.d.ts", "inflate.js",
     "node.js", "node.d.ts", "snippets", "README.md", ...adapters.flatMap((name) => [`${name}.js`, `${name}.d.ts`]), ...adapterShared],
   // The frameworks the adapters extend: each host brings its own. Up to
   // the next major (0.x: up to 1.0), as one may change what we build on.

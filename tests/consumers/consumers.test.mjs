@@ -106,6 +106,10 @@ test("a module Web Worker imports it", async () => {
   await served(dir("plain-esm"), "/worker.html", { context: "DedicatedWorkerGlobalScope", store: "IdbSessionStore" });
 });
 
+test("a module service worker imports the default entry: no top-level await", async () => {
+  await served(dir("plain-esm"), "/sw.html", { context: "ServiceWorkerGlobalScope", store: "IdbSessionStore" });
+});
+
 // The default entry inlines the wasm: a bundle that also emits the .wasm
 // file ships bytes no page loads.
 async function emittedWasm(root) {
