@@ -243,7 +243,7 @@ macro_rules! session_store_methods {
                 &self,
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(js_name = requestId, unchecked_param_type = "string")] request_id: JsValue,
-                #[wasm_bindgen(unchecked_param_type = "ActivityFrame[]")] frames: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "readonly ActivityFrame[]")] frames: JsValue,
             ) -> Promise {
                 self.backend().call_with(|intake| calls::append_frames(&session_id, &request_id, &frames, intake))
             }
@@ -253,7 +253,7 @@ macro_rules! session_store_methods {
             pub fn load_activity_frames(
                 &self,
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
-                #[wasm_bindgen(js_name = requestId, unchecked_optional_param_type = "string")] request_id: JsValue,
+                #[wasm_bindgen(js_name = requestId, unchecked_optional_param_type = "string | null")] request_id: JsValue,
             ) -> Promise {
                 self.backend().call(calls::load_frames(&session_id, &request_id))
             }

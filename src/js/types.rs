@@ -285,8 +285,8 @@ export interface SessionStore {
   loadSnapshot(sessionId: string): Promise<SnapshotNode | null>;
   saveReplState(sessionId: string, state: SerializedReplState): Promise<void>;
   loadReplState(sessionId: string): Promise<SerializedReplState | null>;
-  appendActivityFrames(sessionId: string, requestId: string, frames: ActivityFrame[]): Promise<void>;
-  loadActivityFrames(sessionId: string, requestId?: string): Promise<ActivityFrame[]>;
+  appendActivityFrames(sessionId: string, requestId: string, frames: readonly ActivityFrame[]): Promise<void>;
+  loadActivityFrames(sessionId: string, requestId?: string | null): Promise<ActivityFrame[]>;
   appendMessages(sessionId: string, messages: readonly Message[]): Promise<void>;
   loadMessages(sessionId: string, options?: LoadMessagesOptions): Promise<Message[]>;
   updateSession(id: string, update: SessionUpdate): Promise<SessionInfo>;

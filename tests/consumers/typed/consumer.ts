@@ -64,6 +64,9 @@ const history: Message[] = [
   { role: "tool", content: [{ type: "tool_result", callId: "c1", content: "found" }] },
 ];
 const tokens: number = estimateTokens(history, { ratio: 3.7, perMessage: 4 });
+// A readonly history is counted as planTurn and buildRequest take it.
+const frozen: readonly Message[] = history;
+estimateTokens(frozen);
 const plan: TurnPlan = planTurn({ contextWindow: 200_000, history, attachments: pinned.consolidatedMessage(), counter: "anthropic" });
 if (plan.action === "compact") console.log(plan.historyBudget, tokens);
 const request: AnthropicRequest = buildRequest({ format: "anthropic", history, attachments: pinned.consolidatedMessage(), cacheControl: true });
@@ -83,7 +86,11 @@ async function persist(sessions: SessionStore): Promise<SessionInfo> {
   const session = await sessions.createSession({ title: "typed", meta: { model: "local" } });
   const frames: ActivityFrame[] = [{ type: "tool", input: { q: "x" } }];
   await sessions.appendActivityFrames(session.id, "r1", frames);
+  const kept: readonly ActivityFrame[] = frames;
+  await sessions.appendActivityFrames(session.id, "r1", kept);
   const back: ActivityFrame[] = await sessions.loadActivityFrames(session.id);
+  // null is every request, as absent is.
+  await sessions.loadActivityFrames(session.id, null);
   const repl: SerializedReplState = { env: { x: 1 }, history: ["x = 1"] };
   await sessions.saveReplState(session.id, repl);
   const snapshot: SnapshotNode = { accepts: ["click"], state: { open: true }, children: [{ accepts: [] }] };
