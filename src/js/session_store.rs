@@ -160,7 +160,7 @@ macro_rules! session_store_methods {
                 &self,
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
-                #[wasm_bindgen(unchecked_param_type = "Json")] value: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "JsonInput")] value: JsValue,
             ) -> Promise {
                 self.backend().call_with(|intake| calls::save_state(&session_id, id_arg(&key, "key"), &value, intake))
             }
@@ -243,7 +243,7 @@ macro_rules! session_store_methods {
                 &self,
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(js_name = requestId, unchecked_param_type = "string")] request_id: JsValue,
-                #[wasm_bindgen(unchecked_param_type = "readonly ActivityFrame[]")] frames: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "readonly JsonObjectInput[]")] frames: JsValue,
             ) -> Promise {
                 self.backend().call_with(|intake| calls::append_frames(&session_id, &request_id, &frames, intake))
             }

@@ -196,6 +196,12 @@ export interface PrefixCheck {
 /** JSON data: what the session stores keep. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
+/** JSON data as the stores take it: readonly arrays too, and fields that are
+ * `undefined`, which are left out, as `JSON.stringify` leaves them. (An
+ * interface has no index signature: spread it, `{ ...value }`, to pass one.) */
+export type JsonInput = null | boolean | number | string | readonly JsonInput[] | { readonly [key: string]: JsonInput | undefined };
+/** An object of JSON data as the stores take it. */
+export type JsonObjectInput = { readonly [key: string]: JsonInput | undefined };
 /** One activity frame: any JSON object, returned exactly as given. */
 export type ActivityFrame = JsonObject;
 /** The REPL's state under key `repl_state`. */
@@ -244,11 +250,11 @@ export interface TurnCommit {
   messages?: readonly Message[];
   /** Replace the history from this position on with `messages`, rather than append. */
   replaceFrom?: number;
-  frames?: ReadonlyArray<{ requestId: string; frames: readonly ActivityFrame[] }>;
+  frames?: ReadonlyArray<{ requestId: string; frames: readonly JsonObjectInput[] }>;
   /** Session state by key; `snapshot` and `repl_state` keep their checked shapes. */
-  state?: { snapshot?: SnapshotNode; repl_state?: SerializedReplState; [key: string]: Json | SnapshotNode | SerializedReplState | undefined };
+  state?: { snapshot?: SnapshotNode; repl_state?: SerializedReplState; [key: string]: JsonInput | SnapshotNode | SerializedReplState | undefined };
   /** Session state written only where its key holds nothing yet: the first write wins. */
-  stateIfAbsent?: { [key: string]: Json };
+  stateIfAbsent?: { readonly [key: string]: JsonInput | undefined };
   /** `CONFLICT`, and nothing written, unless the history holds this many messages. */
   expectedCount?: number;
   /** `CONFLICT`, and nothing written, if any of these state keys holds a value. */
@@ -276,7 +282,7 @@ export interface SessionStore {
   getSession(id: string): Promise<SessionInfo | null>;
   listSessions(): Promise<SessionInfo[]>;
   deleteSession(id: string): Promise<boolean>;
-  saveSessionState(sessionId: string, key: string, value: Json): Promise<void>;
+  saveSessionState(sessionId: string, key: string, value: JsonInput): Promise<void>;
   loadSessionState(sessionId: string, key: string): Promise<Json | null>;
   listSessionStateKeys(sessionId: string, options?: StateKeyOptions): Promise<string[]>;
   loadSessionStates(sessionId: string, keys: readonly string[]): Promise<(Json | null)[]>;
@@ -285,7 +291,7 @@ export interface SessionStore {
   loadSnapshot(sessionId: string): Promise<SnapshotNode | null>;
   saveReplState(sessionId: string, state: SerializedReplState): Promise<void>;
   loadReplState(sessionId: string): Promise<SerializedReplState | null>;
-  appendActivityFrames(sessionId: string, requestId: string, frames: readonly ActivityFrame[]): Promise<void>;
+  appendActivityFrames(sessionId: string, requestId: string, frames: readonly JsonObjectInput[]): Promise<void>;
   loadActivityFrames(sessionId: string, requestId?: string | null): Promise<ActivityFrame[]>;
   appendMessages(sessionId: string, messages: readonly Message[]): Promise<void>;
   loadMessages(sessionId: string, options?: LoadMessagesOptions): Promise<Message[]>;

@@ -91,6 +91,12 @@ async function persist(sessions: SessionStore): Promise<SessionInfo> {
   const back: ActivityFrame[] = await sessions.loadActivityFrames(session.id);
   // null is every request, as absent is.
   await sessions.loadActivityFrames(session.id, null);
+  // What a host builds: optional fields left undefined, readonly lists.
+  type Step = { type: string; input?: Json; tags: readonly string[] };
+  const step: Step = { type: "tool", input: undefined, tags: ["a"] };
+  await sessions.appendActivityFrames(session.id, "r1", [step]);
+  await sessions.saveSessionState(session.id, "plan", { step: 2, note: undefined as string | undefined });
+  await sessions.commitTurn(session.id, { state: { plan: { done: ["a"] as const } }, frames: [{ requestId: "r1", frames: [step] }] });
   const repl: SerializedReplState = { env: { x: 1 }, history: ["x = 1"] };
   await sessions.saveReplState(session.id, repl);
   const snapshot: SnapshotNode = { accepts: ["click"], state: { open: true }, children: [{ accepts: [] }] };
