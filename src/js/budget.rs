@@ -6,7 +6,7 @@ use super::values::{array_items, from_js, is_array, list_from_js, to_js as value
 use crate::budget::{
     plan_turn, Counter, Transient, TurnBudget, DEFAULT_THRESHOLD_PERCENT, TRANSIENTS,
 };
-use crate::message::{At, Message};
+use crate::message::Message;
 use crate::Error;
 
 /// A built-in counter, or the host's own function (wrapping js-tiktoken,
@@ -203,10 +203,7 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
             continue;
         }
         if !list {
-            checked.push(Message::from_value(
-                &from_js(&value, name)?,
-                At::Name(name),
-            )?);
+            checked.push(crate::request::consolidated(&from_js(&value, name)?)?);
             transients.push(&value);
         } else if is_array(&value) {
             checked.extend(Message::list(&list_from_js(&value, name)?, name)?);

@@ -68,6 +68,19 @@ fn check_cache_control(marker: &Value) -> Result<(), Error> {
     ))
 }
 
+/// `attachments`, as `buildRequest` and `planTurn` take it: the consolidated
+/// message. A cache breakpoint on anything else would move (a system
+/// message) or vanish (no parts) unseen, and a plan should count what the
+/// request will carry.
+pub fn consolidated(value: &Value) -> Result<Message, Error> {
+    let at = At::Name("attachments");
+    let message = Message::from_value(value, at)?;
+    if message.role != Role::User || message.parts.is_empty() {
+        return Err(at.wrong("must be the consolidated message: a user message with parts"));
+    }
+    Ok(message)
+}
+
 /// `{ messages }`, plus a top-level `system` for Anthropic. Every message
 /// is checked first, and a refusal names its list and index.
 pub fn build_request(format: Format, turn: Turn) -> Result<Value, Error> {
@@ -83,16 +96,7 @@ pub fn build_request(format: Format, turn: Turn) -> Result<Value, Error> {
     let contributors = named(&turn.contributors, "contributors")?;
     let memories = named(&turn.memories, "memories")?;
     let attachments = match &turn.attachments {
-        Some(value) => {
-            let at = At::Name("attachments");
-            let message = Message::from_value(value, at)?;
-            // The consolidated message: a breakpoint on anything else
-            // would move (a system message) or vanish (no parts) unseen.
-            if message.role != Role::User || message.parts.is_empty() {
-                return Err(at.wrong("must be the consolidated message: a user message with parts"));
-            }
-            Some((at, message))
-        }
+        Some(value) => Some((At::Name("attachments"), consolidated(value)?)),
         None => None,
     };
     if let Some(marker) = &turn.cache_control {

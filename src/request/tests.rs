@@ -323,3 +323,19 @@ fn a_breakpoint_is_anthropic_shaped_and_lands_on_the_consolidated_message() {
         );
     }
 }
+
+#[test]
+fn attachments_must_be_the_consolidated_message_for_a_plan_too() {
+    let system = json!({"role": "system", "content": "x"});
+    let empty = json!({"role": "user", "content": []});
+    for bad in [system, empty] {
+        let error = super::consolidated(&bad).unwrap_err();
+        assert_eq!(
+            (error.code(), error.field()),
+            ("INVALID_VALUE", Some("attachments"))
+        );
+    }
+    let pinned =
+        json!({"role": "user", "content": [{"type": "text", "text": "[Pinned memory: m]\n\nM"}]});
+    assert!(super::consolidated(&pinned).is_ok());
+}

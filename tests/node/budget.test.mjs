@@ -66,3 +66,9 @@ test("a counter's wrong result is named at counter, with what it must return", (
       isAttacheError(e) && e.code === "INVALID_ARGUMENT" && e.field === "counter" && /synchronously/.test(e.message));
   }
 });
+
+test("planTurn takes as attachments only what buildRequest takes: the consolidated message", () => {
+  for (const attachments of [{ role: "system", content: "x" }, { role: "user", content: [] }]) {
+    assert.throws(() => planTurn({ contextWindow: 1000, history: 0, attachments }), (e) => isAttacheError(e) && e.field === "attachments");
+  }
+});
