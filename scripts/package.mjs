@@ -109,15 +109,22 @@ const literalUrl = "new URL('attache_bg.wasm', import.meta.url)";
 if (!glue.includes(literalUrl)) throw new Error("the glue's shape changed: no default wasm URL");
 glue = glue.replace(literalUrl, "new URL(WASM_FILE, import.meta.url)") +
   `\n// Not a literal on purpose: see scripts/package.mjs.\nconst WASM_FILE = ["attache_bg", "wasm"].join(".");\n`;
-// Each instance's pointer is recorded where the glue gives it one.
-let births = 0;
-glue = glue.replace(/(\w+Finalization)\.register\((\w+), \2\.__wbg_ptr, \2\);/g, (call, _registry, self) => {
-  births += 1;
-  return `${call}\n        born(${self});`;
-});
-if (births !== 4) throw new Error(`the glue's shape changed: ${births} places give a pointer, not 4`);
+// Each class's live pointers, and each instance's own, are recorded where
+// the glue gives a pointer out and where it takes one back (free(), or
+// the finalizer once an instance is collected).
+const count = (what, pattern, replace, expected) => {
+  let n = 0;
+  glue = glue.replace(pattern, (...match) => { n += 1; return replace(...match); });
+  if (n !== expected) throw new Error(`the glue's shape changed: ${n} ${what}, not ${expected}`);
+};
+count("places give a pointer", /(\w+)Finalization\.register\((\w+), \2\.__wbg_ptr, \2\);/g,
+  (call, Class, self) => `${call}\n        born(${self}, ${Class});`, 4);
+count("places free a pointer", /(\w+)Finalization\.unregister\(this\);/g,
+  (call, Class) => `${call}\n        died(${Class}, ptr, this);`, 3);
+count("finalizers", /(const (\w+)Finalization = [^;]*?new FinalizationRegistry\(ptr => )([^;]*?\(ptr, 1\))\);/g,
+  (_, head, Class, free) => `${head}{ died(${Class}, ptr); ${free}; });`, 3);
 const unguarded = glue;
-glue = glue.replace(/^(import .*\n)/m, `import { alive, born, refuse } from "./guard.js";\n$1`);
+glue = glue.replace(/^(import .*\n)/m, `import { alive, born, died, refuse } from "./guard.js";\n$1`);
 if (glue === unguarded) throw new Error("the glue has no import line to put the guard's beside");
 // Every byte of the glue ships in every page: minified. The exports keep
 // their names, which hosts and errors show; esbuild's keepNames would keep

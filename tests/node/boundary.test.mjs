@@ -240,3 +240,26 @@ test("every method on a freed instance is FREED, on a wrong `this` INVALID_THIS;
   }
   assert.ok(checked > 100, `${checked} calls checked`);
 });
+
+test("a Proxy over a live instance (Vue's reactive) works; a freed pointer put back does not", async () => {
+  const pinned = new Proxy(new AttachmentStore(), {});
+  pinned.setAttachment({ kind: "memory", slug: "m", memory: "M" });
+  assert.equal(pinned.size, 1);
+  const sessions = new Proxy(new MemorySessionStore(), {});
+  const { id } = await sessions.createSession();
+  await sessions.saveAttachments(id, pinned);
+  assert.deepEqual((await sessions.loadAttachments(id)).attachmentIds(), ["memory:m"]);
+  pinned.free();
+  assert.throws(() => pinned.size, (e) => isAttacheError(e) && e.code === "FREED");
+  // The pointer of a freed instance, put back by hand, names freed memory.
+  const stale = new AttachmentStore();
+  const pointer = stale.__wbg_ptr;
+  stale.free();
+  stale.__wbg_ptr = pointer;
+  const reused = new AttachmentStore();
+  reused.setAttachment({ kind: "memory", slug: "r", memory: "R" });
+  assert.throws(() => stale.size, (e) => isAttacheError(e) && e.code === "INVALID_THIS");
+  assert.equal(reused.size, 1, "the instance that may hold that memory now is untouched");
+  reused.free();
+  sessions.free();
+});
