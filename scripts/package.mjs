@@ -1,8 +1,9 @@
 // Turns wasm-pack's pkg/ into the published package: three entries behind
 // an exports map, and types with no `any`.
 //   "attache"       browser default: the wasm is inlined and initialised
-//                   with top-level await, so bundlers (Vite dev included),
-//                   plain module scripts and workers need no config;
+//                   synchronously on import, so bundlers (Vite dev
+//                   included), plain module scripts, workers and service
+//                   workers need no config;
 //   "attache/slim"  wasm-bindgen's module: the host calls init() itself;
 //   node condition  reads attache_bg.wasm from disk.
 import { readFile, writeFile, readdir, rm } from "node:fs/promises";
@@ -50,7 +51,9 @@ const inflate = await build({
   stdin: { contents: `export { gunzipSync } from "fflate";`, resolveDir: new URL("..", import.meta.url).pathname },
   bundle: true, minify: true, format: "esm", target: "es2022", write: false,
 });
-await writeFile(at("inflate.js"), `// fflate (MIT), gunzipSync only: https://github.com/101arrowz/fflate\n${inflate.outputFiles[0].text}`);
+// MIT asks that its notice travel with every copy.
+const fflateLicense = await readFile(new URL("../node_modules/fflate/LICENSE", import.meta.url), "utf8");
+await writeFile(at("inflate.js"), `/*! fflate's gunzipSync, bundled: https://github.com/101arrowz/fflate\n\n${fflateLicense.trim()}\n*/\n${inflate.outputFiles[0].text}`);
 
 await writeFile(at("index.js"), `// The default browser entry: initialises the inlined wasm before any
 // export is used, so \`import { AttachmentStore } from "attache"\` just works.

@@ -81,6 +81,14 @@ for (const [name, backend] of Object.entries(backends)) {
       for (const limit of [1.5, Infinity, NaN, 2]) expect(await session.getItems(limit)).toEqual(last(limit));
       const [first] = await store.loadMessages("odd");
       expect(first.content).toBe(cut("\ufffd"));
+      // Escaped pairs in a model's tool arguments (Python's ensure_ascii) are emoji, kept.
+      await session.addItems([functionCall("say", "{}", { callId: "call_e", id: "fc_e" })]);
+      const pair = { ...functionCall("say", {}, { callId: "call_p", id: "fc_p" }), arguments: '{"t":"\\ud83d\\ude00"}' };
+      await session.addItems([pair]);
+      const stored = await store.loadMessages("odd");
+      expect(stored.at(-1).content[0].arguments).toEqual({ t: "😀" });
+      await session.popItem();
+      await session.popItem();
       // The suffix the runner holds still has the surrogate; it matches.
       await session.applyHistoryTransaction({ operationId: "op-cut", transaction: { type: "replace_suffix", expectedSuffix: odd, replacement: [odd[2]] } });
       expect(await session.getItems()).toEqual([odd[2]]);

@@ -3,9 +3,14 @@
 // through an emoji has one: it becomes U+FFFD, as TextEncoder makes it.
 // Not a subpath export: the adapters import it.
 
-// A lone surrogate as JSON.stringify escapes it: `\u` after an even run
-// of backslashes (kept in `$1`), so `\\ud800`, text, is left alone.
-const LONE_ESCAPE = /(?<!\\)((?:\\\\)*)\\u[dD][89a-fA-F][0-9a-fA-F]{2}/g;
+// A lone surrogate escaped: `\u` after an even run of backslashes (kept in
+// `$1`), so `\\ud800`, text, is left alone; a high one not followed by a
+// low one, or a low one not after a high one. A pair stays: JSON.stringify
+// writes none escaped, but a model's tool arguments may (Python's
+// ensure_ascii does).
+const HIGH = "\\\\u[dD][89abAB][0-9a-fA-F]{2}";
+const LOW = "\\\\u[dD][c-fC-F][0-9a-fA-F]{2}";
+const LONE_ESCAPE = new RegExp(`(?<!\\\\)((?:\\\\\\\\)*)(?:${HIGH}(?!${LOW})|(?<!${HIGH})${LOW})`, "g");
 
 /** JSON text with each escaped lone surrogate made `\ufffd`. */
 export function wellFormedJson(text) {
