@@ -85,6 +85,11 @@ fn block(part: &Part, at: At) -> Result<Value, Error> {
             let content_at = at.field("content");
             let mut blocks = Vec::new();
             for (i, part) in content.iter().enumerate() {
+                // Beside other blocks an empty text is refused; alone it
+                // is the empty string, which is taken.
+                if content.len() > 1 && matches!(part, Part::Text(text) if text.is_empty()) {
+                    continue;
+                }
                 blocks.push(block(part, content_at.index(i))?);
             }
             match blocks.as_slice() {
@@ -145,6 +150,13 @@ pub fn to_anthropic(
             if !matches!(part, Part::Text(text) if text.is_empty()) {
                 blocks.push(block(part, content_at.index(i))?);
             }
+        }
+        // An assistant message with nothing to send (an empty reply; an
+        // agent's hosted tool call, which has no neutral form) is left
+        // out. A user's is refused: left out, the request could end on an
+        // assistant message, which Anthropic reads as a prefill.
+        if blocks.is_empty() && message.role == Role::Assistant {
+            continue;
         }
         if blocks.is_empty() {
             return Err(content_at.wrong("Anthropic takes no message without content"));

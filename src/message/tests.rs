@@ -529,6 +529,31 @@ fn no_request_holds_an_empty_block_or_content_a_provider_refuses() {
         (code, field.as_str()),
         ("INVALID_VALUE", "messages[0].content")
     );
+    // An assistant message with nothing to send is left out; the turns
+    // around it are one user turn, as Anthropic would merge them.
+    let said = |role: Role, text: &str| Message::new(role, vec![Part::Text(text.into())]);
+    let history = [
+        said(Role::User, "a"),
+        empty(Role::Assistant),
+        Message::new(Role::Assistant, Vec::new()),
+        said(Role::User, "b"),
+    ];
+    let sent = to_anthropic(&sourced(&history), None, None).unwrap();
+    assert_eq!(
+        sent["messages"],
+        json!([{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}])
+    );
+    // Inside a tool result too: no empty block beside another.
+    let result = Message::new(
+        Role::Tool,
+        vec![Part::ToolResult {
+            call_id: "c1".into(),
+            content: vec![Part::Text(String::new()), Part::Text("ok".into())],
+            is_error: false,
+        }],
+    );
+    let sent = to_anthropic(&sourced(&[result]), None, None).unwrap();
+    assert_eq!(sent["messages"][0]["content"][0]["content"], json!("ok"));
     // OpenAI: "" where there are no parts, never []; a tool message with no
     // result would vanish, so it is refused.
     let none = |role: Role| Message::new(role, Vec::new());
