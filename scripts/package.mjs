@@ -205,8 +205,8 @@ const manifest = {
   },
   sideEffects: ["./index.js", "./node.js", "./snippets/*"],
   keywords: ["agent", "llm", "context", "indexeddb", "wasm"],
-  // Node 20: Symbol.dispose, which the classes are declared to have.
-  engines: { node: ">=20" },
+  // Node 20.4: Symbol.dispose, which the classes are declared to have.
+  engines: { node: ">=20.4" },
 };
 if (generated.repository) manifest.repository = generated.repository;
 await writeFile(at("package.json"), `${JSON.stringify(manifest, null, 2)}\n`);

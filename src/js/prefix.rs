@@ -49,7 +49,8 @@ impl AttachmentStore {
         // Checked, not ignored: "Anthropic" or 42 would silently take the
         // 1024 minimum and the heuristic counter.
         let provider = match get("provider") {
-            v if v.is_undefined() => None,
+            // null is absent, as minTokens: null is.
+            v if v.is_undefined() || v.is_null() => None,
             v => match v.as_string().as_deref() {
                 Some(p @ ("openai" | "anthropic")) => Some(p.to_owned()),
                 _ => {
@@ -61,7 +62,7 @@ impl AttachmentStore {
             },
         };
         let model = match get("model") {
-            v if v.is_undefined() => None,
+            v if v.is_undefined() || v.is_null() => None,
             v => Some(super::values::string_arg(&v, "model")?),
         };
         let counter = match (get("counter"), provider.as_deref()) {

@@ -83,6 +83,6 @@ test("an unknown provider or a non-string model is INVALID_ARGUMENT, not the def
   for (const [options, field] of [[{ provider: "Anthropic" }, "provider"], [{ provider: 42 }, "provider"], [{ provider: "anthropic", model: 7 }, "model"]]) {
     assert.throws(() => store.checkPrefix(options), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT" && e.field === field);
   }
-  assert.equal(store.checkPrefix().first, true, "a refused call checked nothing");
+  assert.equal(store.checkPrefix({ provider: null, model: null }).first, true, "a refused call checked nothing; null is absent");
   store.free();
 });
