@@ -71,7 +71,7 @@ try {
     startup: { defaultEntry: await startup(env, "default"), slimEntry: await startup(env, "slim") },
     size: {
       attacheSlim: await size(["pkg/attache_bg.wasm", "pkg/attache.js", "pkg/guard.js", ...snippets]),
-      attacheDefault: await size(["pkg/index.js", "pkg/attache_wasm.js", "pkg/attache.js", "pkg/guard.js", ...snippets]),
+      attacheDefault: await size(["pkg/index.js", "pkg/inflate.js", "pkg/attache_wasm.js", "pkg/attache.js", "pkg/guard.js", ...snippets]),
       dexie: await bundled("dexie"),
       idb: await bundled("idb"),
     },
