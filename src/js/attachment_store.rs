@@ -213,12 +213,7 @@ impl AttachmentStore {
 /// password once `file:` is in front) must still be found and detached.
 fn attachment_id(id: &JsValue) -> Result<String, JsValue> {
     let id = super::values::string_arg(id, "id").map_err(|e| to_js(&e))?;
-    if id.trim().is_empty() {
-        return Err(to_js(&crate::Error::argument(
-            "id",
-            "must not be empty or blank",
-        )));
-    }
+    crate::session::checks::id_shape("id", &id).map_err(|e| to_js(&e))?;
     Ok(id)
 }
 

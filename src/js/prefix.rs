@@ -67,7 +67,8 @@ impl AttachmentStore {
         };
         let counter = match (get("counter"), provider.as_deref()) {
             (counter, _) if !counter.is_undefined() => counter,
-            (_, Some(provider @ ("openai" | "anthropic"))) => JsValue::from_str(provider),
+            // Checked above: "openai" or "anthropic", each a counter's name.
+            (_, Some(provider)) => JsValue::from_str(provider),
             _ => JsValue::UNDEFINED,
         };
         let counter = JsCounter::from_js(&counter)?;

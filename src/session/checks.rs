@@ -12,6 +12,12 @@ pub const MAX_ID_UNITS: usize = 4096;
 
 pub fn id_argument(field: &str, value: &str) -> Result<(), Error> {
     crate::credentials::check_text(field, value)?;
+    id_shape(field, value)
+}
+
+/// An id's shape alone: not blank, not too long. For an id that is only
+/// looked up, never stored or sent (an attachment id to detach).
+pub fn id_shape(field: &str, value: &str) -> Result<(), Error> {
     let reason = if value.trim().is_empty() {
         "must not be empty or blank"
     } else if value.encode_utf16().count() > MAX_ID_UNITS {

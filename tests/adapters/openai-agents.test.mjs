@@ -79,8 +79,10 @@ for (const [name, backend] of Object.entries(backends)) {
       const last = (limit) => expected.slice(Math.max(expected.length - limit, 0));
       expect(await reference.getItems(1.5)).toHaveLength(2);
       for (const limit of [1.5, Infinity, NaN, 2]) expect(await session.getItems(limit)).toEqual(last(limit));
-      const [first] = await store.loadMessages("odd");
+      const [first, call] = await store.loadMessages("odd");
       expect(first.content).toBe(cut("\ufffd"));
+      // Arguments too deep for the store stay the call's, as their text.
+      expect(call.content[0]).toMatchObject({ type: "tool_call", name: "nest", arguments: { text: odd[1].arguments } });
       // Escaped pairs in a model's tool arguments (Python's ensure_ascii) are emoji, kept.
       await session.addItems([functionCall("say", "{}", { callId: "call_e", id: "fc_e" })]);
       const pair = { ...functionCall("say", {}, { callId: "call_p", id: "fc_p" }), arguments: '{"t":"\\ud83d\\ude00"}' };

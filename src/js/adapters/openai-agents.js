@@ -11,9 +11,10 @@ import { UserError } from "@openai/agents-core";
 import { depthOf, wellFormed, wellFormedJson } from "./json-text.js";
 
 const opKey = (operationId) => `agents/op/${encodeURIComponent(operationId)}`;
-// A neutral form deeper than this (tool arguments) is left empty: the store
-// refuses values nested past 128 levels.
-const FORM_DEPTH = 100;
+// Tool arguments nested deeper are kept as their text in the neutral form:
+// the store refuses values nested past 128 levels, and a message holds
+// them three levels down.
+const ARGUMENTS_DEPTH = 100;
 
 function textOf(content) {
   if (typeof content === "string") return content;
@@ -23,6 +24,7 @@ function textOf(content) {
 
 function argumentsOf(text) {
   try {
+    if (depthOf(String(text)) > ARGUMENTS_DEPTH) return { text: String(text) };
     const parsed = JSON.parse(wellFormedJson(String(text)));
     return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : { value: parsed };
   } catch {
@@ -42,17 +44,7 @@ function outputOf(output) {
  * its neutral form: the store refuses it.
  */
 function toMessage(raw) {
-  const { meta, ...form } = neutral(wellFormed(raw));
-  let text = "";
-  try {
-    text = JSON.stringify(form);
-  } catch {
-    // Not JSON: the store refuses the message, typed.
-  }
-  return depthOf(text) <= FORM_DEPTH ? { ...form, meta } : { role: form.role, content: [], meta };
-}
-
-function neutral(item) {
+  const item = wellFormed(raw);
   if (item === null || typeof item !== "object" || Array.isArray(item)) {
     throw new UserError("Session items must be objects.");
   }
@@ -100,7 +92,7 @@ const MARKER = /\[REDACTED:[a-z0-9_]+\]/;
 
 function sameText(stored, given) {
   if (typeof given !== "string" || !MARKER.test(stored)) return false;
-  const parts = stored.split(new RegExp(MARKER.source));
+  const parts = stored.split(MARKER);
   const [first, last] = [parts[0], parts[parts.length - 1]];
   if (!given.startsWith(first)) return false;
   let at = first.length;
