@@ -34,7 +34,7 @@ fi
 
 if ! command -v wasm-pack >/dev/null; then
   say "installing wasm-pack; takes a few minutes"
-  cargo install wasm-pack --version 0.15.1
+  cargo install wasm-pack --locked --version 0.15.1
 fi
 
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then

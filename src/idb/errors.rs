@@ -46,6 +46,10 @@ pub fn from_idb(error: &idb::Error) -> Error {
         | E::TransactionCommitError(v)
         | E::TransactionAbortError(v)
         | E::KeyRangeCreateFailed(v)
+        | E::OpenCursorFailed(v)
+        | E::OpenKeyCursorFailed(v)
+        | E::CursorContinueFailed(v)
+        | E::CursorAdvanceFailed(v)
         | E::IndexedDbNotFound(v) => from_js(v),
         // The idb crate's own failures (a closed channel, an unexpected JS
         // type) carry no DOMException; its Display text is not worth the
