@@ -10,6 +10,8 @@ pub struct AttachmentStore {
     /// Moves whenever the consolidated message would change, so callers
     /// can cache what they build from it.
     revision: u64,
+    /// The host-secret generation the pins were last checked against.
+    checked: std::cell::Cell<u64>,
 }
 
 #[derive(Debug, Clone)]
@@ -107,6 +109,22 @@ impl AttachmentStore {
     pub fn rendered(&self, id: &str) -> Option<&str> {
         self.position(id)
             .map(|index| self.pinned[index].text.as_str())
+    }
+
+    /// Refuses when a pin holds a secret the host registered after pinning
+    /// it (a key pasted into a memory, then entered as the page's key):
+    /// pinned text rides every request. Free when none was registered since
+    /// the last check.
+    pub fn check_host_secrets(&self) -> Result<(), crate::Error> {
+        let generation = crate::credentials::host_secrets_generation();
+        if self.checked.get() == generation {
+            return Ok(());
+        }
+        for pinned in &self.pinned {
+            crate::credentials::check_host_secrets(&pinned.id, &pinned.text)?;
+        }
+        self.checked.set(generation);
+        Ok(())
     }
 
     /// Every rendered text in consolidated order: memories, then files,

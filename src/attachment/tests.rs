@@ -575,3 +575,26 @@ fn a_part_that_moved_is_named_not_the_one_that_shifted_into_its_place() {
     assert_eq!(name(&[a, c], &[a, b, c]).as_deref(), Some("memory:b"));
     assert_eq!(name(&[a, b, c], &[a, c]).as_deref(), Some("memory:b"));
 }
+
+#[test]
+fn a_secret_registered_after_pinning_is_refused_until_its_pin_goes() {
+    let mut store = AttachmentStore::new();
+    let key = "Zq81xYv3Lm0Nt5Kw";
+    store.pin(Attachment::memory("notes", format!("my key is {key}")).unwrap());
+    store.pin(Attachment::memory("other", "nothing here").unwrap());
+    assert_eq!(store.check_host_secrets(), Ok(()));
+    crate::credentials::register_host_secret(key).unwrap();
+    let refused = store.check_host_secrets();
+    crate::credentials::clear_host_secrets();
+    let error = refused.unwrap_err();
+    assert_eq!(
+        (error.code(), error.field()),
+        ("CREDENTIAL", Some("memory:notes"))
+    );
+    // A failed check is not remembered as passed.
+    crate::credentials::register_host_secret(key).unwrap();
+    assert!(store.check_host_secrets().is_err());
+    assert!(store.detach("memory:notes"));
+    assert_eq!(store.check_host_secrets(), Ok(()));
+    crate::credentials::clear_host_secrets();
+}

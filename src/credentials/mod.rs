@@ -21,6 +21,22 @@ pub use redact::{redact_field, redact_text, redact_value, Redaction};
 thread_local! {
     /// Exact strings the host holds (the page's API key, say).
     static HOST_SECRETS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    /// Moves when a secret is registered, so what was checked before can
+    /// be checked again.
+    static GENERATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times a new secret was registered.
+pub fn host_secrets_generation() -> u64 {
+    GENERATION.with(std::cell::Cell::get)
+}
+
+/// Refuses `text` if it holds a registered secret, at `path`.
+pub fn check_host_secrets(path: &str, text: &str) -> Result<(), Error> {
+    match host_secret(text, 0) {
+        Some(hit) => Err(refused(path, hit.kind)),
+        None => Ok(()),
+    }
 }
 
 /// The shortest secret a host may register: shorter ones would match
@@ -37,6 +53,7 @@ pub fn register_host_secret(secret: &str) -> Result<(), Error> {
         let mut secrets = secrets.borrow_mut();
         if !secrets.iter().any(|s| s == secret) {
             secrets.push(secret.to_owned());
+            GENERATION.with(|g| g.set(g.get() + 1));
         }
     });
     Ok(())
@@ -107,15 +124,27 @@ pub fn is_credential_name(name: &str) -> bool {
     let Some(len) = fold(name, &mut buffer) else {
         return false;
     };
-    // Only ASCII letters and digits were kept.
-    let name = std::str::from_utf8(&buffer[..len]).unwrap_or_default();
+    // Only ASCII letters and digits were kept. A numbered credential
+    // (`API_KEY_2`, `password1`) is one.
+    let name = std::str::from_utf8(&buffer[..len])
+        .unwrap_or_default()
+        .trim_end_matches(|c: char| c.is_ascii_digit());
     // Not `token` alone: a streaming frame's token is text.
-    const EXACT: &[&str] = &[
-        "authorization",
-        "proxyauthorization",
-        "cookie",
-        "setcookie",
-        "passphrase",
+    const EXACT: &[&str] = &["cookie", "setcookie"];
+    // A secret's name ends in its word, or in the word and what holds its
+    // text (`secretKey`, `passwordConfirmation`): `passwordPolicy`,
+    // `secretName` and `secretary` hold none.
+    const WORDS: &[&str] = &["password", "passwd", "passphrase", "secret"];
+    const HOLDERS: &[&str] = &[
+        "",
+        "key",
+        "accesskey",
+        "value",
+        "text",
+        "confirm",
+        "confirmation",
+        "plain",
+        "plaintext",
     ];
     const TOKEN_OWNERS: &[&str] = &[
         "auth",
@@ -140,11 +169,14 @@ pub fn is_credential_name(name: &str) -> bool {
         "csrf",
         "xsrf",
     ];
+    let worded = |holder: &&str| {
+        name.strip_suffix(holder)
+            .is_some_and(|rest| WORDS.iter().any(|w| rest.ends_with(w)))
+    };
     EXACT.contains(&name)
+        || name.ends_with("authorization")
         || name.ends_with("apikey")
-        || ["secret", "password", "passwd"]
-            .iter()
-            .any(|word| crate::text::contains(name, word))
+        || HOLDERS.iter().any(worded)
         || name.ends_with("privatekey")
         || name.strip_suffix("token").is_some_and(|owner| {
             TOKEN_OWNERS
@@ -169,16 +201,16 @@ pub fn check_text(path: &str, text: &str) -> Result<(), Error> {
 }
 
 /// Walks a value: every string, every key, and every field named like a
-/// credential. A JSON Schema's `properties` map names fields; it holds none.
-/// With `path` empty, an object's fields are named by themselves.
+/// credential. With `path` empty, an object's fields are named by
+/// themselves.
 pub fn check_value(path: &str, value: &Value) -> Result<(), Error> {
-    walk(path, value, false)
+    walk(path, value)
 }
 
 /// A session-state value under `key`, checked as the field `key` of an
 /// object is: an export holds it so, and an import must take it back.
 pub fn check_field(key: &str, value: &Value) -> Result<(), Error> {
-    if named_credential(key, value, false) {
+    if named_credential(key, value) {
         return Err(refused(key, "credential_field"));
     }
     check_value(key, value)
@@ -198,27 +230,57 @@ fn field_path(path: &str, key: &str) -> Result<String, Error> {
 }
 
 /// Whether a field holds a credential by its name alone.
-fn named_credential(key: &str, field: &Value, schema: bool) -> bool {
-    let secret = |s: &str| !s.is_empty() && !patterns::is_marker(s.as_bytes());
-    !schema && is_credential_name(key) && field.as_str().is_some_and(secret)
+fn named_credential(key: &str, field: &Value) -> bool {
+    is_credential_name(key) && holds_text(field)
 }
 
-fn walk(path: &str, value: &Value, schema: bool) -> Result<(), Error> {
+/// Whether a credential-named field holds text: a non-empty string, a list
+/// holding one, or an object whose `value` does (`{ value: "…" }`). A JSON
+/// Schema's property (`{ type: "string" }`) holds none.
+fn holds_text(field: &Value) -> bool {
+    match field {
+        Value::String(s) => {
+            let s = s.as_bytes();
+            !s.is_empty() && !patterns::is_marker(s) && !patterns::is_placeholder(s)
+        }
+        Value::Array(items) => items.iter().any(holds_text),
+        Value::Object(fields) => fields.get("value").is_some_and(holds_text),
+        _ => false,
+    }
+}
+
+/// Whether an object is a named pair whose `value` is a credential: an
+/// env list's `{ name: "DB_PASSWORD", value }`, a HAR header's
+/// `{ name: "Authorization", value }`, a form field's
+/// `{ type: "password", value }`.
+fn named_pair(fields: &crate::json::Map) -> bool {
+    let named = ["name", "key", "type"].iter().any(|k| {
+        fields
+            .get(k)
+            .and_then(Value::as_str)
+            .is_some_and(is_credential_name)
+    });
+    named && fields.get("value").is_some_and(holds_text)
+}
+
+fn walk(path: &str, value: &Value) -> Result<(), Error> {
     match value {
         Value::Object(fields) => {
+            if named_pair(fields) {
+                return Err(refused(&field_path(path, "value")?, "credential_field"));
+            }
             for (key, field) in fields {
                 let at = field_path(path, key)?;
-                if named_credential(key, field, schema) {
+                if named_credential(key, field) {
                     return Err(refused(&at, "credential_field"));
                 }
-                let properties = key == "properties" && field.is_object();
-                walk(&at, field, properties)?;
+                walk(&at, field)?;
             }
             Ok(())
         }
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                walk(&format!("{path}[{i}]"), item, false)?;
+                walk(&format!("{path}[{i}]"), item)?;
             }
             Ok(())
         }

@@ -232,10 +232,40 @@ pub fn is_marker(text: &[u8]) -> bool {
 }
 
 /// Where a value typed in place ends, for redaction: at whitespace or a
-/// quote, so punctuation inside it (`Tr0ub4dor&3`) goes with it.
+/// quote (escaped too, in JSON inside a string), so punctuation inside it
+/// (`Tr0ub4dor&3`) goes with it.
 fn value_end(text: &str) -> usize {
-    text.find(|c: char| c.is_whitespace() || c == '"' || c == '\'')
-        .unwrap_or(text.len())
+    let bytes = text.as_bytes();
+    let quote = |b: u8| b == b'"' || b == b'\'';
+    (0..bytes.len())
+        .find(|&k| {
+            bytes[k].is_ascii_whitespace()
+                || quote(bytes[k])
+                || (bytes[k] == b'\\' && bytes.get(k + 1).copied().is_some_and(quote))
+        })
+        .unwrap_or(bytes.len())
+}
+
+/// A placeholder for a secret, not one: `$OPENAI_API_KEY`, `${TOKEN}`,
+/// `<YOUR_API_KEY>`, `{{token}}`, `%API_KEY%`.
+pub fn is_placeholder(text: &[u8]) -> bool {
+    match text {
+        [b'$', b'{', .., b'}'] | [b'<', .., b'>'] | [b'{', b'{', ..] | [b'%', _, .., b'%'] => true,
+        [b'$', rest @ ..] => {
+            !rest.is_empty()
+                && rest
+                    .iter()
+                    .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        }
+        _ => false,
+    }
+}
+
+/// Whether byte `i` is the letter of an escape (`\n`, `\t`, `\r` in JSON
+/// text): a line break, not part of the word after it.
+fn escape_letter(bytes: &[u8], i: usize) -> bool {
+    matches!(bytes[i], b'n' | b't' | b'r')
+        && bytes[..i].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1
 }
 
 /// Where `part`, a slice of `text`, starts in it.
@@ -250,13 +280,13 @@ fn words(text: &str, from: usize) -> Option<Hit> {
     let bytes = text.as_bytes();
     let mut i = from;
     while i < bytes.len() {
-        if !word(bytes[i]) {
+        if !word(bytes[i]) || escape_letter(bytes, i) {
             i += 1;
             continue;
         }
-        let (prev_word, prev_alnum) = match i.checked_sub(1).map(|p| bytes[p]) {
-            Some(p) => (word(p), alnum(p)),
-            None => (false, false),
+        let (prev_word, prev_alnum) = match i.checked_sub(1) {
+            Some(p) if !escape_letter(bytes, p) => (word(bytes[p]), alnum(bytes[p])),
+            _ => (false, false),
         };
         // A key starts a word: "desk-antenna" holds no "sk-" key.
         let found = if prev_alnum { None } else { keyed_at(bytes, i) };
@@ -283,6 +313,14 @@ fn words(text: &str, from: usize) -> Option<Hit> {
         i += 1;
     }
     None
+}
+
+/// A key or token is random, so it holds a digit or a capital (missing
+/// both: about 1 in 10^6 for 16 base62 characters); a run of lowercase
+/// words, such as the CSS class `sk-slider-container-horizontal`, is text.
+fn random(run: &[u8]) -> bool {
+    run.iter()
+        .any(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
 }
 
 fn keyed_at(bytes: &[u8], start: usize) -> Option<Hit> {
@@ -315,7 +353,7 @@ fn keyed_at(bytes: &[u8], start: usize) -> Option<Hit> {
             "aws_access_key" => run == 16,
             _ => true,
         };
-        if run >= pattern.min && shape_ok {
+        if run >= pattern.min && shape_ok && random(&rest[..run]) {
             let end = start + pattern.prefix.len() + run;
             return Some(Hit::new(pattern.kind, start, end));
         }
@@ -324,16 +362,23 @@ fn keyed_at(bytes: &[u8], start: usize) -> Option<Hit> {
 }
 
 /// `Bearer <token>` without its header name, as a value is often passed
-/// on: a token of 16 characters or more. "Bearer of bad news" passes.
+/// on: a random token of 16 characters or more. "Bearer of bad news" and
+/// "the Bearer authentication_scheme" pass.
 fn bearer(text: &str, from: usize) -> Option<Hit> {
     let mut from = from;
-    while let Some(at) = crate::text::find(crate::text::tail(text, from), "Bearer ") {
-        let start = from + at + 7;
-        let run = text.as_bytes()[start..]
+    while let Some(at) = crate::text::find(crate::text::tail(text, from), "Bearer") {
+        let bytes = text.as_bytes();
+        let gap = bytes[from + at + 6..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        let start = from + at + 6 + gap;
+        let token = &bytes[start..];
+        let run = token
             .iter()
             .take_while(|&&b| word(b) || matches!(b, b'.' | b'~' | b'+' | b'/' | b'='))
             .count();
-        if run >= 16 {
+        if gap > 0 && run >= 16 && random(&token[..run]) {
             let end = start + value_end(crate::text::tail(text, start)).max(run);
             return Some(Hit::new("bearer_token", start, end));
         }
@@ -350,7 +395,9 @@ fn pem(text: &str, from: usize) -> Option<Hit> {
     while let Some(at) = crate::text::find(rest, "-----BEGIN ") {
         let line = crate::text::tail(rest, at + 11);
         let end = crate::text::find(line, "-----").unwrap_or(line.len());
-        if crate::text::head(line, end).ends_with("PRIVATE KEY") {
+        let label = crate::text::head(line, end);
+        // `PGP PRIVATE KEY BLOCK` is the armored form.
+        if label.ends_with("PRIVATE KEY") || label.ends_with("PRIVATE KEY BLOCK") {
             let start = offset(text, rest) + at;
             let body = crate::text::tail(text, start);
             let stop = crate::text::find(body, "-----END ")
@@ -369,16 +416,18 @@ fn pem(text: &str, from: usize) -> Option<Hit> {
 /// `Authorization: Bearer …` and the other credential header lines, in
 /// any letter case, at a word start.
 fn header_at(text: &str, start: usize) -> Option<Hit> {
-    const NAMES: [&str; 5] = [
+    // `HTTP_AUTHORIZATION` as CGI and Django dump it.
+    const NAMES: [&str; 6] = [
         "proxy-authorization",
         "authorization",
+        "http_authorization",
         "x-api-key",
         "set-cookie",
         "cookie",
     ];
     let bytes = text.as_bytes();
     let first = bytes[start].to_ascii_lowercase();
-    if !matches!(first, b'p' | b'a' | b'x' | b's' | b'c') {
+    if !matches!(first, b'p' | b'a' | b'h' | b'x' | b's' | b'c') {
         return None;
     }
     for name in NAMES {
@@ -394,13 +443,12 @@ fn header_at(text: &str, start: usize) -> Option<Hit> {
             .lines()
             .next()
             .unwrap_or_default();
-        let Some(value) = line
-            .trim_start_matches([' ', '\t', '"', '\''])
-            .strip_prefix(':')
-        else {
+        // Quotes, escaped too: JSON text inside a string.
+        let quotes = [' ', '\t', '"', '\'', '\\'];
+        let Some(value) = line.trim_start_matches(quotes).strip_prefix(':') else {
             continue;
         };
-        let value = value.trim_start_matches([' ', '\t', '"', '\'']);
+        let value = value.trim_start_matches(quotes);
         if let Some(hit) = header_value(name, value) {
             let at = offset(text, value);
             return Some(Hit::new(hit.kind, at + hit.start, at + hit.end));
@@ -412,13 +460,13 @@ fn header_at(text: &str, start: usize) -> Option<Hit> {
 /// The credential in a header's value, relative to the value: its token,
 /// or a cookie's whole line.
 fn header_value(name: &str, value: &str) -> Option<Hit> {
-    let stop = |c: char| c.is_whitespace() || c == '"' || c == '\'';
     // The token from `from` on, if it is long enough to be a credential.
     let token = |kind, from: usize| {
         let token = crate::text::tail(value, from);
-        let len = token.find(stop).unwrap_or(token.len());
-        let marker = is_marker(&token.as_bytes()[..len]);
-        (len >= 8 && !marker).then_some(Hit::new(kind, from, from + len))
+        let len = value_end(token);
+        let text = &token.as_bytes()[..len];
+        let real = !is_marker(text) && !is_placeholder(text);
+        (len >= 8 && real).then_some(Hit::new(kind, from, from + len))
     };
     match name {
         "x-api-key" => token("api_key_header", 0),
@@ -434,11 +482,19 @@ fn header_value(name: &str, value: &str) -> Option<Hit> {
             set.then_some(Hit::new("cookie_header", 0, end))
         }
         _ => {
-            let scheme = ["bearer ", "basic ", "token "].into_iter().find(|scheme| {
-                value.len() > scheme.len()
-                    && value.as_bytes()[..scheme.len()].eq_ignore_ascii_case(scheme.as_bytes())
+            let bytes = value.as_bytes();
+            let scheme = ["bearer", "basic", "token"].into_iter().find(|scheme| {
+                let n = scheme.len();
+                bytes.len() > n
+                    && bytes[..n].eq_ignore_ascii_case(scheme.as_bytes())
+                    && matches!(bytes[n], b' ' | b'\t')
             })?;
-            token("authorization_header", scheme.len())
+            let n = scheme.len();
+            let gap = bytes[n..]
+                .iter()
+                .take_while(|&&b| b == b' ' || b == b'\t')
+                .count();
+            token("authorization_header", n + gap)
         }
     }
 }
@@ -447,8 +503,8 @@ fn header_value(name: &str, value: &str) -> Option<Hit> {
 /// password after the user's colon.
 fn url_password(bytes: &[u8], from: usize) -> Option<Hit> {
     let mut from = from;
-    while let Some(at) = find(&bytes[from..]) {
-        let authority_start = from + at + 3;
+    while let Some((at, len)) = find(&bytes[from..]) {
+        let authority_start = from + at + len;
         let authority: Vec<u8> = bytes[authority_start..]
             .iter()
             .copied()
@@ -473,13 +529,16 @@ fn url_password(bytes: &[u8], from: usize) -> Option<Hit> {
     None
 }
 
-/// The next `://`, found by its colon.
-fn find(haystack: &[u8]) -> Option<usize> {
+/// The next `://`, or `:\/\/` as JSON may escape it, found by its colon:
+/// where it starts and its length.
+fn find(haystack: &[u8]) -> Option<(usize, usize)> {
     let mut from = 0;
     while let Some(at) = haystack[from..].iter().position(|&b| b == b':') {
         let at = from + at;
-        if haystack[at..].starts_with(b"://") {
-            return Some(at);
+        for separator in [&b"://"[..], b":\\/\\/"] {
+            if haystack[at..].starts_with(separator) {
+                return Some((at, separator.len()));
+            }
         }
         from = at + 1;
     }
@@ -495,8 +554,8 @@ fn assignment_at(text: &str, i: usize) -> Option<Hit> {
     }
     let name_end = i + bytes[i..].iter().take_while(|&&b| word(b)).count();
     let mut j = name_end;
-    // `"name": "value"` in JSON text, or `name = value`.
-    while j < bytes.len() && matches!(bytes[j], b' ' | b'\t' | b'"' | b'\'') {
+    // `"name": "value"` in JSON text (escaped too), or `name = value`.
+    while j < bytes.len() && matches!(bytes[j], b' ' | b'\t' | b'"' | b'\'' | b'\\') {
         j += 1;
     }
     if j >= bytes.len()
@@ -505,17 +564,24 @@ fn assignment_at(text: &str, i: usize) -> Option<Hit> {
     {
         return None;
     }
-    let value = crate::text::tail(text, j + 1).trim_start_matches([' ', '\t']);
-    // A literal: quoted, or a bare run of key characters. Code that
-    // computes the value (`get_key()`, `process.env.KEY`) passes.
+    // `:=` and `=>` assign too.
+    let value = crate::text::tail(text, j + 1);
+    let value = value.strip_prefix(['=', '>']).unwrap_or(value);
+    let value = value.trim_start_matches([' ', '\t', '\\']);
+    // A literal: quoted, or a bare run of key characters and a password's
+    // punctuation. Code that computes the value (`get_key()`,
+    // `process.env.KEY`) passes; `&`, `;` and `,` end a value.
     let (quoted, value) = match value.strip_prefix(['"', '\'']) {
         Some(inner) => (true, inner),
         None => (false, value),
     };
     let literal = |b: u8| {
         word(b)
-            || matches!(b, b'+' | b'/' | b'=' | b'~')
-            || (quoted && !matches!(b, b'"' | b'\'' | b' '))
+            || matches!(
+                b,
+                b'+' | b'/' | b'=' | b'~' | b'@' | b'!' | b'#' | b'$' | b'%' | b'^' | b'*' | b'?'
+            )
+            || (quoted && !matches!(b, b'"' | b'\'' | b' ' | b'\\'))
     };
     let run = value.bytes().take_while(|&b| literal(b)).count();
     // A call or a member (`f(`, `a.b`, `a[0]`) computes it; a full stop
@@ -530,7 +596,8 @@ fn assignment_at(text: &str, i: usize) -> Option<Hit> {
     // typed in place usually does.
     let digit = quoted || value.as_bytes()[..run].iter().any(u8::is_ascii_digit);
     let start = offset(text, value);
-    let marker = is_marker(&value.as_bytes()[..run]);
+    let literal = &value.as_bytes()[..run];
+    let real = !is_marker(literal) && !is_placeholder(literal);
     let end = start + value_end(value).max(run);
-    (run >= 8 && ends && digit && !marker).then_some(Hit::new("credential_assignment", start, end))
+    (run >= 8 && ends && digit && real).then_some(Hit::new("credential_assignment", start, end))
 }

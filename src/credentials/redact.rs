@@ -2,7 +2,7 @@
 //! `[REDACTED:<kind>]`, and where is reported, for a host that would rather
 //! keep the rest of a frame than lose it all.
 
-use super::{field_path, named_credential, patterns, Hit};
+use super::{field_path, named_credential, named_pair, patterns, Hit};
 use crate::json::Value;
 use crate::Error;
 
@@ -25,50 +25,53 @@ pub fn redact_value(
     names: &[&str],
     found: &mut Vec<Redaction>,
 ) -> Result<(), Error> {
-    walk(path, value, false, names, found)
+    walk(path, value, names, found)
 }
 
 /// A session-state value under `key`, as the field `key` of an object.
 pub fn redact_field(key: &str, value: &mut Value, found: &mut Vec<Redaction>) -> Result<(), Error> {
-    if named_credential(key, value, false) {
-        *value = Value::String(marker("credential_field"));
-        found.push(Redaction {
-            path: key.to_owned(),
-            kind: "credential_field",
-        });
-        return Ok(());
+    if named_credential(key, value) {
+        return Ok(replace(value, key.to_owned(), found));
     }
     redact_value(key, value, &[], found)
+}
+
+/// A credential-named field's whole value becomes one marker.
+fn replace(field: &mut Value, path: String, found: &mut Vec<Redaction>) {
+    *field = Value::String(marker("credential_field"));
+    found.push(Redaction {
+        path,
+        kind: "credential_field",
+    });
 }
 
 fn walk(
     path: &str,
     value: &mut Value,
-    schema: bool,
     names: &[&str],
     found: &mut Vec<Redaction>,
 ) -> Result<(), Error> {
     match value {
         Value::Object(fields) => {
+            if named_pair(fields) {
+                if let Some(field) = fields.get_mut("value") {
+                    replace(field, field_path(path, "value")?, found);
+                }
+            }
             for (key, field) in fields.iter_mut() {
                 let at = field_path(path, key)?;
                 if names.iter().any(|name| same_shape(&at, name)) {
                     super::check_value(&at, field)?;
-                } else if named_credential(key, field, schema) {
-                    *field = Value::String(marker("credential_field"));
-                    found.push(Redaction {
-                        path: at,
-                        kind: "credential_field",
-                    });
+                } else if named_credential(key, field) {
+                    replace(field, at, found);
                 } else {
-                    let properties = key == "properties" && field.is_object();
-                    walk(&at, field, properties, names, found)?;
+                    walk(&at, field, names, found)?;
                 }
             }
         }
         Value::Array(items) => {
             for (i, item) in items.iter_mut().enumerate() {
-                walk(&format!("{path}[{i}]"), item, false, names, found)?;
+                walk(&format!("{path}[{i}]"), item, names, found)?;
             }
         }
         Value::String(text) => redact_text(path, text, found)?,

@@ -314,7 +314,7 @@ fn redacting_a_value_rewrites_strings_and_named_fields_but_never_keys() {
 fn a_host_secret_is_redacted_where_it_starts() {
     let secret = "pa55-word-of-the-host";
     register_host_secret(secret).unwrap();
-    let mut text = format!("x {secret} y sk-{}", "a".repeat(30));
+    let mut text = format!("x {secret} y sk-{}", "a1".repeat(15));
     let mut found = Vec::new();
     let result = redact_text("t", &mut text, &mut found);
     clear_host_secrets();
@@ -324,7 +324,7 @@ fn a_host_secret_is_redacted_where_it_starts() {
 
 #[test]
 fn overlapping_shapes_redact_as_one_span_and_many_keys_all_go() {
-    let key = format!("sk-{}", "a".repeat(24));
+    let key = format!("sk-{}", "aB3".repeat(8));
     let body = "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM";
     let mut text =
         format!("{key}-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY----- tail");
@@ -367,7 +367,7 @@ fn only_an_exact_marker_passes_and_a_redacted_value_loses_its_punctuation_too() 
             "DB_PASSWORD=[REDACTED:credential_assignment] next",
         ),
         (
-            "use Bearer abcdefghijklmnop%2Fqrs now",
+            "use Bearer abcdefghiJklmnop%2Fqrs now",
             "use Bearer [REDACTED:bearer_token] now",
         ),
     ] {
@@ -402,4 +402,123 @@ fn scrub_leaves_no_part_of_any_secret_in_an_error_a_shape_check_made() {
     }
     let plain = "frames[0].text is NaN, which JSON cannot hold";
     assert_eq!(scrub(plain), plain);
+}
+
+#[test]
+fn a_credential_name_ends_in_its_word_and_counts_its_number() {
+    for name in [
+        "API_KEY_2",
+        "password1",
+        "HTTP_AUTHORIZATION",
+        "passwordConfirmation",
+        "secret_value",
+        "aws_secret_access_key",
+    ] {
+        assert!(is_credential_name(name), "{name}");
+    }
+    for name in [
+        "secretary",
+        "passwordPolicy",
+        "forgot_password_url",
+        "secretName",
+        "passwordMinLength",
+        "secretKeyRef",
+        "password_hash",
+    ] {
+        assert!(!is_credential_name(name), "{name}");
+    }
+}
+
+#[test]
+fn a_credential_field_holding_a_list_an_object_or_a_named_pair_is_refused() {
+    for (value, field) in [
+        (json!({"password": ["hunter2hunter2"]}), "v.password"),
+        (json!({"apiKey": {"value": "q8Zr4mLx9Tv2Kp7W"}}), "v.apiKey"),
+        (
+            json!({"properties": {"password": "hunter2hunter2"}}),
+            "v.properties.password",
+        ),
+        (
+            json!({"env": [{"name": "DB_PASSWORD", "value": "hunter2"}]}),
+            "v.env[0].value",
+        ),
+        (
+            json!({"input": {"type": "password", "value": "hunter2"}}),
+            "v.input.value",
+        ),
+        (
+            json!([{"name": "Authorization", "value": "Basic dXNlcjpwYXNz"}]),
+            "v[0].value",
+        ),
+    ] {
+        let error = check_value("v", &value).unwrap_err();
+        assert_eq!(
+            (error.code(), error.field()),
+            ("CREDENTIAL", Some(field)),
+            "{value}"
+        );
+    }
+    for value in [
+        json!({"env": [{"name": "DB_PASSWORD", "value": ""}, {"name": "HOME", "value": "/root"}]}),
+        json!({"api_key": {"type": "apiKey", "name": "api_key", "in": "header"}}),
+        json!({"apiKey": "<YOUR_API_KEY>", "token_secret": "${TOKEN_SECRET}"}),
+    ] {
+        assert_eq!(check_value("v", &value), Ok(()), "{value}");
+    }
+    let mut value =
+        json!({"env": [{"name": "DB_PASSWORD", "value": "hunter2"}], "password": ["a"]});
+    let mut found = Vec::new();
+    redact_value("v", &mut value, &[], &mut found).unwrap();
+    assert_eq!(
+        value,
+        json!({"env": [{"name": "DB_PASSWORD", "value": "[REDACTED:credential_field]"}],
+               "password": "[REDACTED:credential_field]"})
+    );
+    assert_eq!(found.len(), 2);
+}
+
+#[test]
+fn escaped_json_spacing_and_punctuation_do_not_hide_a_credential() {
+    let key = "sk-proj-Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9Bc";
+    for text in [
+        format!(r#"{{"stdout":"PATH=/usr/bin\n{key}"}}"#),
+        format!(r#"key:\t{key}"#),
+        r#"headers:\r\nAuthorization: Basic dXNlcjpodW50ZXIy"#.to_owned(),
+        "Authorization: Bearer  Zq81xYv3Lm0Nt5Kw2Pr7".to_owned(),
+        "Authorization: Basic\tdXNlcjpodW50ZXIy".to_owned(),
+        "call it with Bearer\tZq81xYv3Lm0Nt5Kw2Pr7".to_owned(),
+        "HTTP_AUTHORIZATION: Basic dXNlcjpodW50ZXIy".to_owned(),
+        r#"{\"Authorization\":\"Basic dXNlcjpodW50ZXIy\"}"#.to_owned(),
+        r#"{\"password\":\"s3cr3tpassw0rd\"}"#.to_owned(),
+        r#"{"dsn":"postgres:\/\/admin:hunter2@db.example.com\/app"}"#.to_owned(),
+        "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF0\n-----END PGP PRIVATE KEY BLOCK-----"
+            .to_owned(),
+        "DB_PASSWORD=p@ssw0rd!2024".to_owned(),
+        "password=p%40ssw0rd2024".to_owned(),
+        r#"password := "s3cr3tpassw0rd""#.to_owned(),
+        r#"'password' => 's3cr3tpassw0rd'"#.to_owned(),
+    ] {
+        assert!(find(&text).is_some(), "missed: {text}");
+    }
+    let mut text = r#"{\"password\":\"s3cr3tpassw0rd\"}"#.to_owned();
+    redact_text("t", &mut text, &mut Vec::new()).unwrap();
+    assert_eq!(
+        text,
+        r#"{\"password\":\"[REDACTED:credential_assignment]\"}"#
+    );
+}
+
+#[test]
+fn placeholders_prose_and_css_are_not_credentials() {
+    for text in [
+        r#"curl https://api.openai.com/v1/models -H "Authorization: Bearer $OPENAI_API_KEY""#,
+        "Authorization: Bearer ${TOKEN}",
+        r#"POSTGRES_PASSWORD: "${DB_PASSWORD}""#,
+        r#"{"apiKey":"<YOUR_API_KEY>"}"#,
+        "password=$DB_PASSWORD1",
+        "The Bearer authentication_scheme is described in RFC 6750.",
+        r#"<div class="sk-slider-container-horizontal-wide">"#,
+    ] {
+        assert_eq!(find(text), None, "{text}");
+    }
 }

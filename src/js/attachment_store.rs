@@ -135,12 +135,14 @@ impl AttachmentStore {
 
     /// `store.renderAll() // memories, then files, then todos`
     #[wasm_bindgen(js_name = renderAll)]
-    pub fn render_all(&self) -> Vec<String> {
-        self.core
+    pub fn render_all(&self) -> Result<Vec<String>, JsValue> {
+        self.core.check_host_secrets().map_err(|e| to_js(&e))?;
+        Ok(self
+            .core
             .render_all()
             .into_iter()
             .map(str::to_owned)
-            .collect()
+            .collect())
     }
 
     /// `const message = store.consolidatedMessage(); if (message) request.messages.unshift(message)`
@@ -148,11 +150,21 @@ impl AttachmentStore {
     /// The same frozen object comes back every call until the store
     /// changes: nothing is rebuilt or copied across the boundary on an
     /// unchanged turn. Copy it before adding fields such as `cache_control`.
+    /// `CREDENTIAL` when a pin holds a secret registered after pinning it.
     #[wasm_bindgen(
         js_name = consolidatedMessage,
         unchecked_return_type = "Readonly<ConsolidatedMessage> | undefined"
     )]
-    pub fn consolidated_message(&self) -> JsValue {
+    pub fn consolidated_message(&self) -> Result<JsValue, JsValue> {
+        self.core.check_host_secrets().map_err(|e| to_js(&e))?;
+        Ok(self.message())
+    }
+}
+
+impl AttachmentStore {
+    /// The cached message, built again only after a change. Callers check
+    /// host secrets first.
+    pub(super) fn message(&self) -> JsValue {
         let revision = self.core.revision();
         if let Some((built, message)) = self.message.borrow().as_ref() {
             if *built == revision {

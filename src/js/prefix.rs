@@ -77,8 +77,10 @@ impl AttachmentStore {
             None => minimum_cacheable_tokens(provider.as_deref(), model.as_deref()),
         };
 
+        // The message goes to the host's counter: a remote one, perhaps.
+        self.core().check_host_secrets()?;
         let revision = self.core().revision();
-        let message = self.consolidated_message();
+        let message = self.message();
         let (prefix_chars, prefix_bytes) = self.prefix_size(revision);
         let prefix_tokens = if message.is_undefined() {
             0

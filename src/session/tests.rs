@@ -35,13 +35,13 @@ fn credential_fields_are_refused_wherever_they_nest() {
 #[test]
 fn secret_shaped_strings_are_refused() {
     assert_eq!(
-        code(no_credentials("m", &json!("sk-abcdefghijklmnopqrstuvwx"))),
+        code(no_credentials("m", &json!("sk-abcdefGhijklmnopqrst7vwx"))),
         "CREDENTIAL"
     );
     assert_eq!(
         code(no_credentials(
             "m",
-            &json!({"h": "Bearer abcdefghijklmnopq"})
+            &json!({"h": "Bearer abcdefghijkLmnopq"})
         )),
         "CREDENTIAL"
     );

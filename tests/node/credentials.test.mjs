@@ -45,6 +45,26 @@ test("a host's registered secret is refused wherever it appears, until forgotten
   store.free();
 });
 
+test("a secret registered after it was pinned stops the message, the render and the prefix check", () => {
+  const pinned = new AttachmentStore();
+  const secret = "page-held-key-0077";
+  pinned.setAttachment({ kind: "memory", slug: "notes", memory: `my key: ${secret}` });
+  const before = pinned.consolidatedMessage();
+  attache.registerSecret(secret);
+  try {
+    const blocked = (e) => isAttacheError(e) && e.code === "CREDENTIAL" && e.field === "memory:notes" && e.kind === "host_secret";
+    assert.throws(() => pinned.consolidatedMessage(), blocked);
+    assert.throws(() => pinned.renderAll(), blocked);
+    assert.throws(() => pinned.checkPrefix({ counter: { ratio: 4 } }), blocked);
+    assert.equal(pinned.detachAttachment("memory:notes"), true);
+    assert.equal(pinned.consolidatedMessage(), undefined);
+    assert.ok(before.content[0].text.includes(secret), "the message before registering held it");
+  } finally {
+    attache.forgetSecrets();
+    pinned.free();
+  }
+});
+
 test("ordinary data passes: empty or boolean credential fields, schemas, near misses", async () => {
   const store = new MemorySessionStore();
   const { id } = await store.createSession();

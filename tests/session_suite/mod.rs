@@ -528,7 +528,7 @@ pub async fn credentials_are_never_stored(store: &impl SessionStore) {
         code(store.append_activity_frames("c", "r", vec![frame]).await),
         "CREDENTIAL"
     );
-    let message = json!({"role": "user", "content": [{"type": "text", "text": "sk-proj-abcdefghijklmnopqrstuvwxyz"}]});
+    let message = json!({"role": "user", "content": [{"type": "text", "text": "sk-proj-abcdefghijklmnopqrstuvwx1z"}]});
     assert_eq!(
         code(store.append_messages("c", vec![message]).await),
         "CREDENTIAL"
@@ -779,7 +779,7 @@ pub async fn a_session_update_changes_title_and_meta_only(store: &impl SessionSt
         store.update_session("u", renamed).await.unwrap().title,
         "new"
     );
-    let secret = json!({"apiKey": "sk-proj-abcdefghijklmnopqrstuvwxyz"})
+    let secret = json!({"apiKey": "sk-proj-abcdefghijklmnopqrstuvwx1z"})
         .as_object()
         .unwrap()
         .clone();
