@@ -82,26 +82,57 @@ const ready = `export * from "./attache.js";\n`;
 await writeFile(at("index.d.ts"), `/** The default entry: the wasm is initialised on import. */\n${ready}`);
 await writeFile(at("node.d.ts"), `/** The Node entry: the wasm is initialised on import. */\n${ready}`);
 
-// Every method first checks that \`this\` is a live instance of its class
-// (src/js/guard.js says why); free() on a freed instance does nothing.
+// Every method first asks the guard for \`this\`'s pointer, read once, and
+// hands wasm that (src/js/guard.js says why); free() on a freed instance
+// does nothing. Only the glue may make an instance from a pointer (WRAP)
+// or take one's pointer (__destroy_into_raw): a host's call would forge an
+// instance or leak its memory.
 let glue = await readFile(at("attache.js"), "utf8");
 glue = minifyNames(glue);
+// Each rewrite of the glue must find the shape it expects, this many times.
+const count = (what, pattern, replace, expected) => {
+  let n = 0;
+  glue = glue.replace(pattern, (...match) => { n += 1; return replace(...match); });
+  if (n !== expected) throw new Error(`the glue's shape changed: ${n} ${what}, not ${expected}`);
+};
 const guarded = new Map();
+const method = /(\n {4}\/\*\*(?:(?!\*\/)[\s\S])*?\*\/)?\n {4}(get |static )?(\w+)\(([^)]*)\) \{\n([\s\S]*?)\n {4}\}(?=\n)/g;
 glue = glue.replace(/export class (\w+) \{[\s\S]*?\n\}\n/g, (block, Class) =>
-  block.replace(/(\n {4}\/\*\*(?:(?!\*\/)[\s\S])*?\*\/)?\n {4}(get )?(\w+)\(([^)]*)\) \{\n/g, (method, doc, _getter, name) => {
-    if (name === "constructor" || name === "__destroy_into_raw") return method;
+  block.replace(method, (whole, doc, kind, name, params, body) => {
+    const head = `${doc ?? ""}\n    ${kind ?? ""}${name}(${params}) {\n`;
+    const end = "\n    }";
+    if (name === "constructor" || (kind === "static " && name !== "__wrap")) return whole;
     guarded.set(Class, (guarded.get(Class) ?? 0) + 1);
-    if (name === "free") return `${method}        if (!alive(this, ${Class})) return;\n`;
+    if (name === "__wrap") {
+      return `${head}        if (arguments[1] !== WRAP) return refuse(undefined, ${Class}, false);\n${body}${end}`;
+    }
+    if (name === "__destroy_into_raw") return `${head}        return refuse(undefined, ${Class}, false);${end}`;
+    if (name === "free") {
+      const free = body.match(/(wasm\.\w+)\(ptr, 0\);/)?.[1];
+      if (!free) throw new Error("the glue's shape changed: free() calls no wasm free");
+      // Inside one of its own calls (a getter, a counter), wasm releases the
+      // pointer all the same and drops the object once that call returns,
+      // then throws BUSY: the instance is freed either way.
+      return `${head}        const ptr = alive(this, ${Class});\n` +
+        `        if (ptr === 0) return freed(this, ${Class}) ? undefined : refuse(this, ${Class}, false);\n` +
+        `        died(${Class}, ptr, this);\n        ${Class}Finalization.unregister(this);\n` +
+        `        try {\n            ${free}(ptr, 0);\n        } catch (e) {\n            if (e?.code !== "BUSY") throw e;\n        }${end}`;
+    }
     const async = /@returns \{Promise</.test(doc ?? "");
-    return `${method}        if (!alive(this, ${Class})) return refuse(this, ${Class}, ${async});\n`;
+    return `${head}        const ptr$ = alive(this, ${Class});\n        if (ptr$ === 0) return refuse(this, ${Class}, ${async});\n` +
+      `${body.replaceAll("this.__wbg_ptr", "ptr$")}${end}`;
   }));
-// Every method that hands this.__wbg_ptr to wasm must open with its guard.
-for (const [, name, body] of glue.matchAll(/\n {4}(?:get )?(\w+)\([^)]*\) \{\n([\s\S]*?)\n {4}\}\n/g)) {
-  if (!["constructor", "__destroy_into_raw"].includes(name) && body.includes("this.__wbg_ptr") && !body.trimStart().startsWith("if (!alive(this, ")) {
-    throw new Error(`the glue's shape changed: ${name}() is not guarded`);
+// No method but the constructor and __wrap may read this.__wbg_ptr itself.
+for (const [, , , name, , body] of glue.matchAll(method)) {
+  if (!["constructor", "__wrap"].includes(name) && body.includes("this.__wbg_ptr")) {
+    throw new Error(`the glue's shape changed: ${name}() reads its pointer unguarded`);
   }
 }
 if (guarded.size !== 3) throw new Error(`expected 3 classes to guard, found ${[...guarded.keys()]}`);
+count("calls that make an instance from a pointer", /(\w+)\.__wrap\((\w+)\)/g,
+  (_, Class, ptr) => `${Class}.__wrap(${ptr}, WRAP)`, 2);
+count("wasm-bindgen throws", /throw new Error\((getStringFromWasm0\(\w+, \w+\))\);/g,
+  (_, text) => `throw thrown(${text});`, 1);
 // wasm-bindgen's default for init() with no argument is
 // \`new URL('attache_bg.wasm', import.meta.url)\`. Bundlers see that pattern and
 // emit the .wasm even for the default entry, which inlines it and never
@@ -112,22 +143,15 @@ const literalUrl = "new URL('attache_bg.wasm', import.meta.url)";
 if (!glue.includes(literalUrl)) throw new Error("the glue's shape changed: no default wasm URL");
 glue = glue.replace(literalUrl, "new URL(WASM_FILE, import.meta.url)") +
   `\n// Not a literal on purpose: see scripts/package.mjs.\nconst WASM_FILE = ["attache_bg", "wasm"].join(".");\n`;
-// Each class's live pointers, and each instance's own, are recorded where
-// the glue gives a pointer out and where it takes one back (free(), or
-// the finalizer once an instance is collected).
-const count = (what, pattern, replace, expected) => {
-  let n = 0;
-  glue = glue.replace(pattern, (...match) => { n += 1; return replace(...match); });
-  if (n !== expected) throw new Error(`the glue's shape changed: ${n} ${what}, not ${expected}`);
-};
+// Each class's live pointers, and each instance's token, are recorded
+// where the glue gives a pointer out and where it takes one back (free(),
+// or the finalizer once an instance is collected).
 count("places give a pointer", /(\w+)Finalization\.register\((\w+), \2\.__wbg_ptr, \2\);/g,
-  (call, Class, self) => `${call}\n        born(${self}, ${Class});`, 4);
-count("places free a pointer", /(\w+)Finalization\.unregister\(this\);/g,
-  (call, Class) => `${call}\n        died(${Class}, ptr, this);`, 3);
-count("finalizers", /(const (\w+)Finalization = [^;]*?new FinalizationRegistry\(ptr => )([^;]*?\(ptr, 1\))\);/g,
-  (_, head, Class, free) => `${head}{ died(${Class}, ptr); ${free}; });`, 3);
+  (_, Class, self) => `${Class}Finalization.register(${self}, born(${self}, ${Class}), ${self});`, 4);
+count("finalizers", /(const (\w+)Finalization = [^;]*?new FinalizationRegistry\()ptr => ([^;]*?\(ptr, 1\))\);/g,
+  (_, head, Class, free) => `${head}token => { const ptr = token.ptr; if (ptr !== 0) { died(${Class}, ptr); ${free}; } });`, 3);
 const unguarded = glue;
-glue = glue.replace(/^(import .*\n)/m, `import { alive, born, died, refuse } from "./guard.js";\n$1`);
+glue = glue.replace(/^(import .*\n)/m, `import { alive, born, died, freed, refuse, thrown } from "./guard.js";\nconst WRAP = Symbol("attache.wrap");\n$1`);
 if (glue === unguarded) throw new Error("the glue has no import line to put the guard's beside");
 // Every byte of the glue ships in every page: minified. The exports keep
 // their names, which hosts and errors show; esbuild's keepNames would keep

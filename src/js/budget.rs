@@ -30,14 +30,11 @@ impl JsCounter {
         if let Some(function) = counter.dyn_ref::<Function>() {
             return Ok(JsCounter::Host(function.clone()));
         }
-        let ratio = Reflect::get(counter, &"ratio".into())
-            .ok()
-            .and_then(|r| r.as_f64());
+        // Read as options are: `perMesage` is a typo named, not ignored.
+        let fields = Options::read_as(counter, "counter", &["ratio", "perMessage"])?;
+        let ratio = fields.get("ratio").as_f64();
         let ratio = ratio.ok_or_else(|| invalid("an object counter needs a numeric `ratio`"))?;
-        let per_message = tokens(
-            &Reflect::get(counter, &"perMessage".into()).unwrap_or(JsValue::UNDEFINED),
-            "counter.perMessage",
-        )?;
+        let per_message = tokens(&fields.get("perMessage"), "counter.perMessage")?;
         Ok(JsCounter::Builtin(Counter::ratio(
             ratio,
             per_message.unwrap_or(0),

@@ -395,12 +395,14 @@ fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::Pins, Error> {
         .unwrap_or_default()
         .unchecked_into();
     // Throws only for a freed store (FREED from the package's guard, or
-    // wasm-bindgen's bare null-pointer error where there is no guard), or
-    // one whose pointer was forged (INVALID_THIS from the guard).
+    // wasm-bindgen's bare null-pointer error where there is no guard), one
+    // whose pointer was forged (INVALID_THIS), or one whose own call is
+    // reading this argument (BUSY).
     let specs = to_json.call0(pinned).map_err(|thrown| {
         let code = Reflect::get(&thrown, &"code".into()).unwrap_or_default();
         match code.as_string().as_deref() {
             Some("INVALID_THIS") => Error::argument(name, "must be a live AttachmentStore"),
+            Some("BUSY") => Error::argument(name, "is in use by a call still running"),
             _ => Error::Freed {
                 class: "AttachmentStore".to_owned(),
             },

@@ -9,18 +9,25 @@ const illFormed = String.prototype.isWellFormed
   ? (s) => !s.isWellFormed()
   : (s) => LONE_SURROGATE.test(s);
 
+// The most one value may hold: a bound on the wasm memory one call can
+// take, whatever it is given (wasm memory never shrinks). A session's
+// export of 100,000 frames is about a tenth of either.
+const MAX_ITEMS = 4_000_000;
+const MAX_TEXT = 64 * 1024 * 1024;
+
 // Checks that a value is JSON data before it is stored, and returns its JSON
 // text. Runs in JS because walking a value from wasm would cross the
 // boundary once per property. Throws {path, reason} for the first problem.
 export function toJson(value, path) {
   const seen = new Set();
+  let items = 0;
   const field = (at, key) => (at ? `${at}.${key}` : key);
   // `key` is what JSON.stringify passes to toJSON; `replaced`, that v is a
   // toJSON's result, whose own toJSON JSON.stringify does not call. Returns
-  // what to serialize: v itself, or, where a toJSON replaced something
-  // inside it, a copy holding the checked results, so each toJSON runs once
-  // and what is stored is what was checked.
+  // a copy of what it read: each getter and toJSON runs once, and the copy
+  // is what is serialized, so what is stored is what was checked.
   const check = (v, at, key, replaced) => {
+    if (++items > MAX_ITEMS) throw { path: at, reason: `is part of a value of more than ${MAX_ITEMS} items, more than one value may hold` };
     switch (typeof v) {
       case "string":
         if (illFormed(v)) throw { path: at, reason: "holds a lone surrogate, which UTF-8 cannot hold" };
@@ -46,43 +53,33 @@ export function toJson(value, path) {
     // a MobX array's, say), so that is what is checked.
     const toJSON = replaced ? undefined : v.toJSON;
     const out = typeof toJSON === "function" ? toJSON.call(v, key) : v;
-    let result = v;
+    let result;
     if (out !== v) {
       result = check(out, at, key, true);
     } else if (array) {
-      // A toJSON's result is copied, so no toJSON of its own runs later.
-      let copy = replaced ? [] : null;
+      result = [];
       // Every index: forEach skips holes, which JSON.stringify writes as null.
-      for (let i = 0; i < v.length; i++) {
+      for (let i = 0, length = v.length; i < length; i++) {
         const item = v[i];
         if (item === undefined) throw { path: `${at}[${i}]`, reason: "is undefined or a hole, which JSON cannot hold" };
-        const checked = check(item, `${at}[${i}]`, String(i), false);
-        if (copy === null && checked !== item) copy = Array.prototype.slice.call(v, 0, i);
-        copy?.push(checked);
+        result.push(check(item, `${at}[${i}]`, String(i), false));
       }
-      result = copy ?? v;
     } else {
-      const keys = Object.keys(v);
       // Null-prototype, so a "__proto__" key stays a key.
-      let copy = replaced ? Object.create(null) : null;
-      keys.forEach((k, n) => {
+      result = Object.create(null);
+      for (const k of Object.keys(v)) {
         if (illFormed(k)) throw { path: at, reason: "has a key with a lone surrogate, which UTF-8 cannot hold" };
         const item = v[k];
         // Absent and undefined mean the same, as in JSON.stringify.
-        if (item === undefined) return;
-        const checked = check(item, field(at, k), k, false);
-        if (copy === null && checked !== item) {
-          copy = Object.create(null);
-          for (const earlier of keys.slice(0, n)) if (v[earlier] !== undefined) copy[earlier] = v[earlier];
-        }
-        if (copy !== null) copy[k] = checked;
-      });
-      result = copy ?? v;
+        if (item !== undefined) result[k] = check(item, field(at, k), k, false);
+      }
     }
     seen.delete(v);
     return result;
   };
-  return JSON.stringify(check(value, path, "", false));
+  const text = JSON.stringify(check(value, path, "", false));
+  if (text.length > MAX_TEXT) throw { path, reason: "is more than 64 MiB of JSON text, more than one value may hold" };
+  return text;
 }
 
 // Plain in any realm: an iframe's or a sandbox's objects have their own

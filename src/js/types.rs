@@ -25,7 +25,7 @@ export type AttacheErrorCode =
   | "INVALID_ARGUMENT" | "INVALID_VALUE" | "CREDENTIAL"
   | "NOT_FOUND" | "ALREADY_EXISTS" | "CONFLICT"
   | "VERSION" | "QUOTA" | "ABORTED" | "CONNECTION_LOST" | "UNAVAILABLE"
-  | "FREED" | "INVALID_THIS";
+  | "FREED" | "INVALID_THIS" | "BUSY";
 export interface AttacheError extends Error {
   name: "AttacheError";
   code: AttacheErrorCode;

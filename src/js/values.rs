@@ -92,15 +92,19 @@ pub struct Options(Vec<(&'static str, JsValue)>);
 
 impl Options {
     pub fn read(value: &JsValue, known: &[&'static str]) -> Result<Self, Error> {
+        Self::read_as(value, "options", known)
+    }
+
+    /// The same, for an object parameter of another name (`counter`).
+    pub fn read_as(value: &JsValue, what: &str, known: &[&'static str]) -> Result<Self, Error> {
         let wrong = |field: &str, reason: &str| Error::argument(field, reason);
         if value.is_undefined() || value.is_null() {
             return Ok(Self(Vec::new()));
         }
         if !value.is_object() || is_array(value) {
-            return Err(wrong("options", "must be an object"));
+            return Err(wrong(what, "must be an object"));
         }
-        let keys =
-            js_sys::Reflect::own_keys(value).map_err(|_| wrong("options", "cannot be read"))?;
+        let keys = js_sys::Reflect::own_keys(value).map_err(|_| wrong(what, "cannot be read"))?;
         for key in keys.iter() {
             // A symbol key (a MobX object's $mobx, say) is no option, as
             // JSON.stringify ignores it.
@@ -117,17 +121,17 @@ impl Options {
                 Some(name) if known.contains(&name.as_str()) => {}
                 Some(name) => {
                     // A secret as a key is refused without echoing it.
-                    crate::credentials::check_text("options", &name)?;
-                    return Err(wrong(&format!("options.{name}"), "is not a known option"));
+                    crate::credentials::check_text(what, &name)?;
+                    return Err(wrong(&format!("{what}.{name}"), "is not a known option"));
                 }
-                None => return Err(wrong("options", "has a key that is not a known option")),
+                None => return Err(wrong(what, "has a key that is not a known option")),
             }
         }
         known
             .iter()
             .map(|&name| match Reflect::get(value, &name.into()) {
                 Ok(v) => Ok((name, v)),
-                Err(_) => Err(wrong(&format!("options.{name}"), "threw when read")),
+                Err(_) => Err(wrong(&format!("{what}.{name}"), "threw when read")),
             })
             .collect::<Result<_, _>>()
             .map(Self)

@@ -92,6 +92,20 @@ test("unknown option keys are INVALID_ARGUMENT naming the key", async () => {
   const getter = named(() => planTurn({ contextWindow: 100, get history() { throw new Error("boom"); } }));
   assert.equal(getter?.code, "INVALID_ARGUMENT", "a throwing getter is typed");
   assert.equal(getter?.field, "options.history");
+  const counted = [{ role: "user", content: "hi" }];
+  assert.equal(named(() => estimateTokens(counted, { ratio: 4, perMesage: 1000 }))?.field, "counter.perMesage");
+  assert.equal(named(() => planTurn({ contextWindow: 100, history: counted, counter: { ratio: 4, extra: 1 } }))?.field, "counter.extra");
+  assert.equal(estimateTokens(counted, { ratio: 4, perMessage: 1000 }), 1000, "the right keys still count");
+});
+
+test("free() with a wrong `this` is INVALID_THIS, not a silent no-op", () => {
+  const sessions = new MemorySessionStore();
+  for (const [free, self] of [[AttachmentStore.prototype.free, sessions], [MemorySessionStore.prototype.free, {}],
+    [MemorySessionStore.prototype[Symbol.dispose], null]]) {
+    assert.throws(() => free.call(self), (e) => isAttacheError(e) && e.code === "INVALID_THIS");
+  }
+  sessions.free();
+  sessions.free();
 });
 
 test("saveAttachments takes a live AttachmentStore; anything else rejects typed, not synchronously", async () => {
@@ -212,13 +226,10 @@ test("every method on a freed instance is FREED, on a wrong `this` INVALID_THIS;
     freed.free(); // a second free() does nothing
     // A pointer set by hand names memory wasm would read: not a live instance.
     const forged = Object.assign(Object.create(Class.prototype), { __wbg_ptr: 8 });
-    const tampered = await open();
-    const genuine = tampered.__wbg_ptr;
-    tampered.__wbg_ptr = genuine + 8;
     for (const method of methods) {
       const descriptor = Object.getOwnPropertyDescriptor(Class.prototype, method);
       const call = (self) => (descriptor.get ? descriptor.get.call(self) : descriptor.value.call(self, "s", "k", []));
-      const wrong = [...others.filter((o) => !(o instanceof Class)), forged, tampered].map((o) => [o, "INVALID_THIS"]);
+      const wrong = [...others.filter((o) => !(o instanceof Class)), forged].map((o) => [o, "INVALID_THIS"]);
       for (const [self, code] of [[freed, "FREED"], ...wrong]) {
         let outcome;
         try {
@@ -234,9 +245,15 @@ test("every method on a freed instance is FREED, on a wrong `this` INVALID_THIS;
         checked++;
       }
     }
-    tampered.__wbg_ptr = genuine;
-    if (name === "IdbSessionStore") tampered.close();
-    tampered.free();
+    // Internal to the glue: a host's call would forge an instance or leak one.
+    const live = await open();
+    const internals = [() => live.__destroy_into_raw()];
+    if (Class.__wrap) internals.push(() => Class.__wrap(live.__wbg_ptr), () => Class.__wrap(0xfffffff0));
+    for (const call of internals) {
+      assert.throws(call, (e) => isAttacheError(e) && e.code === "INVALID_THIS", `${name} internals`);
+    }
+    if (name === "IdbSessionStore") live.close();
+    live.free();
   }
   assert.ok(checked > 100, `${checked} calls checked`);
 });
@@ -258,8 +275,136 @@ test("a Proxy over a live instance (Vue's reactive) works; a freed pointer put b
   stale.__wbg_ptr = pointer;
   const reused = new AttachmentStore();
   reused.setAttachment({ kind: "memory", slug: "r", memory: "R" });
-  assert.throws(() => stale.size, (e) => isAttacheError(e) && e.code === "INVALID_THIS");
+  assert.throws(() => stale.size, (e) => isAttacheError(e) && e.code === "FREED");
   assert.equal(reused.size, 1, "the instance that may hold that memory now is untouched");
   reused.free();
   sessions.free();
+});
+
+test("the pointer is read once: a getter or Proxy cannot answer wasm with another", () => {
+  const store = new AttachmentStore();
+  store.setAttachment({ kind: "memory", slug: "mine", memory: "M" });
+  const genuine = store.__wbg_ptr;
+  let reads = 0;
+  const flipping = Object.create(store, { __wbg_ptr: { get: () => (reads++ % 2 ? 0xfffffff0 : genuine) } });
+  assert.deepEqual(flipping.attachmentIds(), ["memory:mine"]);
+  assert.equal(reads, 1);
+  // An instance's own pointer, changed by hand, is not what wasm gets.
+  store.__wbg_ptr = genuine + 8;
+  assert.equal(store.size, 1);
+  store.__wbg_ptr = genuine;
+  // A Proxy that frees its target while the pointer is read: the method
+  // meets a freed or a live store, never freed memory.
+  const target = new AttachmentStore();
+  let victim;
+  const sly = new Proxy(target, {
+    get(t, key, receiver) {
+      if (key === "__wbg_ptr") {
+        const ptr = t.__wbg_ptr;
+        t.free();
+        victim = new AttachmentStore();
+        victim.setAttachment({ kind: "memory", slug: "victim", memory: "v" });
+        return ptr;
+      }
+      return Reflect.get(t, key, receiver);
+    },
+  });
+  try {
+    sly.hasAttachment("memory:victim");
+  } catch (e) {
+    assert.ok(isAttacheError(e), `${e}`);
+  }
+  assert.ok(victim.hasAttachment("memory:victim"), "another store's pin is never removed through it");
+  victim.free();
+  store.free();
+});
+
+test("a call back into a busy object is BUSY, and the outer call goes on", async () => {
+  const store = new AttachmentStore();
+  let inner;
+  const spec = { kind: "memory", slug: "m", get memory() {
+    try { store.hasAttachment("memory:m"); } catch (e) { inner = e; }
+    return "x";
+  } };
+  assert.equal(store.setAttachment(spec), "memory:m");
+  assert.ok(isAttacheError(inner) && inner.code === "BUSY", `${inner}`);
+  // free() inside its own call: the object goes once that call returns.
+  const doomed = new AttachmentStore();
+  doomed.setAttachment({ kind: "memory", slug: "d", memory: "D" });
+  const counted = doomed.checkPrefix({ counter: () => { doomed.free(); return 1; } });
+  assert.equal(counted.prefixTokens, 1);
+  assert.throws(() => doomed.size, (e) => isAttacheError(e) && e.code === "FREED");
+  const after = [new AttachmentStore(), new AttachmentStore()];
+  after.forEach((s, i) => s.setAttachment({ kind: "memory", slug: `s${i}`, memory: "S" }));
+  assert.deepEqual(after.map((s) => s.attachmentIds()), [["memory:s0"], ["memory:s1"]]);
+  after.forEach((s) => s.free());
+  const sessions = new MemorySessionStore();
+  const { id } = await sessions.createSession();
+  let saving;
+  store.setAttachment({ kind: "memory", slug: "n", get memory() {
+    saving = sessions.saveAttachments(id, store);
+    return "y";
+  } });
+  await assert.rejects(saving, (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT" && e.field === "pinned");
+  store.free();
+  sessions.free();
+});
+
+test("an instance freed through a Proxy is not freed again when collected", async () => {
+  const { setFlagsFromString } = await import("node:v8");
+  const { runInNewContext } = await import("node:vm");
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc");
+  let collected = false;
+  const watch = new FinalizationRegistry(() => { collected = true; });
+  (() => {
+    const target = new AttachmentStore();
+    target.setAttachment({ kind: "memory", slug: "t", memory: "T" });
+    watch.register(target, "target");
+    new Proxy(target, {}).free();
+  })();
+  for (let i = 0; i < 50 && !collected; i++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.ok(collected, "the target was collected, so its finalizer ran");
+  // A second free of that memory would hand it to two stores at once.
+  const a = new AttachmentStore();
+  const b = new AttachmentStore();
+  a.setAttachment({ kind: "memory", slug: "a", memory: "A" });
+  b.setAttachment({ kind: "memory", slug: "b", memory: "B" });
+  assert.deepEqual([a.attachmentIds(), b.attachmentIds()], [["memory:a"], ["memory:b"]]);
+  a.free();
+  b.free();
+});
+
+test("what is stored is what was checked: each getter runs once", async () => {
+  const store = new MemorySessionStore();
+  const { id } = await store.createSession();
+  let reads = 0;
+  const message = { role: "user", get content() {
+    reads++;
+    return reads > 1 ? { toJSON: () => [{ type: "text", text: "smuggled" }] } : "hi";
+  } };
+  await store.appendMessages(id, [message]);
+  assert.equal(reads, 1);
+  assert.deepEqual((await store.loadMessages(id)).map((m) => m.content), ["hi"]);
+  store.free();
+});
+
+test("a value too large for one call is INVALID_VALUE before it is copied in", async () => {
+  const store = new MemorySessionStore();
+  const { id } = await store.createSession();
+  const before = memory.buffer.byteLength;
+  const huge = [
+    ["k", new Array(4_000_001).fill(0), "k"],
+    ["k", { text: "x".repeat(64 * 1024 * 1024 + 1) }, "k"],
+  ];
+  for (const [key, value, field] of huge) {
+    await assert.rejects(store.saveSessionState(id, key, value),
+      (e) => isAttacheError(e) && e.code === "INVALID_VALUE" && e.field.startsWith(field), "refused");
+  }
+  assert.ok(memory.buffer.byteLength - before < 1024 * 1024, `wasm memory grew by ${memory.buffer.byteLength - before}`);
+  assert.equal(await store.loadSessionState(id, "k"), null);
+  store.free();
 });
