@@ -2,7 +2,7 @@ use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 
 use super::error::to_js;
-use super::values::{array_items, from_js, is_array, list_from_js, to_js as value_to_js, Options};
+use super::values::{from_js, is_array, list_from_js, to_js as value_to_js, Options};
 use crate::budget::{
     plan_turn, Counter, Transient, TurnBudget, DEFAULT_THRESHOLD_PERCENT, TRANSIENTS,
 };
@@ -55,9 +55,18 @@ impl JsCounter {
     }
 
     /// Every message is checked, with its path, whichever counter counts.
+    /// The host's function gets the copy that was checked, not the array
+    /// again: a getter read twice could answer differently.
     pub(crate) fn count(&self, messages: &JsValue, path: &str) -> Result<u64, Error> {
-        let checked = Message::list(&list_from_js(messages, path)?, path)?;
-        self.count_checked(messages, &checked)
+        let items = list_from_js(messages, path)?;
+        let checked = Message::list(&items, path)?;
+        match self {
+            JsCounter::Builtin(counter) => Ok(counter.count_messages(&checked)),
+            JsCounter::Host(_) => {
+                let copy = value_to_js(&crate::json::Value::Array(items));
+                self.count_checked(&copy, &checked)
+            }
+        }
     }
 
     fn count_checked(&self, messages: &JsValue, checked: &[Message]) -> Result<u64, Error> {
@@ -203,8 +212,13 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
             checked.push(crate::request::consolidated(&from_js(&value, name)?)?);
             transients.push(&value);
         } else if is_array(&value) {
-            checked.extend(Message::list(&list_from_js(&value, name)?, name)?);
-            array_items(&value, name, u32::MAX)?.for_each(&mut |message, _, _| {
+            let items = list_from_js(&value, name)?;
+            checked.extend(Message::list(&items, name)?);
+            // The host's counter gets what was checked, not the array again:
+            // a second read could differ, or claim a length of 2^32 - 1.
+            let items: js_sys::Array =
+                value_to_js(&crate::json::Value::Array(items)).unchecked_into();
+            items.for_each(&mut |message, _, _| {
                 transients.push(&message);
             });
         } else {

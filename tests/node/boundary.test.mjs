@@ -412,3 +412,17 @@ test("a value too large for one call is INVALID_VALUE before it is copied in", a
   assert.equal(await store.loadSessionState(id, "k"), null);
   store.free();
 });
+
+test("a host counter gets the messages that were checked, read once", () => {
+  let reads = 0;
+  const history = [{ role: "user", get content() { return reads++ ? "swapped" : "hi"; } }];
+  let seen;
+  estimateTokens(history, (messages) => { seen = messages[0].content; return 1; });
+  assert.deepEqual([seen, reads], ["hi", 1]);
+  // An array claiming 2^32 - 1 items whose toJSON gives none: nothing reads that length.
+  const fake = [];
+  fake.length = 2 ** 32 - 1;
+  fake.toJSON = () => [];
+  const plan = planTurn({ contextWindow: 1000, history: 0, contributors: fake, counter: (messages) => messages.length });
+  assert.equal(plan.transientTokens, 0);
+});
