@@ -37,6 +37,12 @@ pub fn part(s: &str, from: usize, to: usize) -> &str {
     s.get(from..to).unwrap_or_default()
 }
 
+/// Blank as a host's `trim()` sees it: JS also trims U+FEFF, which Rust
+/// does not count as whitespace. An id that looks empty is refused.
+pub fn is_blank(s: &str) -> bool {
+    s.chars().all(|c| c.is_whitespace() || c == '\u{feff}')
+}
+
 pub fn contains(haystack: &str, needle: &str) -> bool {
     find(haystack, needle).is_some()
 }

@@ -123,9 +123,11 @@ impl Attachment {
     }
 }
 
+/// A slug or path makes the id: a blank one (`"memory: "`) could never be
+/// looked up, as every id-taking call refuses a blank id.
 fn non_empty(field: &str, value: String) -> Result<String, Error> {
-    if value.is_empty() {
-        return Err(Error::invalid(field, "must not be empty"));
+    if crate::text::is_blank(&value) {
+        return Err(Error::invalid(field, "must not be empty or blank"));
     }
     Ok(value)
 }
@@ -138,7 +140,7 @@ fn is_valid_id(id: &str) -> bool {
         return false;
     };
     !kind.is_empty()
-        && !slug.is_empty()
+        && !crate::text::is_blank(slug)
         && kind
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')

@@ -598,3 +598,13 @@ fn a_secret_registered_after_pinning_is_refused_until_its_pin_goes() {
     assert_eq!(store.check_host_secrets(), Ok(()));
     crate::credentials::clear_host_secrets();
 }
+
+#[test]
+fn a_blank_slug_or_path_is_refused_as_no_call_could_name_its_id() {
+    for blank in ["", " ", "\t\n", "\u{feff}", "\u{3000}"] {
+        assert!(Attachment::memory(blank, "x").is_err(), "{blank:?}");
+        assert!(Attachment::file(blank, None, true).is_err(), "{blank:?}");
+        assert!(!is_valid_id(&format!("note:{blank}")), "{blank:?}");
+    }
+    assert!(Attachment::memory(" padded ", "x").is_ok());
+}

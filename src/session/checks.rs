@@ -18,7 +18,7 @@ pub fn id_argument(field: &str, value: &str) -> Result<(), Error> {
 /// An id's shape alone: not blank, not too long. For an id that is only
 /// looked up, never stored or sent (an attachment id to detach).
 pub fn id_shape(field: &str, value: &str) -> Result<(), Error> {
-    let reason = if value.trim().is_empty() {
+    let reason = if crate::text::is_blank(value) {
         "must not be empty or blank"
     } else if value.encode_utf16().count() > MAX_ID_UNITS {
         "must be at most 4096 UTF-16 code units long"

@@ -75,12 +75,21 @@ test("a lone surrogate is refused, never aliased to U+FFFD", async () => {
 
 test("empty and blank ids are INVALID_ARGUMENT everywhere", async () => {
   const sessions = new MemorySessionStore();
-  for (const blank of ["", " \t\n"]) {
+  // U+FEFF too: JS's trim() removes it, so a host sees it as blank.
+  for (const blank of ["", " \t\n", "\ufeff", " \u3000"]) {
     for (const call of [() => sessions.getSession(blank), () => sessions.saveSessionState(blank, "k", 1),
       () => sessions.createSession({ id: blank }), () => sessions.appendActivityFrames("s", blank, [])]) {
       const error = await call().then(() => null, (e) => e);
       assert.equal(error?.code, "INVALID_ARGUMENT", `${call} with ${JSON.stringify(blank)}`);
     }
+    // A blank slug or path would make an id no call could name.
+    const pinned = new AttachmentStore();
+    for (const spec of [{ kind: "memory", slug: blank, memory: "x" }, { kind: "file", path: blank },
+      { kind: "custom", id: `note:${blank}`, rank: "memory", text: "x" }]) {
+      assert.throws(() => pinned.setAttachment(spec), (e) => isAttacheError(e) && e.code !== "CREDENTIAL", JSON.stringify(spec));
+    }
+    assert.equal(pinned.size, 0);
+    pinned.free();
   }
 });
 
