@@ -62,7 +62,7 @@ fn every_vector_case_matches_the_reference_through_the_binding() {
                     .map(|text| json!({"type": "text", "text": text})).collect::<Vec<_>>(),
             }),
         };
-        let message = store.consolidated_message();
+        let message = store.consolidated_message().unwrap();
         if expected.is_null() {
             assert!(
                 message.is_undefined(),
@@ -91,7 +91,7 @@ fn seeded_store() -> AttachmentStore {
 /// Rejects `spec` with `code` and proves nothing stored changed.
 fn assert_rejected(spec: JsValue, code: &str, field: Option<&str>) {
     let mut store = seeded_store();
-    let before = (store.attachment_ids(), store.render_all());
+    let before = (store.attachment_ids(), store.render_all().unwrap());
     let error = store
         .set_attachment(spec)
         .expect_err("a bad spec is rejected");
@@ -122,7 +122,7 @@ fn assert_rejected(spec: JsValue, code: &str, field: Option<&str>) {
         );
     }
     assert_eq!(
-        (store.attachment_ids(), store.render_all()),
+        (store.attachment_ids(), store.render_all().unwrap()),
         before,
         "the store is unchanged after: {message}"
     );
@@ -274,9 +274,9 @@ fn a_lone_surrogate_is_rejected_rather_than_replaced() {
 #[wasm_bindgen_test]
 fn an_unchanged_store_hands_back_the_same_frozen_message() {
     let mut store = seeded_store();
-    let first = store.consolidated_message();
+    let first = store.consolidated_message().unwrap();
     assert!(
-        js_sys::Object::is(&first, &store.consolidated_message()),
+        js_sys::Object::is(&first, &store.consolidated_message().unwrap()),
         "nothing is rebuilt on an unchanged turn"
     );
     let frozen = |v: &JsValue| js_sys::Object::is_frozen(v.unchecked_ref::<js_sys::Object>());
@@ -292,7 +292,7 @@ fn an_unchanged_store_hands_back_the_same_frozen_message() {
         ))
         .unwrap();
     assert!(
-        js_sys::Object::is(&first, &store.consolidated_message()),
+        js_sys::Object::is(&first, &store.consolidated_message().unwrap()),
         "an identical re-pin changes nothing"
     );
 
@@ -301,7 +301,7 @@ fn an_unchanged_store_hands_back_the_same_frozen_message() {
             &json!({"kind": "todo", "items": [{"text": "t", "completed": true}]}),
         ))
         .unwrap();
-    let ticked = store.consolidated_message();
+    let ticked = store.consolidated_message().unwrap();
     assert!(
         !js_sys::Object::is(&first, &ticked),
         "a changed todo builds a new message"
@@ -313,7 +313,7 @@ fn an_unchanged_store_hands_back_the_same_frozen_message() {
 
     store.detach_attachment("memory:m".into()).unwrap();
     assert!(
-        !js_sys::Object::is(&ticked, &store.consolidated_message()),
+        !js_sys::Object::is(&ticked, &store.consolidated_message().unwrap()),
         "a detach builds a new message"
     );
 }

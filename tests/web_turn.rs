@@ -63,7 +63,7 @@ fn build_request_leads_with_the_pins_and_marks_the_cache_breakpoint() {
     Reflect::set(
         &options,
         &"attachments".into(),
-        &store.consolidated_message(),
+        &store.consolidated_message().unwrap(),
     )
     .unwrap();
     let request = JSON::stringify(&build_request_js(options).unwrap()).unwrap();
