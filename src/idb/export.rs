@@ -49,7 +49,7 @@ impl IdbSessionStore {
                 state.push((key, payload_text(&record)?));
             }
             let messages = join_records(&records_of(&results[2]))?;
-            let frames = frames_by_request(&records_of(&results[3]))?;
+            let frames = frames_by_request(&records_of(&results[3]), true)?;
             Ok(document_text(
                 &payload_text(&results[0])?,
                 &state,

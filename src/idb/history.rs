@@ -72,8 +72,9 @@ fn number(record: &JsValue, field: &str) -> Option<f64> {
 }
 
 /// Batches as `[{requestId, frames}]` JSON text, grouped in first-append
-/// order, the frames joined without parsing them.
-pub(super) fn frames_by_request(batches: &[JsValue]) -> Result<String, Error> {
+/// order, the frames joined without parsing them; with `runs`, one group
+/// per run of a request's batches, so an export keeps the append order.
+pub(super) fn frames_by_request(batches: &[JsValue], runs: bool) -> Result<String, Error> {
     let mut grouped: Vec<(String, String)> = Vec::new();
     for batch in batches {
         let request_id = Reflect::get(batch, &"requestId".into())
@@ -85,7 +86,15 @@ pub(super) fn frames_by_request(batches: &[JsValue]) -> Result<String, Error> {
             .strip_prefix('[')
             .and_then(|t| t.strip_suffix(']'))
             .ok_or_else(|| super::records::corrupt("a frame batch is not an array"))?;
-        let at = match grouped.iter().position(|(id, _)| *id == request_id) {
+        let found = if runs {
+            grouped
+                .len()
+                .checked_sub(1)
+                .filter(|&last| grouped[last].0 == request_id)
+        } else {
+            grouped.iter().position(|(id, _)| *id == request_id)
+        };
+        let at = match found {
             Some(at) => at,
             None => {
                 grouped.push((request_id, String::new()));
@@ -250,7 +259,7 @@ impl IdbSessionStore {
 
     /// `[{requestId, frames}]` as JSON text, the frames joined unparsed.
     pub(super) fn load_frames_by_request_op(&self, session_id: &str) -> Op<String> {
-        self.frame_batches(session_id, |batches| frames_by_request(&batches))
+        self.frame_batches(session_id, |batches| frames_by_request(&batches, false))
     }
 
     pub(super) fn commit_turn_op(

@@ -258,7 +258,7 @@ impl SessionStore for MemorySessionStore {
     }
 
     async fn export_session(&self, id: &str) -> Result<String, Error> {
-        let frames = self.load_frames_by_request(id).await?;
+        let frames = self.frame_groups(id, true);
         let data = self.data.borrow();
         let stored = data.sessions.get(id);
         let (stored, info) = stored
@@ -316,16 +316,7 @@ impl SessionStore for MemorySessionStore {
         &self,
         session_id: &str,
     ) -> Result<Vec<(String, Vec<Value>)>, Error> {
-        let mut grouped: Vec<(String, Vec<Value>)> = Vec::new();
-        self.read(session_id, |s| {
-            for (request_id, _, frame) in &s.frames {
-                match grouped.iter_mut().find(|(id, _)| id == request_id) {
-                    Some((_, frames)) => frames.push(frame.clone()),
-                    None => grouped.push((request_id.clone(), vec![frame.clone()])),
-                }
-            }
-        });
-        Ok(grouped)
+        Ok(self.frame_groups(session_id, false))
     }
 
     async fn commit_turn(&self, session_id: &str, turn: TurnWrite) -> Result<(), Error> {
@@ -335,6 +326,27 @@ impl SessionStore for MemorySessionStore {
 }
 
 impl MemorySessionStore {
+    /// Frames grouped by request, in first-append order; with `runs`, one
+    /// group per run of a request's frames, so an export keeps the append
+    /// order across requests.
+    fn frame_groups(&self, session_id: &str, runs: bool) -> Vec<(String, Vec<Value>)> {
+        let mut grouped: Vec<(String, Vec<Value>)> = Vec::new();
+        self.read(session_id, |s| {
+            for (request_id, _, frame) in &s.frames {
+                let group = if runs {
+                    grouped.last_mut().filter(|(id, _)| id == request_id)
+                } else {
+                    grouped.iter_mut().find(|(id, _)| id == request_id)
+                };
+                match group {
+                    Some((_, frames)) => frames.push(frame.clone()),
+                    None => grouped.push((request_id.clone(), vec![frame.clone()])),
+                }
+            }
+        });
+        grouped
+    }
+
     /// A turn whose checks have run.
     fn commit_checked(&self, session_id: &str, turn: TurnWrite) -> Result<(), Error> {
         let now = self.env.now();

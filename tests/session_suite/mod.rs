@@ -1101,10 +1101,12 @@ pub async fn a_session_exports_and_imports_as_one_document(store: &impl SessionS
     );
     assert_eq!(doc["session"]["title"], "export me");
     assert_eq!(doc["messages"], Value::Array(said(&["q", "é 文 👩‍💻"])));
+    // Runs in append order, so an import keeps the order across requests.
     assert_eq!(
         doc["frames"],
-        json!([{"requestId": "r1", "frames": (Value::Array([frames("a", 2), frames("c", 1)].concat()))},
-               {"requestId": "r2", "frames": (Value::Array(frames("b", 1)))}])
+        json!([{"requestId": "r1", "frames": (Value::Array(frames("a", 2)))},
+               {"requestId": "r2", "frames": (Value::Array(frames("b", 1)))},
+               {"requestId": "r1", "frames": (Value::Array(frames("c", 1)))}])
     );
     assert_eq!(
         doc["state"]["plan"],
@@ -1133,6 +1135,11 @@ pub async fn a_session_exports_and_imports_as_one_document(store: &impl SessionS
     assert_eq!(
         store.load_messages("y").await.unwrap(),
         said(&["q", "é 文 👩‍💻"])
+    );
+    assert_eq!(
+        store.load_activity_frames("y", None).await.unwrap(),
+        store.load_activity_frames("x", None).await.unwrap(),
+        "the copy's frames in the original's append order"
     );
     let again = SessionExport::from_value(&doc).unwrap();
     assert_eq!(code(store.import_session(again).await), "ALREADY_EXISTS");
