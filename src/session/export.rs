@@ -121,7 +121,7 @@ impl SessionExport {
             .and_then(SessionInfo::from_value)
             .filter(|s| s.created_at <= MAX_TIME && s.updated_at <= MAX_TIME)
             .ok_or_else(|| wrong("session", "must be {id, title, createdAt, updatedAt, meta}"))?;
-        checks::id_argument("document.session.id", &session.id)?;
+        checks::id_argument("document.session.id", &session.id).map_err(malformed)?;
         crate::credentials::check_text("document.session.title", &session.title)?;
         let meta = Value::Object(session.meta.clone());
         checks::no_credentials("document.session.meta", &meta)?;
@@ -137,14 +137,17 @@ impl SessionExport {
             _ => return Err(wrong("messages", "must be an array")),
         };
         let frames = TurnWrite::frames_from(fields.get("frames").unwrap_or(&Value::Null))
-            .map_err(|e| e.within("document"))?;
+            .map_err(|e| malformed(e.within("document")))?;
         let export = SessionExport {
             session,
             state,
             messages,
             frames,
         };
-        export.as_turn().check().map_err(|e| e.within("document"))?;
+        export
+            .as_turn()
+            .check()
+            .map_err(|e| malformed(e.within("document")))?;
         Ok(export)
     }
 
@@ -166,5 +169,18 @@ impl SessionExport {
             self.session.id = id;
         }
         Ok(self)
+    }
+}
+
+/// An id inside a document is part of its value: a bad one makes the
+/// document malformed (`INVALID_VALUE`), not the argument the id checks
+/// report for a parameter.
+fn malformed(error: Error) -> Error {
+    match error {
+        Error::InvalidArgument { field, reason } => Error::InvalidValue {
+            path: field,
+            reason,
+        },
+        other => other,
     }
 }

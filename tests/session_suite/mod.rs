@@ -1156,6 +1156,11 @@ pub async fn a_session_exports_and_imports_as_one_document(store: &impl SessionS
         SessionExport::from_value(&bad).map(|e| e.with_id(Some("z".into())).unwrap())
     };
     assert_eq!(code(with("version", json!(2))), "VERSION");
+    // An id inside the document makes it malformed, as the README says.
+    assert_eq!(code(with("session.id", json!(" "))), "INVALID_VALUE");
+    let blank_request = json!([{"requestId": "", "frames": [{"n": 1}]}]);
+    assert_eq!(code(with("frames", blank_request)), "INVALID_VALUE");
+    assert_eq!(code(with("state", json!({" ": 1}))), "INVALID_VALUE");
     assert_eq!(code(with("format", json!("other"))), "INVALID_VALUE");
     assert_eq!(
         code(with("messages", json!([{"role": "user"}]))),
