@@ -8,8 +8,10 @@ use crate::session::Environment;
 pub struct BrowserEnvironment;
 
 impl Environment for BrowserEnvironment {
+    /// Whole milliseconds, as IndexedDB's records keep them: a mocked
+    /// clock's fractions would order the memory store's sessions otherwise.
     fn now(&self) -> f64 {
-        Date::now()
+        Date::now().floor()
     }
 
     fn new_id(&self) -> String {
