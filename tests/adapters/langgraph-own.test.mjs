@@ -83,9 +83,12 @@ for (const [name, open] of Object.entries(stores)) {
       const blobs = await store.listSessionStateKeys("t", { prefix: "lg/b/" });
       expect(blobs).toEqual(["lg/b//a/1", "lg/b//a/2", "lg/b//a/3", "lg/b//b/1"]);
       const [record] = await store.loadSessionStates("t", [`lg/c//${configs[2].configurable.checkpoint_id}`]);
-      expect(record.checkpoint.j.channel_values).toEqual({});
+      expect(record.checkpoint.value.channel_values).toEqual({});
       const latest = await saver.getTuple(configs[2]);
       expect(latest.checkpoint.channel_values).toEqual({ a: "a2", b: "same" });
+      // A value stored before values were named ({ t, j }) still reads.
+      await store.saveSessionState("t", "lg/b//b/1", { t: "json", j: "older" });
+      expect((await saver.getTuple(configs[2])).checkpoint.channel_values.b).toBe("older");
       expect(latest.parentConfig.configurable.checkpoint_id).toBe(configs[1].configurable.checkpoint_id);
     });
 
@@ -178,6 +181,28 @@ for (const [name, open] of Object.entries(stores)) {
       let listed = 0;
       for await (const _ of saver.list({ configurable: { thread_id: "" } })) listed += 1;
       expect(listed).toBe(2);
+    });
+
+    it("a channel named like a credential, or bytes holding a key, are refused; other bytes round-trip", async () => {
+      const store = await open();
+      const saver = new AttacheCheckpointSaver(store);
+      const key = "sk-proj-" + "Zx9".repeat(16);
+      const at = { configurable: { thread_id: "t", checkpoint_ns: "", checkpoint_id: uuid6(0) } };
+      for (const [channel, value] of [["password", "hunter2hunter2"], ["envFile", new TextEncoder().encode(`OPENAI_API_KEY=${key}\n`)]]) {
+        const checkpoint = { ...emptyCheckpoint(), id: uuid6(1), channel_values: { [channel]: value }, channel_versions: { [channel]: 1 } };
+        await expect(saver.put(thread(), checkpoint, metadata(1), { [channel]: 1 })).rejects.toMatchObject({ code: "CREDENTIAL" });
+        await expect(saver.putWrites(at, [[channel, value]], "task")).rejects.toMatchObject({ code: "CREDENTIAL" });
+      }
+      const binary = new Uint8Array([0, 255, 254, 1, 0xc3]);
+      const text = new TextEncoder().encode("\ufeffplain text é");
+      const values = { bin: binary, txt: text };
+      const checkpoint = { ...emptyCheckpoint(), id: uuid6(2), channel_values: values, channel_versions: { bin: 1, txt: 1 } };
+      await saver.put(thread(), checkpoint, metadata(2), { bin: 1, txt: 1 });
+      const back = (await saver.getTuple(thread())).checkpoint.channel_values;
+      expect([...back.bin]).toEqual([...binary]);
+      expect([...back.txt]).toEqual([...text]);
+      const [stored] = await store.loadSessionStates("t", ["lg/b//txt/1"]);
+      expect(stored).toMatchObject({ name: "txt", u: "\ufeffplain text é" });
     });
 
     it("a checkpoint holding a credential is refused whole, and deleteThread removes the thread", async () => {

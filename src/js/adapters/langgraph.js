@@ -7,8 +7,11 @@
 //   lg/w/{ns}/{checkpoint id}/{task}/{i} one pending write
 // Components are URI-encoded, so a key never splits wrongly, and checkpoint
 // ids (uuid6) sort by time, so the newest is the last key of its prefix.
-// Values are the serializer's JSON kept as JSON, so the credential guard
-// reads them like any other value.
+// Values are the serializer's JSON kept as JSON, beside the channel's name
+// ({ t, name, value }), so the credential guard reads them like any other
+// named value: a channel named `password` holding text is refused. Bytes
+// that are UTF-8 text are kept as text (`u`), which the guard reads too;
+// only other bytes are base64 (`b`).
 import {
   BaseCheckpointSaver,
   TASKS,
@@ -45,6 +48,15 @@ function toBase64(bytes) {
   return btoa(binary);
 }
 
+/** Bytes as text when they are UTF-8 that encodes back to the same bytes, else null. */
+function utf8(bytes) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
 function fromBase64(text) {
   return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 }
@@ -70,18 +82,27 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     this.store = store;
   }
 
-  /** The serializer's output, as JSON where it is JSON. */
-  async _encode(value) {
+  /** The serializer's output, as JSON where it is JSON, named by `name` (a channel's). */
+  async _encode(value, name) {
     const [type, data] = await this.serde.dumpsTyped(value);
-    const text = typeof data === "string" ? data : new TextDecoder().decode(data);
-    // A lone surrogate (text cut through an emoji) becomes U+FFFD: the
-    // store refuses it, and kept as text the guard would read less.
-    if (type === "json") return { t: type, j: JSON.parse(wellFormedJson(text)) };
-    return typeof data === "string" ? { t: type, s: data } : { t: type, b: toBase64(data) };
+    const named = name === undefined ? {} : { name };
+    if (type === "json") {
+      const text = typeof data === "string" ? data : new TextDecoder().decode(data);
+      // A lone surrogate (text cut through an emoji) becomes U+FFFD: the
+      // store refuses it, and kept as text the guard would read less.
+      return { t: type, ...named, value: JSON.parse(wellFormedJson(text)) };
+    }
+    if (typeof data === "string") return { t: type, ...named, s: data };
+    const text = utf8(data);
+    return text === null ? { t: type, ...named, b: toBase64(data) } : { t: type, ...named, u: text };
   }
 
   async _decode(stored) {
-    if ("j" in stored) return this.serde.loadsTyped(stored.t, JSON.stringify(stored.j));
+    // `j` is how 0.1 stored JSON, before values were named.
+    if ("value" in stored || "j" in stored) {
+      return this.serde.loadsTyped(stored.t, JSON.stringify("value" in stored ? stored.value : stored.j));
+    }
+    if ("u" in stored) return this.serde.loadsTyped(stored.t, new TextEncoder().encode(stored.u));
     return this.serde.loadsTyped(stored.t, "s" in stored ? stored.s : fromBase64(stored.b));
   }
 
@@ -231,7 +252,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     prepared.channel_values = {};
     const state = {};
     for (const [channel, version] of Object.entries(newVersions ?? {})) {
-      state[blobKey(ns, channel, version)] = channel in values ? await this._encode(values[channel]) : { t: "empty" };
+      state[blobKey(ns, channel, version)] = channel in values ? await this._encode(values[channel], channel) : { t: "empty" };
     }
     state[checkpointKey(ns, checkpoint.id)] = {
       checkpoint: await this._encode(prepared),
@@ -252,7 +273,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     for (const [i, [channel, value]] of writes.entries()) {
       const special = WRITES_IDX_MAP[channel];
       const idx = special ?? i;
-      const stored = { task: taskId, idx, channel, value: await this._encode(value), path: taskPath ?? "" };
+      const stored = { task: taskId, idx, channel, value: await this._encode(value, channel), path: taskPath ?? "" };
       (special !== undefined ? state : stateIfAbsent)[writeKey(ns, checkpointId, taskId, idx)] = stored;
     }
     await this._commit(threadId, { state, stateIfAbsent });
