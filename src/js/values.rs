@@ -101,8 +101,13 @@ impl Options {
         if value.is_undefined() || value.is_null() {
             return Ok(Self(Vec::new()));
         }
-        if !value.is_object() || is_array(value) {
-            return Err(wrong(what, "must be an object"));
+        // Plain, in any realm: a Map or a Date has no own keys, so its
+        // entries would be taken silently as no options at all.
+        let prototype = |v: &JsValue| Reflect::get_prototype_of(v).map(JsValue::from);
+        let plain = prototype(value)
+            .is_ok_and(|p| p.is_null() || prototype(&p).is_ok_and(|pp| pp.is_null()));
+        if !value.is_object() || is_array(value) || !plain {
+            return Err(wrong(what, "must be a plain object"));
         }
         let keys = js_sys::Reflect::own_keys(value).map_err(|_| wrong(what, "cannot be read"))?;
         for key in keys.iter() {

@@ -105,6 +105,16 @@ test("unknown option keys are INVALID_ARGUMENT naming the key", async () => {
   assert.equal(named(() => estimateTokens(counted, { ratio: 4, perMesage: 1000 }))?.field, "counter.perMesage");
   assert.equal(named(() => planTurn({ contextWindow: 100, history: counted, counter: { ratio: 4, extra: 1 } }))?.field, "counter.extra");
   assert.equal(estimateTokens(counted, { ratio: 4, perMessage: 1000 }), 1000, "the right keys still count");
+  // A Map or a Date has no own keys: its entries are no options.
+  for (const [call, field] of [[() => new AttachmentStore().checkPrefix(new Map([["provider", "bogus"]])), "options"],
+    [() => planTurn({ contextWindow: 100, history: 0, counter: new Map([["ratio", 4]]) }), "counter"]]) {
+    assert.deepEqual([named(call)?.code, named(call)?.field], ["INVALID_ARGUMENT", field]);
+  }
+  const sessions = new MemorySessionStore();
+  const { id } = await sessions.createSession();
+  await assert.rejects(sessions.loadMessages(id, new Date()), (e) => isAttacheError(e) && e.field === "options");
+  assert.deepEqual(await sessions.loadMessages(id, Object.create(null)), []);
+  sessions.free();
 });
 
 test("free() with a wrong `this` is INVALID_THIS, not a silent no-op", () => {
