@@ -34,7 +34,7 @@ async function attempt(action, form) {
   } catch (e) {
     if (isAttacheError(e) && e.code === "CREDENTIAL") {
       form?.reset();
-      notice(`Refused: a credential (${e.kind}) in ${e.field}. Nothing was pinned or stored.`);
+      notice(`Refused: a credential (${e.kind}) in ${e.field}. Nothing was pinned, stored or sent.`);
     } else {
       notice(isAttacheError(e) ? `${e.code}: ${e.message}` : String(e?.message ?? e));
     }
@@ -123,10 +123,20 @@ async function render() {
   $("history").replaceChildren(...messages.map((m) => el("li", { class: m.role }, el("strong", {}, `${m.role}: `), describeMessage(m))));
 
   const last = lastSteps.at(-1);
-  const consolidated = pinned.consolidatedMessage();
+  // A pin that holds the key entered under "Model" (pasted before it was
+  // registered) stops every request until it is detached.
+  let consolidated, blocked;
+  try {
+    consolidated = pinned.consolidatedMessage();
+  } catch (e) {
+    if (!isAttacheError(e) || e.code !== "CREDENTIAL") throw e;
+    blocked = e;
+  }
   // What the last request carried; before any, what the next will.
   const shown = last?.messages.find(isPinned) ?? consolidated;
-  $("consolidated").textContent = shown ? JSON.stringify(shown, null, 2) : "(nothing pinned: no message is sent)";
+  $("consolidated").textContent = blocked
+    ? `Nothing can be sent: ${blocked.field} holds the model's key (${blocked.kind}). Detach it.`
+    : shown ? JSON.stringify(shown, null, 2) : "(nothing pinned: no message is sent)";
   if (last) {
     const { prefix, plan } = last;
     $("message-size").textContent = `${prefix.prefixBytes} bytes · ${prefix.prefixTokens} tokens`;

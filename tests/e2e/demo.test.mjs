@@ -204,6 +204,24 @@ test("an OpenAI-compatible endpoint gets the pins first and the key only in its 
     await page.click("#pin-memory button");
     await page.waitForFunction(() => /Refused/.test(document.querySelector("#notice").textContent));
     assert.match(await page.textContent("#notice"), /host_secret/);
+    // Pasted while no key was registered, then entered as the key: the pin
+    // stops every request until it is detached.
+    await page.click("#model-scripted");
+    const later = "pasted-first-secret-9090";
+    await page.fill("#pin-memory input[name=slug]", "early");
+    await page.fill("#pin-memory textarea[name=memory]", `the key is ${later}`);
+    await page.click("#pin-memory button");
+    await page.waitForFunction(() => /memory:early/.test(document.querySelector("#pinned").textContent));
+    await page.fill("#model-form input[name=key]", later);
+    await page.click("#model-form button:not([type=button])");
+    await page.waitForFunction(() => /Nothing can be sent: memory:early/.test(document.querySelector("#consolidated").textContent));
+    const sent = bodies.length;
+    await page.fill("#composer-text", "Still there?");
+    await page.click("#send");
+    await page.waitForFunction(() => /Refused: a credential \(host_secret\) in memory:early/.test(document.querySelector("#notice").textContent));
+    assert.equal(bodies.length, sent, "nothing reached the endpoint");
+    await page.click("button[aria-label='Detach memory:early']");
+    await page.waitForFunction(() => !/Nothing can be sent/.test(document.querySelector("#consolidated").textContent));
     await page.click("#model-scripted");
   } finally {
     stub.close();
