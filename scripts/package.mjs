@@ -122,12 +122,15 @@ glue = glue.replace(/export class (\w+) \{[\s\S]*?\n\}\n/g, (block, Class) =>
     return `${head}        const ptr$ = alive(this, ${Class});\n        if (ptr$ === 0) return refuse(this, ${Class}, ${async});\n` +
       `${body.replaceAll("this.__wbg_ptr", "ptr$")}${end}`;
   }));
-// No method but the constructor and __wrap may read this.__wbg_ptr itself.
-for (const [, , , name, , body] of glue.matchAll(method)) {
-  if (!["constructor", "__wrap"].includes(name) && body.includes("this.__wbg_ptr")) {
-    throw new Error(`the glue's shape changed: ${name}() reads its pointer unguarded`);
-  }
-}
+// Checked over the whole text, not per method as rewritten: a setter, or a
+// method of a shape the rewrite missed, would read its pointer unguarded.
+const checkWhole = () => {
+  const reads = glue.match(/\bthis\.__wbg_ptr(?!\s*=[^=])/g) ?? [];
+  if (reads.length !== 0) throw new Error(`the glue's shape changed: ${reads.length} unguarded pointer reads`);
+  const destroys = glue.match(/__destroy_into_raw\(/g) ?? [];
+  if (destroys.length !== 3) throw new Error(`the glue's shape changed: __destroy_into_raw appears ${destroys.length} times, not 3`);
+  if (/\n {4}set \w+\(/.test(glue)) throw new Error("the glue's shape changed: a setter");
+};
 if (guarded.size !== 3) throw new Error(`expected 3 classes to guard, found ${[...guarded.keys()]}`);
 count("calls that make an instance from a pointer", /(\w+)\.__wrap\((\w+)\)/g,
   (_, Class, ptr) => `${Class}.__wrap(${ptr}, WRAP)`, 2);
@@ -146,10 +149,14 @@ glue = glue.replace(literalUrl, "new URL(WASM_FILE, import.meta.url)") +
 // Each class's live pointers, and each instance's token, are recorded
 // where the glue gives a pointer out and where it takes one back (free(),
 // or the finalizer once an instance is collected).
-count("places give a pointer", /(\w+)Finalization\.register\((\w+), \2\.__wbg_ptr, \2\);/g,
-  (_, Class, self) => `${Class}Finalization.register(${self}, born(${self}, ${Class}), ${self});`, 4);
+// The token takes the pointer wasm returned, not the property read back: a
+// prototype's accessor could answer that read with any number.
+count("places give a pointer", /(\w+)\.__wbg_ptr = ([^;\n]+);\n(\s*)(\w+)Finalization\.register\(\1, \1\.__wbg_ptr, \1\);/g,
+  (_, self, ptr, indent, Class) => `const ptr$ = ${ptr};\n${indent}${self}.__wbg_ptr = ptr$;\n` +
+    `${indent}${Class}Finalization.register(${self}, born(${self}, ${Class}, ptr$), ${self});`, 4);
 count("finalizers", /(const (\w+)Finalization = [^;]*?new FinalizationRegistry\()ptr => ([^;]*?\(ptr, 1\))\);/g,
   (_, head, Class, free) => `${head}token => { const ptr = token.ptr; if (ptr !== 0) { died(${Class}, ptr); ${free}; } });`, 3);
+checkWhole();
 const unguarded = glue;
 glue = glue.replace(/^(import .*\n)/m, `import { alive, born, died, freed, refuse, thrown } from "./guard.js";\nconst WRAP = Symbol("attache.wrap");\n$1`);
 if (glue === unguarded) throw new Error("the glue has no import line to put the guard's beside");

@@ -5,21 +5,22 @@
 // method on a freed instance is FREED, one called with a wrong `this` is
 // INVALID_THIS, and an async method rejects rather than throws.
 //
-// A pointer is read once, here, and the method hands wasm that value: a
-// getter or Proxy could answer a second read with anything. An instance the
-// glue made is known by its token, whatever its `__wbg_ptr` now says; a
-// Proxy over one (Vue's reactive, Pinia state) is no key of `issued`, so its
-// pointer, read once, must be one the glue has out for that class. The
-// finalizer holds the token, not the pointer: an instance freed through a
-// Proxy is not freed again once collected.
-const issued = new WeakMap();
+// `__wbg_ptr` is not trusted at all: a getter, a Proxy or a prototype's
+// accessor can answer anything. Each instance gets a token, {ptr}, under a
+// module-private symbol, fixed when the glue makes it (before a host could
+// freeze it); a Proxy over an instance (Vue's reactive or readonly, Pinia
+// state) reads the target's. A token counts only while it is the one live
+// for its pointer and class, so a stale token never reaches memory since
+// handed to another instance. The finalizer holds the token too: an
+// instance freed through a Proxy is not freed again once collected.
+const TOKEN = Symbol("attache.token");
 const live = new Map();
 
-export function born(self, Class) {
-  const token = { ptr: self.__wbg_ptr };
-  issued.set(self, token);
+export function born(self, Class, ptr) {
+  const token = { ptr };
+  Object.defineProperty(self, TOKEN, { value: token });
   if (!live.has(Class)) live.set(Class, new Map());
-  live.get(Class).set(token.ptr, token);
+  live.get(Class).set(ptr, token);
   return token;
 }
 
@@ -33,32 +34,27 @@ export function died(Class, ptr, self) {
   try {
     if (self !== undefined) self.__wbg_ptr = 0;
   } catch {
-    // A getter-only pointer: the token already says it is gone.
+    // A getter-only or frozen pointer: the token already says it is gone.
   }
 }
 
-// The pointer to hand wasm, or 0.
-export function alive(self, Class) {
+function tokenOf(self, Class) {
   try {
-    if (!(self instanceof Class)) return 0;
-    const own = issued.get(self);
-    if (own !== undefined) return own.ptr;
-    const ptr = self.__wbg_ptr;
-    return live.get(Class)?.has(ptr) === true ? ptr : 0;
+    return self instanceof Class ? self[TOKEN] : undefined;
   } catch {
     // A revoked Proxy throws on instanceof.
-    return 0;
+    return undefined;
   }
+}
+
+// The pointer to hand wasm, read once, or 0.
+export function alive(self, Class) {
+  const token = tokenOf(self, Class);
+  return token !== undefined && live.get(Class)?.get(token.ptr) === token ? token.ptr : 0;
 }
 
 export function freed(self, Class) {
-  try {
-    if (!(self instanceof Class)) return false;
-    const own = issued.get(self);
-    return own !== undefined ? own.ptr === 0 : self.__wbg_ptr === 0;
-  } catch {
-    return false;
-  }
+  return tokenOf(self, Class)?.ptr === 0;
 }
 
 function attacheError(code, message) {

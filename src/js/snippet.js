@@ -11,7 +11,8 @@ const illFormed = String.prototype.isWellFormed
 
 // The most one value may hold: a bound on the wasm memory one call can
 // take, whatever it is given (wasm memory never shrinks). A session's
-// export of 100,000 frames is about a tenth of either.
+// export of 100,000 frames is about a tenth of either. Text is counted in
+// UTF-16 code units, as JS strings are.
 const MAX_ITEMS = 4_000_000;
 const MAX_TEXT = 64 * 1024 * 1024;
 
@@ -78,7 +79,7 @@ export function toJson(value, path) {
     return result;
   };
   const text = JSON.stringify(check(value, path, "", false));
-  if (text.length > MAX_TEXT) throw { path, reason: "is more than 64 MiB of JSON text, more than one value may hold" };
+  if (text.length > MAX_TEXT) throw { path, reason: `is more than ${MAX_TEXT} characters of JSON text, more than one value may hold` };
   return text;
 }
 

@@ -202,7 +202,13 @@ for (const [name, open] of Object.entries(stores)) {
       expect([...back.bin]).toEqual([...binary]);
       expect([...back.txt]).toEqual([...text]);
       const [stored] = await store.loadSessionStates("t", ["lg/b//txt/1"]);
-      expect(stored).toMatchObject({ name: "txt", u: "\ufeffplain text é" });
+      expect(stored).toMatchObject({ name: "txt", as: "u", value: "\ufeffplain text é" });
+      // A channel named like a credential holding bytes is refused too, short or not.
+      const short = { ...emptyCheckpoint(), id: uuid6(3), channel_values: { password: new TextEncoder().encode("hunter2") }, channel_versions: { password: 1 } };
+      await expect(saver.put(thread(), short, metadata(3), { password: 1 })).rejects.toMatchObject({ code: "CREDENTIAL" });
+      // Records from before values were named still read.
+      await store.saveSessionState("t", "lg/b//bin/1", { t: "bytes", b: "AP/+AcM=" });
+      expect([...(await saver.getTuple(thread())).checkpoint.channel_values.bin]).toEqual([...binary]);
     });
 
     it("a checkpoint holding a credential is refused whole, and deleteThread removes the thread", async () => {

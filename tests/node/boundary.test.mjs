@@ -300,41 +300,62 @@ test("a Proxy over a live instance (Vue's reactive) works; a freed pointer put b
   sessions.free();
 });
 
-test("the pointer is read once: a getter or Proxy cannot answer wasm with another", () => {
+test("wasm gets the pointer the glue gave out, whatever __wbg_ptr, a Proxy or a prototype says", () => {
   const store = new AttachmentStore();
   store.setAttachment({ kind: "memory", slug: "mine", memory: "M" });
   const genuine = store.__wbg_ptr;
   let reads = 0;
   const flipping = Object.create(store, { __wbg_ptr: { get: () => (reads++ % 2 ? 0xfffffff0 : genuine) } });
   assert.deepEqual(flipping.attachmentIds(), ["memory:mine"]);
-  assert.equal(reads, 1);
-  // An instance's own pointer, changed by hand, is not what wasm gets.
+  assert.equal(reads, 0, "the property is never what wasm gets");
   store.__wbg_ptr = genuine + 8;
   assert.equal(store.size, 1);
-  store.__wbg_ptr = genuine;
-  // A Proxy that frees its target while the pointer is read: the method
-  // meets a freed or a live store, never freed memory.
+  // A prototype's accessor cannot choose the pointer a new instance records.
+  const sessions = new MemorySessionStore();
+  const foreign = sessions.__wbg_ptr;
+  Object.defineProperty(AttachmentStore.prototype, "__wbg_ptr", { get: () => foreign, set() {}, configurable: true });
+  try {
+    const made = new AttachmentStore();
+    assert.equal(made.size, 0);
+    made.setAttachment({ kind: "memory", slug: "m", memory: "x" });
+    assert.deepEqual(made.attachmentIds(), ["memory:m"]);
+    made.free();
+  } finally {
+    delete AttachmentStore.prototype.__wbg_ptr;
+  }
+  // A stale Proxy (over a frozen instance, or one whose writes are ignored,
+  // as Vue's readonly) is FREED, never the instance that took its memory.
+  for (const wrap of [(s) => new Proxy(Object.freeze(s), {}), (s) => new Proxy(s, { set: () => true })]) {
+    const old = new AttachmentStore();
+    const proxy = wrap(old);
+    proxy.free();
+    const next = new AttachmentStore();
+    next.setAttachment({ kind: "memory", slug: "next", memory: "N" });
+    assert.throws(() => proxy.attachmentIds(), (e) => isAttacheError(e) && e.code === "FREED");
+    proxy.free();
+    assert.deepEqual(next.attachmentIds(), ["memory:next"], "a second free() through it did nothing");
+    next.free();
+  }
+  // A Proxy that frees its target while the guard reads it: FREED, and the
+  // store that may now hold that memory keeps its pin.
   const target = new AttachmentStore();
   let victim;
   const sly = new Proxy(target, {
     get(t, key, receiver) {
-      if (key === "__wbg_ptr") {
-        const ptr = t.__wbg_ptr;
+      if (typeof key === "symbol" && victim === undefined) {
+        const token = Reflect.get(t, key, receiver);
         t.free();
         victim = new AttachmentStore();
         victim.setAttachment({ kind: "memory", slug: "victim", memory: "v" });
-        return ptr;
+        return token;
       }
       return Reflect.get(t, key, receiver);
     },
   });
-  try {
-    sly.hasAttachment("memory:victim");
-  } catch (e) {
-    assert.ok(isAttacheError(e), `${e}`);
-  }
+  assert.throws(() => sly.detachAttachment("memory:victim"), (e) => isAttacheError(e) && e.code === "FREED");
   assert.ok(victim.hasAttachment("memory:victim"), "another store's pin is never removed through it");
   victim.free();
+  sessions.free();
   store.free();
 });
 
@@ -391,7 +412,12 @@ test("an instance freed through a Proxy is not freed again when collected", asyn
     gc();
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  assert.ok(collected, "the target was collected, so its finalizer ran");
+  assert.ok(collected, "the target was collected");
+  // The glue's registry is another: give its callback the same turns.
+  for (let i = 0; i < 5; i++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
   // ...which a second free by the target's finalizer would hand out again.
   const other = new AttachmentStore();
   other.setAttachment({ kind: "memory", slug: "o", memory: "O" });

@@ -9,9 +9,10 @@
 // ids (uuid6) sort by time, so the newest is the last key of its prefix.
 // Values are the serializer's JSON kept as JSON, beside the channel's name
 // ({ t, name, value }), so the credential guard reads them like any other
-// named value: a channel named `password` holding text is refused. Bytes
-// that are UTF-8 text are kept as text (`u`), which the guard reads too;
-// only other bytes are base64 (`b`).
+// named value: a channel named `password` holding text is refused. Other
+// output is text in `value` too, with `as` saying how to read it back:
+// "s" a string, "u" bytes that are UTF-8 text (which the guard reads), "b"
+// other bytes, base64.
 import {
   BaseCheckpointSaver,
   TASKS,
@@ -92,18 +93,19 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       // store refuses it, and kept as text the guard would read less.
       return { t: type, ...named, value: JSON.parse(wellFormedJson(text)) };
     }
-    if (typeof data === "string") return { t: type, ...named, s: data };
+    if (typeof data === "string") return { t: type, ...named, as: "s", value: data };
     const text = utf8(data);
-    return text === null ? { t: type, ...named, b: toBase64(data) } : { t: type, ...named, u: text };
+    return text === null ? { t: type, ...named, as: "b", value: toBase64(data) } : { t: type, ...named, as: "u", value: text };
   }
 
   async _decode(stored) {
-    // `j` is how 0.1 stored JSON, before values were named.
-    if ("value" in stored || "j" in stored) {
-      return this.serde.loadsTyped(stored.t, JSON.stringify("value" in stored ? stored.value : stored.j));
-    }
-    if ("u" in stored) return this.serde.loadsTyped(stored.t, new TextEncoder().encode(stored.u));
-    return this.serde.loadsTyped(stored.t, "s" in stored ? stored.s : fromBase64(stored.b));
+    // Before values were named (0.1): { t, j }, { t, s } and { t, b }.
+    const { t, as } = stored;
+    if (as === "s") return this.serde.loadsTyped(t, stored.value);
+    if (as === "u") return this.serde.loadsTyped(t, new TextEncoder().encode(stored.value));
+    if (as === "b") return this.serde.loadsTyped(t, fromBase64(stored.value));
+    if ("value" in stored || "j" in stored) return this.serde.loadsTyped(t, JSON.stringify("value" in stored ? stored.value : stored.j));
+    return this.serde.loadsTyped(t, "s" in stored ? stored.s : fromBase64(stored.b));
   }
 
   /** One commit; a thread's first creates its session and commits again. */
