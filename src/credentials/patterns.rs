@@ -236,19 +236,102 @@ pub fn is_marker(text: &[u8]) -> bool {
 /// (`Tr0ub4dor&3`) goes with it.
 fn value_end(text: &str) -> usize {
     let bytes = text.as_bytes();
-    let quote = |b: u8| b == b'"' || b == b'\'';
     (0..bytes.len())
-        .find(|&k| {
-            bytes[k].is_ascii_whitespace()
-                || quote(bytes[k])
-                || (bytes[k] == b'\\' && bytes.get(k + 1).copied().is_some_and(quote))
+        .find_map(|k| match bytes[k] {
+            b if b.is_ascii_whitespace() => Some(k),
+            b'"' | b'\'' => Some(quote_end(bytes, k)),
+            _ => None,
+        })
+        .unwrap_or(bytes.len())
+}
+
+/// Where a value ends at the quote at `k`: at the quote, or, when an odd
+/// run of backslashes escapes it (JSON inside a string), before its last
+/// backslash. The rest of the run is the value's own (`abc\\`), so the
+/// text left around a marker still parses.
+fn quote_end(bytes: &[u8], k: usize) -> usize {
+    let run = bytes[..k].iter().rev().take_while(|&&b| b == b'\\').count();
+    k - run % 2
+}
+
+/// The bytes of a JSON string's content, up to its closing quote: a `"`
+/// after an even run of backslashes or, for a string escaped inside
+/// another (`\"…\"`), the `\"` that closes it. A line break ends it too.
+fn json_string_len(value: &[u8], escaped: bool) -> usize {
+    for (k, &b) in value.iter().enumerate() {
+        match b {
+            b'\n' | b'\r' => return k,
+            b'"' => {
+                let run = value[..k].iter().rev().take_while(|&&c| c == b'\\').count();
+                if escaped && run == 1 {
+                    return k - 1;
+                }
+                if !escaped && run % 2 == 0 {
+                    return k;
+                }
+            }
+            _ => {}
+        }
+    }
+    value.len()
+}
+
+/// A credential-named field in JSON text, escaped or not: `"password":"…"`,
+/// or a named pair's `"DB_PASSWORD","value":"…"`. It holds a credential
+/// whatever its length, as the same field parsed would, and the whole
+/// string goes, spaces and all.
+fn json_field(text: &str, i: usize, name_end: usize) -> Option<Hit> {
+    let bytes = text.as_bytes();
+    let escaped = match bytes[..i] {
+        [.., b'\\', b'"'] => true,
+        [.., b'"'] => false,
+        _ => return None,
+    };
+    let quote: &[u8] = if escaped { b"\\\"" } else { b"\"" };
+    let blank = |s: &[u8]| s.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+    let mut rest = bytes[name_end..].strip_prefix(quote)?;
+    if !super::is_credential_name(crate::text::part(text, i, name_end)) {
+        return None;
+    }
+    rest = &rest[blank(rest)..];
+    if let Some(after) = rest.strip_prefix(b",") {
+        let after = &after[blank(after)..];
+        let after = after
+            .strip_prefix(quote)?
+            .strip_prefix(b"value")?
+            .strip_prefix(quote)?;
+        rest = &after[blank(after)..];
+    }
+    let rest = rest.strip_prefix(b":")?;
+    let value = rest[blank(rest)..].strip_prefix(quote)?;
+    let start = bytes.len() - value.len();
+    let literal = &value[..json_string_len(value, escaped)];
+    let real = !literal.is_empty() && !is_marker(literal) && !is_placeholder(literal);
+    real.then(|| Hit::new("credential_field", start, start + literal.len()))
+}
+
+/// Where text ends at a line break or a quote (`quote_end`), spaces and
+/// all: a cookie's pairs, a PEM body that lost its END line.
+fn value_end_quoted(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    (0..bytes.len())
+        .find_map(|k| match bytes[k] {
+            b'\n' | b'\r' => Some(k),
+            b'"' | b'\'' => Some(quote_end(bytes, k)),
+            _ => None,
         })
         .unwrap_or(bytes.len())
 }
 
 /// A placeholder for a secret, not one: `$OPENAI_API_KEY`, `${TOKEN}`,
-/// `<YOUR_API_KEY>`, `{{token}}`, `%API_KEY%`.
+/// `<YOUR_API_KEY>`, `{{token}}`, `%API_KEY%`, or a mask or an ellipsis
+/// (`****`, `...`, `…`).
 pub fn is_placeholder(text: &[u8]) -> bool {
+    if std::str::from_utf8(text)
+        .is_ok_and(|t| !t.is_empty() && t.chars().all(|c| matches!(c, '*' | '.' | '…')))
+    {
+        return true;
+    }
     match text {
         [b'$', b'{', .., b'}'] | [b'<', .., b'>'] | [b'{', b'{', ..] | [b'%', _, .., b'%'] => true,
         [b'$', rest @ ..] => {
@@ -405,7 +488,8 @@ fn pem(text: &str, from: usize) -> Option<Hit> {
                     crate::text::find(crate::text::tail(body, e + 9), "-----")
                         .map(|f| e + 9 + f + 5)
                 })
-                .unwrap_or(body.len());
+                // Without its END, to the end of the string it sits in.
+                .unwrap_or_else(|| value_end_quoted(body));
             return Some(Hit::new("private_key", start, start + stop));
         }
         rest = crate::text::tail(line, end);
@@ -472,7 +556,7 @@ fn header_value(name: &str, value: &str) -> Option<Hit> {
         "x-api-key" => token("api_key_header", 0),
         "set-cookie" | "cookie" => {
             // To the end of the line, or of the quoted string it sits in.
-            let end = value.find(['\n', '\r', '"', '\'']).unwrap_or(value.len());
+            let end = value_end_quoted(value);
             let pairs = crate::text::head(value, end);
             let set = !is_marker(pairs.trim_end().as_bytes())
                 && pairs.split(';').any(|pair| {
@@ -553,6 +637,9 @@ fn assignment_at(text: &str, i: usize) -> Option<Hit> {
         return None;
     }
     let name_end = i + bytes[i..].iter().take_while(|&&b| word(b)).count();
+    if let Some(hit) = json_field(text, i, name_end) {
+        return Some(hit);
+    }
     let mut j = name_end;
     // `"name": "value"` in JSON text (escaped too), or `name = value`.
     while j < bytes.len() && matches!(bytes[j], b' ' | b'\t' | b'"' | b'\'' | b'\\') {

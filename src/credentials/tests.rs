@@ -502,10 +502,55 @@ fn escaped_json_spacing_and_punctuation_do_not_hide_a_credential() {
     }
     let mut text = r#"{\"password\":\"s3cr3tpassw0rd\"}"#.to_owned();
     redact_text("t", &mut text, &mut Vec::new()).unwrap();
-    assert_eq!(
-        text,
-        r#"{\"password\":\"[REDACTED:credential_assignment]\"}"#
-    );
+    assert_eq!(text, r#"{\"password\":\"[REDACTED:credential_field]\"}"#);
+}
+
+#[test]
+fn a_credential_field_in_json_text_goes_whole_and_the_text_still_parses() {
+    for (text, redacted) in [
+        // Short, spaced: the field holds it whatever its length.
+        (
+            r#"{"password":"hunter2"}"#,
+            r#"{"password":"[REDACTED:credential_field]"}"#,
+        ),
+        (
+            r#"{"passphrase": "correct horse battery staple", "n": 1}"#,
+            r#"{"passphrase": "[REDACTED:credential_field]", "n": 1}"#,
+        ),
+        // A named pair in an env list, as a tool's output text holds it.
+        (
+            r#"[{"name":"DB_PASSWORD","value":"Tr0ub4dor&3xx"}]"#,
+            r#"[{"name":"DB_PASSWORD","value":"[REDACTED:credential_field]"}]"#,
+        ),
+        // Backslashes that are the value's own stay out of the JSON's way.
+        (
+            r#"{"password":"abc\\"}"#,
+            r#"{"password":"[REDACTED:credential_field]"}"#,
+        ),
+        (
+            r#"{"h":"Authorization: Bearer Zq81xYv3Lm0Nt5Kw\\"}"#,
+            r#"{"h":"Authorization: Bearer [REDACTED:authorization_header]"}"#,
+        ),
+        (
+            r#"{"k":"-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIB"}"#,
+            r#"{"k":"[REDACTED:private_key]"}"#,
+        ),
+    ] {
+        let mut out = text.to_owned();
+        redact_text("t", &mut out, &mut Vec::new()).unwrap();
+        assert_eq!(out, redacted, "{text}");
+        assert!(
+            serde_json::from_str::<serde_json::Value>(&out).is_ok(),
+            "{out}"
+        );
+    }
+    for text in [
+        r#"{"password":""}"#,
+        r#"{"password":"…"}"#,
+        r#"{"password":"****"}"#,
+    ] {
+        assert_eq!(find(text), None, "{text}");
+    }
 }
 
 #[test]
