@@ -24,3 +24,29 @@ pub fn register_secret(
 pub fn forget_secrets() {
     credentials::clear_host_secrets();
 }
+
+/// `const { value, redactions } = redactCredentials(frame) // before a log line`
+///
+/// The guard's redact mode on any JSON value, as a redacting store would
+/// keep it: each credential becomes `[REDACTED:<kind>]`, and `redactions`
+/// says where. A key holding one cannot be rewritten: `CREDENTIAL`.
+#[wasm_bindgen(
+    js_name = redactCredentials,
+    unchecked_return_type = "{ value: Json; redactions: { path: string; kind: string }[] }"
+)]
+pub fn redact_credentials(
+    #[wasm_bindgen(unchecked_param_type = "JsonInput")] value: JsValue,
+) -> Result<JsValue, JsValue> {
+    let redact = || {
+        let mut value = super::values::from_js(&value, "value")?;
+        let mut found = Vec::new();
+        credentials::redact_value("", &mut value, &[], &mut found)?;
+        let redactions = found
+            .into_iter()
+            .map(|r| crate::json!({"path": (r.path), "kind": (r.kind)}))
+            .collect();
+        let result = crate::json!({"value": value, "redactions": (crate::json::Value::Array(redactions))});
+        Ok(super::values::to_js(&result))
+    };
+    redact().map_err(|e: crate::Error| to_js(&e))
+}

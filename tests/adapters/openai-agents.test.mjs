@@ -111,6 +111,40 @@ for (const [name, backend] of Object.entries(backends)) {
       store.free();
     });
 
+    it("the operation digest is taken as a redacting store keeps the transaction: no secret's bits", async () => {
+      const store = new MemorySessionStore({ credentials: "redact" });
+      const session = new AttacheSession(store, { sessionId: "d" });
+      const said = (secret, text = "deploy") => ({ type: "append_items", items: [{ role: "user", content: `${text} with ${secret}` }] });
+      await session.applyHistoryTransaction({ operationId: "op", transaction: said("sk-proj-" + "Zx9".repeat(16)) });
+      // Another key in the same place: the same transaction as stored, so
+      // the record cannot tell a guess at the key from the key.
+      await session.applyHistoryTransaction({ operationId: "op", transaction: said("sk-proj-" + "Qv7".repeat(16)) });
+      await expect(session.applyHistoryTransaction({ operationId: "op", transaction: said("sk-proj-" + "Qv7".repeat(16), "delete") }))
+        .rejects.toThrow(/different transaction/);
+      const record = await store.loadSessionState("d", "agents/op/op");
+      expect(record.digest).toMatch(/^r1\./);
+      expect(await session.getItems()).toHaveLength(1);
+      store.free();
+    });
+
+    it("JSON text in a call's arguments or a tool's output is read by the guard, in both modes", async () => {
+      const call = { type: "function_call", callId: "c1", name: "login", arguments: '{"user":"ann","password":"hunter2"}', status: "completed" };
+      const output = { type: "function_call_result", callId: "c1", name: "env", status: "completed",
+        output: { type: "text", text: JSON.stringify([{ name: "DB_PASSWORD", value: "Tr0ub4dor&3xx" }]) } };
+      const refusing = new AttacheSession(await backend().open(), { sessionId: "f" });
+      for (const item of [call, output]) {
+        await expect(refusing.addItems([item])).rejects.toMatchObject({ code: "CREDENTIAL" });
+      }
+      const store = new MemorySessionStore({ credentials: "redact" });
+      const redacting = new AttacheSession(store, { sessionId: "g" });
+      await redacting.addItems([call, output]);
+      const stored = await redacting.getItems();
+      expect(JSON.stringify(stored)).not.toMatch(/hunter2|Tr0ub4dor/);
+      expect(JSON.parse(stored[0].arguments)).toEqual({ user: "ann", password: "[REDACTED:credential_field]" });
+      expect(JSON.parse(stored[1].output.text)[0].name).toBe("DB_PASSWORD");
+      store.free();
+    });
+
     it("a redacting store keeps a cut item readable and its secret out", async () => {
       const store = new MemorySessionStore({ credentials: "redact" });
       const session = new AttacheSession(store, { sessionId: "r" });

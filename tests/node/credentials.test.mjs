@@ -65,6 +65,15 @@ test("a secret registered after it was pinned stops the message, the render and 
   }
 });
 
+test("redactCredentials gives a value as a redacting store keeps it, and where it changed", () => {
+  const { value, redactions } = attache.redactCredentials({ cmd: `curl -H "Authorization: Bearer ${key}"`, env: [{ name: "DB_PASSWORD", value: "hunter2" }], n: 1 });
+  assert.deepEqual(value, { cmd: 'curl -H "Authorization: Bearer [REDACTED:authorization_header]"', env: [{ name: "DB_PASSWORD", value: "[REDACTED:credential_field]" }], n: 1 });
+  assert.deepEqual(redactions, [{ path: "cmd", kind: "authorization_header" }, { path: "env[0].value", kind: "credential_field" }]);
+  assert.deepEqual(attache.redactCredentials("plain"), { value: "plain", redactions: [] });
+  assert.throws(() => attache.redactCredentials({ [key]: 1 }), refused("(a key)"));
+  assert.throws(() => attache.redactCredentials(() => 1), (e) => isAttacheError(e) && e.code === "INVALID_VALUE");
+});
+
 test("ordinary data passes: empty or boolean credential fields, schemas, near misses", async () => {
   const store = new MemorySessionStore();
   const { id } = await store.createSession();

@@ -8,6 +8,7 @@
 // digest, not a copy: ids are never deleted, and a compaction's
 // expectedSuffix is the whole history.
 import { UserError } from "@openai/agents-core";
+import { redactCredentials } from "./attache.js";
 import { depthOf, wellFormed, wellFormedJson } from "./json-text.js";
 
 const opKey = (operationId) => `agents/op/${encodeURIComponent(operationId)}`;
@@ -138,11 +139,19 @@ function cyrb53(text, seed) {
 
 /**
  * Tells transactions apart, synchronously and in any context (crypto.subtle
- * is missing on insecure origins): two seeded 53-bit hashes and the length
- * of the canonical text. It guards against a host reusing an id by mistake;
- * no one gains by forging a collision.
+ * is missing on insecure origins): two seeded 53-bit hashes of the
+ * canonical text. It guards against a host reusing an id by mistake; no
+ * one gains by forging a collision. Hashed as a redacting store keeps the
+ * transaction: a hash of a secret's text would let anyone holding the
+ * store test guesses at what a marker replaced.
  */
 function digestOf(transaction) {
+  const text = canonical(redactCredentials(transaction).value);
+  return `r1.${cyrb53(text, 0).toString(36)}.${cyrb53(text, 1).toString(36)}`;
+}
+
+/** The digest before redaction, as records written before r1 hold it. */
+function digestBeforeRedaction(transaction) {
   const text = canonical(transaction);
   return `${cyrb53(text, 0).toString(36)}.${cyrb53(text, 1).toString(36)}.${text.length}`;
 }
@@ -151,6 +160,9 @@ function digestOf(transaction) {
 function sameOperation(applied, transaction, digest) {
   // Records written before digests hold the transaction itself.
   if (applied?.transaction !== undefined) return equal(applied.transaction, transaction);
+  if (typeof applied?.digest === "string" && !applied.digest.startsWith("r1.")) {
+    return applied.digest === digestBeforeRedaction(transaction);
+  }
   return applied?.digest === digest;
 }
 
