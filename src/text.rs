@@ -37,10 +37,11 @@ pub fn part(s: &str, from: usize, to: usize) -> &str {
     s.get(from..to).unwrap_or_default()
 }
 
-/// Blank as a host's `trim()` sees it: JS also trims U+FEFF, which Rust
-/// does not count as whitespace. An id that looks empty is refused.
+/// Blank as a host's `trim()` sees it: JS trims U+FEFF, which Rust does
+/// not count as whitespace, and keeps U+0085, which Rust does.
 pub fn is_blank(s: &str) -> bool {
-    s.chars().all(|c| c.is_whitespace() || c == '\u{feff}')
+    s.chars()
+        .all(|c| (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}')
 }
 
 pub fn contains(haystack: &str, needle: &str) -> bool {

@@ -138,9 +138,13 @@ pub fn is_credential_name(name: &str) -> bool {
     const HOLDERS: &[&str] = &[
         "",
         "key",
+        "keybase",
         "accesskey",
         "value",
+        "string",
         "text",
+        "b64",
+        "base64",
         "confirm",
         "confirmation",
         "plain",
@@ -168,6 +172,8 @@ pub fn is_credential_name(name: &str) -> bool {
         "private",
         "csrf",
         "xsrf",
+        "password",
+        "reset",
     ];
     let worded = |holder: &&str| {
         name.strip_suffix(holder)
@@ -234,16 +240,16 @@ fn named_credential(key: &str, field: &Value) -> bool {
     is_credential_name(key) && holds_text(field)
 }
 
-/// Whether a credential-named field holds text: a non-empty string, a list
-/// holding one, or an object whose `value` does (`{ value: "…" }`). A JSON
-/// Schema's property (`{ type: "string" }`) holds none.
+/// Whether a credential-named field holds text: a non-empty string, or an
+/// object whose `value` does (`{ value: "…" }`). A JSON Schema's property
+/// (`{ type: "string" }`) holds none, nor does a list: an API's validation
+/// errors are `{ password: ["must be at least 8 characters"] }`.
 fn holds_text(field: &Value) -> bool {
     match field {
         Value::String(s) => {
             let s = s.as_bytes();
             !s.is_empty() && !patterns::is_marker(s) && !patterns::is_placeholder(s)
         }
-        Value::Array(items) => items.iter().any(holds_text),
         Value::Object(fields) => fields.get("value").is_some_and(holds_text),
         _ => false,
     }

@@ -279,7 +279,8 @@ fn json_string_len(value: &[u8], escaped: bool) -> usize {
 /// A credential-named field in JSON text, escaped or not: `"password":"…"`,
 /// or a named pair's `"DB_PASSWORD","value":"…"`. It holds a credential
 /// whatever its length, as the same field parsed would, and the whole
-/// string goes, spaces and all.
+/// string goes. Words with spaces are a label (an i18n file's
+/// `"forgotPassword": "Forgot password?"`), but for a passphrase's.
 fn json_field(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     let bytes = text.as_bytes();
     let escaped = match bytes[..i] {
@@ -290,7 +291,8 @@ fn json_field(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     let quote: &[u8] = if escaped { b"\\\"" } else { b"\"" };
     let blank = |s: &[u8]| s.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
     let mut rest = bytes[name_end..].strip_prefix(quote)?;
-    if !super::is_credential_name(crate::text::part(text, i, name_end)) {
+    let name = crate::text::part(text, i, name_end);
+    if !super::is_credential_name(name) {
         return None;
     }
     rest = &rest[blank(rest)..];
@@ -306,7 +308,8 @@ fn json_field(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     let value = rest[blank(rest)..].strip_prefix(quote)?;
     let start = bytes.len() - value.len();
     let literal = &value[..json_string_len(value, escaped)];
-    let real = !literal.is_empty() && !is_marker(literal) && !is_placeholder(literal);
+    let label = !passphrase(name) && literal.contains(&b' ') && after_scheme(literal).is_none();
+    let real = !literal.is_empty() && !label && !is_marker(literal) && !is_placeholder(literal);
     real.then(|| Hit::new("credential_field", start, start + literal.len()))
 }
 
@@ -324,11 +327,14 @@ fn value_end_quoted(text: &str) -> usize {
 }
 
 /// A placeholder for a secret, not one: `$OPENAI_API_KEY`, `${TOKEN}`,
-/// `<YOUR_API_KEY>`, `{{token}}`, `%API_KEY%`, or a mask or an ellipsis
-/// (`****`, `...`, `…`).
+/// `<YOUR_API_KEY>`, `{{token}}`, `%API_KEY%`, a mask or an ellipsis
+/// (`****`, `...`, `…`), Swagger's `string`; after a scheme too (`Bearer
+/// {{access_token}}`, as Postman writes a header).
 pub fn is_placeholder(text: &[u8]) -> bool {
-    if std::str::from_utf8(text)
-        .is_ok_and(|t| !t.is_empty() && t.chars().all(|c| matches!(c, '*' | '.' | '…')))
+    let text = after_scheme(text).unwrap_or(text);
+    if text == b"string"
+        || std::str::from_utf8(text)
+            .is_ok_and(|t| !t.is_empty() && t.chars().all(|c| matches!(c, '*' | '.' | '…')))
     {
         return true;
     }
@@ -342,6 +348,16 @@ pub fn is_placeholder(text: &[u8]) -> bool {
         }
         _ => false,
     }
+}
+
+/// What follows an authorization scheme (`Bearer `, `Basic `, `Token `).
+fn after_scheme(text: &[u8]) -> Option<&[u8]> {
+    ["bearer ", "basic ", "token "].iter().find_map(|scheme| {
+        let n = scheme.len();
+        let head = text.get(..n)?;
+        head.eq_ignore_ascii_case(scheme.as_bytes())
+            .then(|| text[n..].trim_ascii_start())
+    })
 }
 
 /// Whether byte `i` is the letter of an escape (`\n`, `\t`, `\r` in JSON
@@ -361,6 +377,7 @@ fn offset(text: &str, part: &str) -> usize {
 /// opt-level z is slow, and these run over every string stored).
 fn words(text: &str, from: usize) -> Option<Hit> {
     let bytes = text.as_bytes();
+    let mut dead = Dead::new();
     let mut i = from;
     while i < bytes.len() {
         if !word(bytes[i]) || escape_letter(bytes, i) {
@@ -372,7 +389,20 @@ fn words(text: &str, from: usize) -> Option<Hit> {
             _ => (false, false),
         };
         // A key starts a word: "desk-antenna" holds no "sk-" key.
-        let found = if prev_alnum { None } else { keyed_at(bytes, i) };
+        let found = if prev_alnum {
+            None
+        } else {
+            keyed_at(bytes, i, &mut dead)
+        };
+        // A quoted field before its header line: `"Authorization":"Bearer …"`
+        // goes whole, as the same field parsed would.
+        let found = found.or_else(|| {
+            if prev_word {
+                None
+            } else {
+                json_field_at(text, i)
+            }
+        });
         let found = found.or_else(|| if prev_word { None } else { header_at(text, i) });
         // `--password=…`, `db-password: …`: a name may follow a hyphen.
         let after_hyphen = i > 0 && bytes[i - 1] == b'-';
@@ -406,7 +436,13 @@ fn random(run: &[u8]) -> bool {
         .any(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
 }
 
-fn keyed_at(bytes: &[u8], start: usize) -> Option<Hit> {
+/// Where a key's run of each alphabet was found too short of randomness or
+/// shape: a key of that alphabet starting inside the run ends where it ends
+/// and fails the same way, so it is not scanned again (`sk-` 30,000 times
+/// in a row would otherwise scan quadratically).
+type Dead = Vec<(usize, usize)>;
+
+fn keyed_at(bytes: &[u8], start: usize, dead: &mut Dead) -> Option<Hit> {
     let first = bytes[start];
     // Every prefix's first letter: most words are rejected here.
     if !matches!(
@@ -420,10 +456,15 @@ fn keyed_at(bytes: &[u8], start: usize) -> Option<Hit> {
         if pattern.prefix[0] != first {
             continue;
         }
+        let alphabet = pattern.alphabet as usize;
+        if dead.iter().any(|&(a, end)| a == alphabet && start < end) {
+            continue;
+        }
         let Some(rest) = bytes[start..].strip_prefix(pattern.prefix) else {
             continue;
         };
         let mut run = rest.iter().take_while(|&&b| (pattern.alphabet)(b)).count();
+        let run_end = start + pattern.prefix.len() + run;
         // A sentence's full stop is not part of a dotted token.
         while run > 0 && rest[run - 1] == b'.' {
             run -= 1;
@@ -439,6 +480,10 @@ fn keyed_at(bytes: &[u8], start: usize) -> Option<Hit> {
         if run >= pattern.min && shape_ok && random(&rest[..run]) {
             let end = start + pattern.prefix.len() + run;
             return Some(Hit::new(pattern.kind, start, end));
+        }
+        if run >= pattern.min {
+            dead.retain(|&(a, _)| a != alphabet);
+            dead.push((alphabet, run_end));
         }
     }
     None
@@ -489,7 +534,14 @@ fn pem(text: &str, from: usize) -> Option<Hit> {
                         .map(|f| e + 9 + f + 5)
                 })
                 // Without its END, to the end of the string it sits in.
-                .unwrap_or_else(|| value_end_quoted(body));
+                // Without its END, to the end of the string it sits in (a
+                // quote), line breaks and all.
+                .unwrap_or_else(|| {
+                    let bytes = body.as_bytes();
+                    (0..bytes.len())
+                        .find(|&k| matches!(bytes[k], b'"' | b'\''))
+                        .map_or(bytes.len(), |k| quote_end(bytes, k))
+                });
             return Some(Hit::new("private_key", start, start + stop));
         }
         rest = crate::text::tail(line, end);
@@ -522,14 +574,12 @@ fn header_at(text: &str, start: usize) -> Option<Hit> {
         {
             continue;
         }
-        // A header's value runs to the end of its line.
-        let line = crate::text::tail(text, end)
-            .lines()
-            .next()
-            .unwrap_or_default();
-        // Quotes, escaped too: JSON text inside a string.
+        // Quotes, escaped too: JSON text inside a string. The value's own
+        // scan stops at its line's end: a line of header names without
+        // colons is not measured again at each.
         let quotes = [' ', '\t', '"', '\'', '\\'];
-        let Some(value) = line.trim_start_matches(quotes).strip_prefix(':') else {
+        let after = crate::text::tail(text, end);
+        let Some(value) = after.trim_start_matches(quotes).strip_prefix(':') else {
             continue;
         };
         let value = value.trim_start_matches(quotes);
@@ -601,8 +651,20 @@ fn url_password(bytes: &[u8], from: usize) -> Option<Hit> {
             .collect();
         if let Some(at) = authority.iter().rposition(|&b| b == b'@') {
             let userinfo = &authority[..at];
-            if let Some(colon) = userinfo.iter().position(|&b| b == b':') {
-                if colon + 1 < userinfo.len() && !is_marker(&userinfo[colon + 1..]) {
+            // A key redacted as the user (`https://[REDACTED:github_token]@…`)
+            // holds no colon of its own; a placeholder (`:${DB_PASSWORD}@`)
+            // is no password.
+            let user = match userinfo.iter().position(|&b| b == b']') {
+                Some(close) if is_marker(&userinfo[..=close]) => close + 1,
+                _ => 0,
+            };
+            if let Some(colon) = userinfo[user..]
+                .iter()
+                .position(|&b| b == b':')
+                .map(|c| user + c)
+            {
+                let password = &userinfo[colon + 1..];
+                if !password.is_empty() && !is_marker(password) && !is_placeholder(password) {
                     let start = authority_start + colon + 1;
                     return Some(Hit::new("url_password", start, authority_start + at));
                 }
@@ -629,31 +691,58 @@ fn find(haystack: &[u8]) -> Option<(usize, usize)> {
     None
 }
 
-/// A credential-named variable (`OPENAI_API_KEY`, `password`) assigned,
-/// with `=` or `:`, a literal of eight characters or more, in prose or code.
-fn assignment_at(text: &str, i: usize) -> Option<Hit> {
-    let bytes = text.as_bytes();
+/// Where a name that starts at `i` ends: a run of word bytes no longer than
+/// a credential's name can be (`fold` keeps 64 letters), so a long
+/// hyphenated run is not walked again from every hyphen in it.
+fn name_end_at(bytes: &[u8], i: usize) -> Option<usize> {
     if !(bytes[i].is_ascii_alphabetic() || bytes[i] == b'_') {
         return None;
     }
-    let name_end = i + bytes[i..].iter().take_while(|&&b| word(b)).count();
-    if let Some(hit) = json_field(text, i, name_end) {
-        return Some(hit);
-    }
+    let len = bytes[i..]
+        .iter()
+        .take(129)
+        .take_while(|&&b| word(b))
+        .count();
+    (len <= 128).then_some(i + len)
+}
+
+/// Whether a name is a passphrase's, whose value may hold spaces.
+fn passphrase(name: &str) -> bool {
+    name.len() >= 10 && name.as_bytes()[name.len() - 10..].eq_ignore_ascii_case(b"passphrase")
+}
+
+fn json_field_at(text: &str, i: usize) -> Option<Hit> {
+    json_field(text, i, name_end_at(text.as_bytes(), i)?)
+}
+
+/// A credential-named variable (`OPENAI_API_KEY`, `password`) assigned,
+/// with `=`, `:` or `:=`, a literal of eight characters or more, in prose or
+/// code. `=>` and `==` are a map's entry and a comparison: Laravel's
+/// `'password' => 'required|min:8'` is a rule, not a password.
+fn assignment_at(text: &str, i: usize) -> Option<Hit> {
+    let bytes = text.as_bytes();
+    let name_end = name_end_at(bytes, i)?;
     let mut j = name_end;
     // `"name": "value"` in JSON text (escaped too), or `name = value`.
     while j < bytes.len() && matches!(bytes[j], b' ' | b'\t' | b'"' | b'\'' | b'\\') {
         j += 1;
     }
-    if j >= bytes.len()
-        || !matches!(bytes[j], b'=' | b':')
-        || !super::is_credential_name(crate::text::part(text, i, name_end))
-    {
+    let next = bytes.get(j + 1).copied();
+    let assigns = match bytes.get(j) {
+        Some(b'=') => !matches!(next, Some(b'=' | b'>')),
+        Some(b':') => true,
+        _ => false,
+    };
+    let name = crate::text::part(text, i, name_end);
+    if !assigns || !super::is_credential_name(name) {
         return None;
     }
-    // `:=` and `=>` assign too.
     let value = crate::text::tail(text, j + 1);
-    let value = value.strip_prefix(['=', '>']).unwrap_or(value);
+    let value = if bytes[j] == b':' {
+        value.strip_prefix('=').unwrap_or(value)
+    } else {
+        value
+    };
     let value = value.trim_start_matches([' ', '\t', '\\']);
     // A literal: quoted, or a bare run of key characters and a password's
     // punctuation. Code that computes the value (`get_key()`,
@@ -662,13 +751,16 @@ fn assignment_at(text: &str, i: usize) -> Option<Hit> {
         Some(inner) => (true, inner),
         None => (false, value),
     };
+    // A passphrase's words are one value, to its closing quote.
+    let spaced = quoted && passphrase(name);
     let literal = |b: u8| {
         word(b)
             || matches!(
                 b,
                 b'+' | b'/' | b'=' | b'~' | b'@' | b'!' | b'#' | b'$' | b'%' | b'^' | b'*' | b'?'
             )
-            || (quoted && !matches!(b, b'"' | b'\'' | b' ' | b'\\'))
+            || (quoted && !matches!(b, b'"' | b'\'' | b' '))
+            || (spaced && b == b' ')
     };
     let run = value.bytes().take_while(|&b| literal(b)).count();
     // A call or a member (`f(`, `a.b`, `a[0]`) computes it; a full stop
@@ -682,9 +774,17 @@ fn assignment_at(text: &str, i: usize) -> Option<Hit> {
     // Bare, it must hold a digit: a variable's name has none, a password
     // typed in place usually does.
     let digit = quoted || value.as_bytes()[..run].iter().any(u8::is_ascii_digit);
-    let start = offset(text, value);
     let literal = &value.as_bytes()[..run];
     let real = !is_marker(literal) && !is_placeholder(literal);
-    let end = start + value_end(value).max(run);
-    (run >= 8 && ends && digit && real).then_some(Hit::new("credential_assignment", start, end))
+    if !(run >= 8 && ends && digit && real) {
+        return None;
+    }
+    // Only now: measuring the value's end for every name would be quadratic.
+    let start = offset(text, value);
+    let end = if spaced {
+        run
+    } else {
+        value_end(value).max(run)
+    };
+    Some(Hit::new("credential_assignment", start, start + end))
 }

@@ -430,9 +430,8 @@ fn a_credential_name_ends_in_its_word_and_counts_its_number() {
 }
 
 #[test]
-fn a_credential_field_holding_a_list_an_object_or_a_named_pair_is_refused() {
+fn a_credential_field_holding_text_a_value_or_a_named_pair_is_refused() {
     for (value, field) in [
-        (json!({"password": ["hunter2hunter2"]}), "v.password"),
         (json!({"apiKey": {"value": "q8Zr4mLx9Tv2Kp7W"}}), "v.apiKey"),
         (
             json!({"properties": {"password": "hunter2hunter2"}}),
@@ -462,11 +461,13 @@ fn a_credential_field_holding_a_list_an_object_or_a_named_pair_is_refused() {
         json!({"env": [{"name": "DB_PASSWORD", "value": ""}, {"name": "HOME", "value": "/root"}]}),
         json!({"api_key": {"type": "apiKey", "name": "api_key", "in": "header"}}),
         json!({"apiKey": "<YOUR_API_KEY>", "token_secret": "${TOKEN_SECRET}"}),
+        // An API's validation errors, and Postman's placeholder header.
+        json!({"errors": {"password": ["The password must be at least 8 characters."]}}),
+        json!({"key": "Authorization", "value": "Bearer {{access_token}}"}),
     ] {
         assert_eq!(check_value("v", &value), Ok(()), "{value}");
     }
-    let mut value =
-        json!({"env": [{"name": "DB_PASSWORD", "value": "hunter2"}], "password": ["a"]});
+    let mut value = json!({"env": [{"name": "DB_PASSWORD", "value": "hunter2"}], "password": "a"});
     let mut found = Vec::new();
     redact_value("v", &mut value, &[], &mut found).unwrap();
     assert_eq!(
@@ -496,7 +497,10 @@ fn escaped_json_spacing_and_punctuation_do_not_hide_a_credential() {
         "DB_PASSWORD=p@ssw0rd!2024".to_owned(),
         "password=p%40ssw0rd2024".to_owned(),
         r#"password := "s3cr3tpassw0rd""#.to_owned(),
-        r#"'password' => 's3cr3tpassw0rd'"#.to_owned(),
+        r#"passphrase = "correct horse battery staple""#.to_owned(),
+        "SECRET_KEY_BASE=9f8e7d6c5b4a39281706f5e4d3c2b1a0".to_owned(),
+        r#"{"reset_password_token":"Xy7kP2qLm9"}"#.to_owned(),
+        r#"password: "p\u00e4ssw\u00f6rd1""#.to_owned(),
     ] {
         assert!(find(&text).is_some(), "missed: {text}");
     }
@@ -556,6 +560,13 @@ fn a_credential_field_in_json_text_goes_whole_and_the_text_still_parses() {
 #[test]
 fn placeholders_prose_and_css_are_not_credentials() {
     for text in [
+        "'password' => 'required|string|min:8|confirmed'",
+        r#"if password == "hunter2222" {"#,
+        r#"{"username":"string","password":"string"}"#,
+        r#"{"forgotPassword": "Forgot password?"}"#,
+        r#"{"headers":{"Authorization":"Bearer ${OPENAI_API_KEY}"}}"#,
+        "postgres://app:${DB_PASSWORD}@db:5432/app",
+        "redis://:$REDIS_PASSWORD@redis:6379",
         r#"curl https://api.openai.com/v1/models -H "Authorization: Bearer $OPENAI_API_KEY""#,
         "Authorization: Bearer ${TOKEN}",
         r#"POSTGRES_PASSWORD: "${DB_PASSWORD}""#,
@@ -565,5 +576,36 @@ fn placeholders_prose_and_css_are_not_credentials() {
         r#"<div class="sk-slider-container-horizontal-wide">"#,
     ] {
         assert_eq!(find(text), None, "{text}");
+    }
+}
+
+#[test]
+fn redacting_settles_and_a_key_without_its_end_line_goes_whole() {
+    for (text, redacted) in [
+        (
+            r#"{"headers":{"Authorization":"Bearer abcdefghijklmnop1"}}"#,
+            r#"{"headers":{"Authorization":"[REDACTED:credential_field]"}}"#,
+        ),
+        (
+            "https://ghp_Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9Bc0a1b@github.com/o/r.git",
+            "https://[REDACTED:github_token]@github.com/o/r.git",
+        ),
+        (
+            "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1b2c\nQWERTYuiop",
+            "[REDACTED:private_key]",
+        ),
+        (
+            r#"PASSPHRASE="verylongw0rd and more words" next"#,
+            r#"PASSPHRASE="[REDACTED:credential_assignment]" next"#,
+        ),
+    ] {
+        let mut out = text.to_owned();
+        redact_text("t", &mut out, &mut Vec::new()).unwrap();
+        assert_eq!(out, redacted, "{text}");
+        assert_eq!(
+            find(&out),
+            None,
+            "redacted text passes the guard again: {out}"
+        );
     }
 }

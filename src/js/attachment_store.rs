@@ -82,6 +82,7 @@ impl AttachmentStore {
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
     ) -> Result<JsValue, JsValue> {
         let id = attachment_id(&id)?;
+        self.unregistered(&id)?;
         Ok(self
             .core
             .get(&id)
@@ -122,7 +123,9 @@ impl AttachmentStore {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
     ) -> Result<Option<String>, JsValue> {
-        Ok(self.core.rendered(&attachment_id(&id)?).map(str::to_owned))
+        let id = attachment_id(&id)?;
+        self.unregistered(&id)?;
+        Ok(self.core.rendered(&id).map(str::to_owned))
     }
 
     /// `JSON.stringify(store) // its specs, in pin order`
@@ -162,6 +165,16 @@ impl AttachmentStore {
 }
 
 impl AttachmentStore {
+    /// `CREDENTIAL` when the pin `id` holds a secret registered after it
+    /// was pinned. `specs()` and `toJSON()` still list it, so a host can
+    /// show it and detach it; saving it is refused.
+    fn unregistered(&self, id: &str) -> Result<(), JsValue> {
+        match self.core.rendered(id) {
+            Some(text) => crate::credentials::check_host_secrets(id, text).map_err(|e| to_js(&e)),
+            None => Ok(()),
+        }
+    }
+
     /// The cached message, built again only after a change. Callers check
     /// host secrets first.
     pub(super) fn message(&self) -> JsValue {

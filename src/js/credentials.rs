@@ -45,7 +45,8 @@ pub fn redact_credentials(
             .into_iter()
             .map(|r| crate::json!({"path": (r.path), "kind": (r.kind)}))
             .collect();
-        let result = crate::json!({"value": value, "redactions": (crate::json::Value::Array(redactions))});
+        let result =
+            crate::json!({"value": value, "redactions": (crate::json::Value::Array(redactions))});
         Ok(super::values::to_js(&result))
     };
     redact().map_err(|e: crate::Error| to_js(&e))

@@ -100,6 +100,7 @@ export async function fuzz({ attache, fc, memory, runs, sessions: shared }) {
   // Registered only for the call: a fuzzed secret must not refuse later runs.
   options.registerSecret = (v) => { try { return attache.registerSecret(v); } finally { attache.forgetSecrets(); } };
   options.forgetSecrets = (v) => attache.forgetSecrets(v);
+  options.redactCredentials = (v) => attache.redactCredentials(v);
   options.MemorySessionStore = (v) => new attache.MemorySessionStore(v).free();
   for (const name of ["toOpenAI", "fromOpenAI", "toAnthropic", "fromAnthropic", "toAiSdk", "fromAiSdk"]) {
     options[name] = (v) => attache[name](v);

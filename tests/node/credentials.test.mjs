@@ -56,6 +56,11 @@ test("a secret registered after it was pinned stops the message, the render and 
     assert.throws(() => pinned.consolidatedMessage(), blocked);
     assert.throws(() => pinned.renderAll(), blocked);
     assert.throws(() => pinned.checkPrefix({ counter: { ratio: 4 } }), blocked);
+    assert.throws(() => pinned.renderAttachment("memory:notes"), blocked);
+    assert.throws(() => pinned.getAttachment("memory:notes"), blocked);
+    // Still listed, so a host can show it and detach it.
+    assert.deepEqual(pinned.attachmentIds(), ["memory:notes"]);
+    assert.equal(pinned.specs().length, 1);
     assert.equal(pinned.detachAttachment("memory:notes"), true);
     assert.equal(pinned.consolidatedMessage(), undefined);
     assert.ok(before.content[0].text.includes(secret), "the message before registering held it");
