@@ -1,4 +1,4 @@
-use js_sys::{Array, Function, Reflect};
+use js_sys::{Array, Function};
 use wasm_bindgen::prelude::*;
 
 use super::error::to_js;
@@ -73,19 +73,20 @@ impl JsCounter {
         match self {
             JsCounter::Builtin(counter) => Ok(counter.count_messages(checked)),
             JsCounter::Host(function) => {
-                let counted = function.call1(&JsValue::UNDEFINED, messages).map_err(|e| {
-                    THROWN.with(|thrown| thrown.replace(Some(e.clone())));
-                    // An Error's message; JSON.stringify(error) is "{}".
-                    let said = Reflect::get(&e, &"message".into())
-                        .ok()
-                        .and_then(|m| m.as_string())
-                        .or_else(|| e.as_string())
-                        .unwrap_or_else(|| "a value that is not an Error".to_owned());
-                    Error::InvalidArgument {
-                        field: "counter".to_owned(),
-                        reason: format!("threw: {said}"),
-                    }
-                })?;
+                let counted = super::attempt::call1(function, &JsValue::UNDEFINED, messages)
+                    .map_err(|e| {
+                        THROWN.with(|thrown| thrown.replace(Some(e.clone())));
+                        // An Error's message; JSON.stringify(error) is "{}".
+                        let said = super::attempt::get(&e, "message")
+                            .ok()
+                            .and_then(|m| m.as_string())
+                            .or_else(|| e.as_string())
+                            .unwrap_or_else(|| "a value that is not an Error".to_owned());
+                        Error::InvalidArgument {
+                            field: "counter".to_owned(),
+                            reason: format!("threw: {said}"),
+                        }
+                    })?;
                 // One reason for NaN, 1.5, -1, undefined or a Promise: a
                 // counter runs synchronously.
                 tokens(&counted, "counter").ok().flatten().ok_or_else(|| {

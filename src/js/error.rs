@@ -42,10 +42,10 @@ pub(crate) fn to_js(error: &crate::Error) -> JsValue {
 #[wasm_bindgen(js_name = isAttacheError, unchecked_return_type = "value is AttacheError")]
 pub fn is_attache_error(#[wasm_bindgen(unchecked_param_type = "unknown")] value: &JsValue) -> bool {
     value.is_instance_of::<JsError>()
-        && Reflect::get(value, &"name".into())
+        && super::attempt::get(value, "name")
             .ok()
             .and_then(|n| n.as_string())
             .as_deref()
             == Some("AttacheError")
-        && Reflect::get(value, &"code".into()).is_ok_and(|code| code.is_string())
+        && super::attempt::get(value, "code").is_ok_and(|code| code.is_string())
 }

@@ -2,6 +2,7 @@
 //! lives in the pure core.
 
 mod attachment_store;
+mod attempt;
 mod budget;
 mod credentials;
 mod error;

@@ -65,7 +65,7 @@ impl Policy {
             .collect();
         let event =
             crate::json!({"sessionId": session_id, "redactions": (Value::Array(redactions))});
-        let _ = listener.call1(&JsValue::UNDEFINED, &to_js(&event));
+        let _ = super::attempt::call1(listener, &JsValue::UNDEFINED, &to_js(&event));
     }
 }
 

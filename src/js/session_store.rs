@@ -68,7 +68,7 @@ impl IdbSessionStore {
                     let _ = Reflect::set(&event, &"oldVersion".into(), &change.old_version.into());
                     let new_version = change.new_version.map_or(JsValue::NULL, JsValue::from);
                     let _ = Reflect::set(&event, &"newVersion".into(), &new_version);
-                    let _ = listener.call1(&JsValue::UNDEFINED, &event);
+                    let _ = super::attempt::call1(&listener, &JsValue::UNDEFINED, &event);
                 })));
             }
             Ok(IdbSessionStore(Rc::new(store), Rc::new(policy)).into())
@@ -385,8 +385,8 @@ fn save_attachments(session_id: &JsValue, pinned: &JsValue) -> Result<Call, Erro
 /// `name` is the parameter's: `pinned`, or commitTurn's `attachments`.
 fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::Pins, Error> {
     let prototype = PINNED_PROTOTYPE.with(JsValue::clone);
-    let is_store = pinned.is_object()
-        && Reflect::get_prototype_of(pinned).is_ok_and(|p| JsValue::from(p) == prototype);
+    let is_store =
+        pinned.is_object() && super::attempt::prototype_of(pinned).is_ok_and(|p| p == prototype);
     if !is_store {
         return Err(Error::argument(name, "must be an AttachmentStore"));
     }
@@ -398,7 +398,7 @@ fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::Pins, Error> {
     // wasm-bindgen's bare null-pointer error where there is no guard), one
     // whose pointer was forged (INVALID_THIS), or one whose own call is
     // reading this argument (BUSY).
-    let specs = to_json.call0(pinned).map_err(|thrown| {
+    let specs = super::attempt::call0(&to_json, pinned).map_err(|thrown| {
         let code = Reflect::get(&thrown, &"code".into()).unwrap_or_default();
         match code.as_string().as_deref() {
             Some("INVALID_THIS") => Error::argument(name, "must be a live AttachmentStore"),
@@ -413,7 +413,7 @@ fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::Pins, Error> {
     let baseline: Function = Reflect::get(&prototype, &"__prefixBaseline".into())
         .unwrap_or_default()
         .unchecked_into();
-    let baseline = baseline.call0(pinned).unwrap_or(JsValue::NULL);
+    let baseline = super::attempt::call0(&baseline, pinned).unwrap_or(JsValue::NULL);
     let baseline = (!baseline.is_null())
         .then(|| from_js(&baseline, name))
         .transpose()?;

@@ -471,3 +471,29 @@ test("a host counter gets the messages that were checked, read once", () => {
   const plan = planTurn({ contextWindow: 1000, history: 0, contributors: fake, counter: (messages) => messages.length });
   assert.equal(plan.transientTokens, 0);
 });
+
+test("a throw caught from a getter, a trap or a callback leaves wasm memory as it was", async () => {
+  const pinned = new AttachmentStore();
+  const sessions = new MemorySessionStore({ credentials: "redact", onRedact: () => { throw new Error("listener"); } });
+  const { id } = await sessions.createSession();
+  const trap = new Proxy({}, { getPrototypeOf() { throw new Error("trap"); }, ownKeys() { throw new Error("keys"); } });
+  const calls = [
+    () => planTurn({ contextWindow: 10, get history() { throw new Error("getter"); } }),
+    () => pinned.checkPrefix(trap),
+    () => estimateTokens([], () => { throw new Error("counter"); }),
+    () => isAttacheError({ get name() { throw new Error("name"); } }),
+  ];
+  const round = async (n) => {
+    for (let i = 0; i < n; i++) {
+      for (const call of calls) { try { call(); } catch { /* typed, checked elsewhere */ } }
+      await sessions.saveSessionState(id, "k", { password: "hunter2" });
+    }
+  };
+  await round(300);
+  const before = memory.buffer.byteLength;
+  await round(20000);
+  // Each leaked slot took about 11 bytes: 100,000 throws would be 1 MiB.
+  assert.ok(memory.buffer.byteLength - before <= 64 * 1024, `grew ${memory.buffer.byteLength - before} bytes`);
+  pinned.free();
+  sessions.free();
+});
