@@ -7,9 +7,14 @@ import { buildRequest, estimateTokens, planTurn } from "../pkg/attache.js";
 const SYSTEM = "You are a careful assistant. Use the tools; keep answers short.";
 const MAX_STEPS = 4;
 
-/** The todo items pinned as `todo:session`, as a list to edit. */
+/** The todo items pinned as `todo:session`, as a list to edit; none while it holds the model's key. */
 export function todoItems(pinned) {
-  return pinned.getAttachment("todo:session")?.items ?? [];
+  try {
+    return pinned.getAttachment("todo:session")?.items ?? [];
+  } catch (e) {
+    if (e?.code === "CREDENTIAL") return [];
+    throw e;
+  }
 }
 
 function runTool(call, pinned) {

@@ -108,12 +108,19 @@ async function render() {
     return el("li", {}, box, el("label", { for: `todo-${i}` }, item.text));
   }));
   $("pinned").replaceChildren(...pinned.attachmentIds().map((id) => {
-    const spec = pinned.getAttachment(id);
-    const rendered = pinned.renderAttachment(id) ?? "";
-    const cut = rendered.match(/… \(truncated, (\d+) bytes total\)$/);
-    const detail = cut ? `cut at 8 KiB of ${cut[1]} bytes` : `${sizeOf(rendered)} bytes`;
     const detach = el("button", { type: "button", "aria-label": `Detach ${id}` }, "Detach");
     detach.onclick = () => attempt(async () => { pinned.detachAttachment(id); await savePins(); });
+    let spec, rendered;
+    try {
+      spec = pinned.getAttachment(id);
+      rendered = pinned.renderAttachment(id) ?? "";
+    } catch (e) {
+      // It holds the key entered under "Model": shown by id only, to detach.
+      if (!isAttacheError(e) || e.code !== "CREDENTIAL") throw e;
+      return el("li", { class: "blocked" }, el("code", {}, id), " holds the model's key and stops every request ", detach);
+    }
+    const cut = rendered.match(/… \(truncated, (\d+) bytes total\)$/);
+    const detail = cut ? `cut at 8 KiB of ${cut[1]} bytes` : `${sizeOf(rendered)} bytes`;
     const edit = el("button", { type: "button", "aria-label": `Edit ${id}` }, "Edit");
     edit.onclick = () => editSpec(spec);
     return el("li", {}, el("code", {}, id), ` ${detail} `, spec.kind === "todo" ? "" : edit, detach);

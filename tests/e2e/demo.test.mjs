@@ -215,6 +215,8 @@ test("an OpenAI-compatible endpoint gets the pins first and the key only in its 
     await page.fill("#model-form input[name=key]", later);
     await page.click("#model-form button:not([type=button])");
     await page.waitForFunction(() => /Nothing can be sent: memory:early/.test(document.querySelector("#consolidated").textContent));
+    assert.match(await page.textContent("#pinned"), /memory:early holds the model's key/);
+    assert.doesNotMatch(await page.textContent("body"), new RegExp(later), "the key is never shown");
     const sent = bodies.length;
     await page.fill("#composer-text", "Still there?");
     await page.click("#send");
