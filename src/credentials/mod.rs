@@ -240,16 +240,23 @@ fn named_credential(key: &str, field: &Value) -> bool {
     is_credential_name(key) && holds_text(field)
 }
 
-/// Whether a credential-named field holds text: a non-empty string, or an
-/// object whose `value` does (`{ value: "…" }`). A JSON Schema's property
-/// (`{ type: "string" }`) holds none, nor does a list: an API's validation
-/// errors are `{ password: ["must be at least 8 characters"] }`.
+/// Whether a credential-named field holds text: a non-empty string, a list
+/// holding one (Node's `set-cookie` headers), or an object whose `value`
+/// does (`{ value: "…" }`). A JSON Schema's property (`{ type: "string" }`)
+/// holds none, nor does a list of sentences: an API's validation errors are
+/// `{ password: ["must be at least 8 characters."] }`.
 fn holds_text(field: &Value) -> bool {
     match field {
         Value::String(s) => {
             let s = s.as_bytes();
             !s.is_empty() && !patterns::is_marker(s) && !patterns::is_placeholder(s)
         }
+        Value::Array(items) => items.iter().any(|item| {
+            let sentence = item
+                .as_str()
+                .is_some_and(|s| s.contains(' ') && !s.contains('='));
+            !sentence && holds_text(item)
+        }),
         Value::Object(fields) => fields.get("value").is_some_and(holds_text),
         _ => false,
     }

@@ -258,19 +258,25 @@ fn quote_end(bytes: &[u8], k: usize) -> usize {
 /// after an even run of backslashes or, for a string escaped inside
 /// another (`\"…\"`), the `\"` that closes it. A line break ends it too.
 fn json_string_len(value: &[u8], escaped: bool) -> usize {
+    quoted_len(value, b'"', escaped)
+}
+
+/// `json_string_len` for a string opened by `quote`. One level down, the
+/// closing quote follows 4n + 1 backslashes: 4n are the string's own
+/// backslashes, escaped twice, and one escapes the quote.
+fn quoted_len(value: &[u8], quote: u8, escaped: bool) -> usize {
     for (k, &b) in value.iter().enumerate() {
-        match b {
-            b'\n' | b'\r' => return k,
-            b'"' => {
-                let run = value[..k].iter().rev().take_while(|&&c| c == b'\\').count();
-                if escaped && run == 1 {
-                    return k - 1;
-                }
-                if !escaped && run % 2 == 0 {
-                    return k;
-                }
+        if b == b'\n' || b == b'\r' {
+            return k;
+        }
+        if b == quote {
+            let run = value[..k].iter().rev().take_while(|&&c| c == b'\\').count();
+            if escaped && run % 4 == 1 {
+                return k - 1;
             }
-            _ => {}
+            if !escaped && run % 2 == 0 {
+                return k;
+            }
         }
     }
     value.len()
@@ -308,7 +314,12 @@ fn json_field(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     let value = rest[blank(rest)..].strip_prefix(quote)?;
     let start = bytes.len() - value.len();
     let literal = &value[..json_string_len(value, escaped)];
-    let label = !passphrase(name) && literal.contains(&b' ') && after_scheme(literal).is_none();
+    // A label is words (`"Forgot password?"`) or one short word
+    // (`"confirmPassword": "Confirm"`); a secret is neither, but a
+    // passphrase may be words.
+    let words = literal.contains(&b' ') && after_scheme(literal).is_none();
+    let word = literal.len() < 8 && literal.iter().all(u8::is_ascii_alphabetic);
+    let label = (words && !passphrase(name)) || word;
     let real = !literal.is_empty() && !label && !is_marker(literal) && !is_placeholder(literal);
     real.then(|| Hit::new("credential_field", start, start + literal.len()))
 }
@@ -332,14 +343,24 @@ fn value_end_quoted(text: &str) -> usize {
 /// {{access_token}}`, as Postman writes a header).
 pub fn is_placeholder(text: &[u8]) -> bool {
     let text = after_scheme(text).unwrap_or(text);
-    if text == b"string"
-        || std::str::from_utf8(text)
-            .is_ok_and(|t| !t.is_empty() && t.chars().all(|c| matches!(c, '*' | '.' | '…')))
-    {
+    let masked = std::str::from_utf8(text).is_ok_and(|t| {
+        !t.is_empty() && t.chars().all(|c| matches!(c, '*' | '.' | '…'))
+            // An example cut short (`sk-...`), or a doc's `YOUR_API_KEY`.
+            || t.contains("...")
+            || t.contains('…')
+            || (t.contains("YOUR") && t.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'))
+    });
+    if text == b"string" || masked {
         return true;
     }
     match text {
-        [b'$', b'{', .., b'}'] | [b'<', .., b'>'] | [b'{', b'{', ..] | [b'%', _, .., b'%'] => true,
+        // `${X}`, `<X>`, `{{x}}`, `{x}` (a format string's), `%X%`, and a
+        // log's own mask (`[FILTERED]`, `[REDACTED]`).
+        [b'$', b'{', .., b'}']
+        | [b'<', .., b'>']
+        | [b'{', .., b'}']
+        | [b'%', _, .., b'%']
+        | [b'[', .., b']'] => true,
         [b'$', rest @ ..] => {
             !rest.is_empty()
                 && rest
@@ -378,6 +399,7 @@ fn offset(text: &str, part: &str) -> usize {
 fn words(text: &str, from: usize) -> Option<Hit> {
     let bytes = text.as_bytes();
     let mut dead = Dead::new();
+    let mut header_dead = 0;
     let mut i = from;
     while i < bytes.len() {
         if !word(bytes[i]) || escape_letter(bytes, i) {
@@ -403,7 +425,13 @@ fn words(text: &str, from: usize) -> Option<Hit> {
                 json_field_at(text, i)
             }
         });
-        let found = found.or_else(|| if prev_word { None } else { header_at(text, i) });
+        let found = found.or_else(|| {
+            if prev_word || i < header_dead {
+                None
+            } else {
+                header_at(text, i, &mut header_dead)
+            }
+        });
         // `--password=…`, `db-password: …`: a name may follow a hyphen.
         let after_hyphen = i > 0 && bytes[i - 1] == b'-';
         let found = found.or_else(|| {
@@ -436,9 +464,9 @@ fn random(run: &[u8]) -> bool {
         .any(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
 }
 
-/// Where a key's run of each alphabet was found too short of randomness or
-/// shape: a key of that alphabet starting inside the run ends where it ends
-/// and fails the same way, so it is not scanned again (`sk-` 30,000 times
+/// Where a key's run of each alphabet was found with no digit or capital:
+/// a key of that alphabet starting inside the run ends where it ends and
+/// fails the same way, so it is not scanned again (`sk-` 30,000 times
 /// in a row would otherwise scan quadratically).
 type Dead = Vec<(usize, usize)>;
 
@@ -463,7 +491,17 @@ fn keyed_at(bytes: &[u8], start: usize, dead: &mut Dead) -> Option<Hit> {
         let Some(rest) = bytes[start..].strip_prefix(pattern.prefix) else {
             continue;
         };
-        let mut run = rest.iter().take_while(|&&b| (pattern.alphabet)(b)).count();
+        // A JWT is three parts: a fourth after a dot is prose
+        // (`….sig.Thanks`), and no run is measured past it.
+        let jwt = pattern.kind == "jwt";
+        let mut dots = 0;
+        let mut run = rest
+            .iter()
+            .take_while(|&&b| {
+                dots += usize::from(b == b'.');
+                (pattern.alphabet)(b) && !(jwt && dots > 2)
+            })
+            .count();
         let run_end = start + pattern.prefix.len() + run;
         // A sentence's full stop is not part of a dotted token.
         while run > 0 && rest[run - 1] == b'.' {
@@ -481,7 +519,9 @@ fn keyed_at(bytes: &[u8], start: usize, dead: &mut Dead) -> Option<Hit> {
             let end = start + pattern.prefix.len() + run;
             return Some(Hit::new(pattern.kind, start, end));
         }
-        if run >= pattern.min {
+        // Only a run with no digit or capital is dead for its alphabet: a
+        // later start in a misshapen one may have the right shape.
+        if run >= pattern.min && shape_ok {
             dead.retain(|&(a, _)| a != alphabet);
             dead.push((alphabet, run_end));
         }
@@ -501,12 +541,17 @@ fn bearer(text: &str, from: usize) -> Option<Hit> {
             .take_while(|&&b| b == b' ' || b == b'\t')
             .count();
         let start = from + at + 6 + gap;
+        if gap == 0 {
+            // `BearerBearer…`: no token here, and none measured.
+            from = start;
+            continue;
+        }
         let token = &bytes[start..];
         let run = token
             .iter()
             .take_while(|&&b| word(b) || matches!(b, b'.' | b'~' | b'+' | b'/' | b'='))
             .count();
-        if gap > 0 && run >= 16 && random(&token[..run]) {
+        if run >= 16 && random(&token[..run]) {
             let end = start + value_end(crate::text::tail(text, start)).max(run);
             return Some(Hit::new("bearer_token", start, end));
         }
@@ -533,7 +578,6 @@ fn pem(text: &str, from: usize) -> Option<Hit> {
                     crate::text::find(crate::text::tail(body, e + 9), "-----")
                         .map(|f| e + 9 + f + 5)
                 })
-                // Without its END, to the end of the string it sits in.
                 // Without its END, to the end of the string it sits in (a
                 // quote), line breaks and all.
                 .unwrap_or_else(|| {
@@ -551,7 +595,7 @@ fn pem(text: &str, from: usize) -> Option<Hit> {
 
 /// `Authorization: Bearer …` and the other credential header lines, in
 /// any letter case, at a word start.
-fn header_at(text: &str, start: usize) -> Option<Hit> {
+fn header_at(text: &str, start: usize, dead: &mut usize) -> Option<Hit> {
     // `HTTP_AUTHORIZATION` as CGI and Django dump it.
     const NAMES: [&str; 6] = [
         "proxy-authorization",
@@ -583,21 +627,27 @@ fn header_at(text: &str, start: usize) -> Option<Hit> {
             continue;
         };
         let value = value.trim_start_matches(quotes);
-        if let Some(hit) = header_value(name, value) {
-            let at = offset(text, value);
+        let at = offset(text, value);
+        let mut measured = 0;
+        if let Some(hit) = header_value(name, value, &mut measured) {
             return Some(Hit::new(hit.kind, at + hit.start, at + hit.end));
         }
+        // A header name inside what was read holds a part of the same
+        // value: not read again (`x-api-key:<` 15,000 times was quadratic).
+        *dead = (*dead).max(at + measured);
     }
     None
 }
 
 /// The credential in a header's value, relative to the value: its token,
 /// or a cookie's whole line.
-fn header_value(name: &str, value: &str) -> Option<Hit> {
+/// `measured` is set to how far the value was read when it holds none.
+fn header_value(name: &str, value: &str, measured: &mut usize) -> Option<Hit> {
     // The token from `from` on, if it is long enough to be a credential.
-    let token = |kind, from: usize| {
+    let mut token = |kind, from: usize| {
         let token = crate::text::tail(value, from);
         let len = value_end(token);
+        *measured = from + len;
         let text = &token.as_bytes()[..len];
         let real = !is_marker(text) && !is_placeholder(text);
         (len >= 8 && real).then_some(Hit::new(kind, from, from + len))
@@ -607,6 +657,7 @@ fn header_value(name: &str, value: &str) -> Option<Hit> {
         "set-cookie" | "cookie" => {
             // To the end of the line, or of the quoted string it sits in.
             let end = value_end_quoted(value);
+            *measured = end;
             let pairs = crate::text::head(value, end);
             let set = !is_marker(pairs.trim_end().as_bytes())
                 && pairs.split(';').any(|pair| {
@@ -747,22 +798,60 @@ fn assignment_at(text: &str, i: usize) -> Option<Hit> {
     // A literal: quoted, or a bare run of key characters and a password's
     // punctuation. Code that computes the value (`get_key()`,
     // `process.env.KEY`) passes; `&`, `;` and `,` end a value.
-    let (quoted, value) = match value.strip_prefix(['"', '\'']) {
-        Some(inner) => (true, inner),
-        None => (false, value),
+    let quote = value
+        .as_bytes()
+        .first()
+        .copied()
+        .filter(|&q| q == b'"' || q == b'\'');
+    let quoted = quote.is_some();
+    // Opened by `\"` (JSON inside a string), it closes at `\"` too.
+    let opened_at = offset(text, value);
+    let escaped = opened_at > 0 && bytes[opened_at - 1] == b'\\';
+    let value = if quoted {
+        crate::text::tail(value, 1)
+    } else {
+        value
     };
-    // A passphrase's words are one value, to its closing quote.
+    // No literal is longer than this (a bare one than 512 bytes): a run of
+    // `password=` is not measured to the end of the text from each one.
+    let longest = if quoted { 4096 } else { 512 };
+    let window = &value.as_bytes()[..value.len().min(longest)];
     let spaced = quoted && passphrase(name);
-    let literal = |b: u8| {
-        word(b)
-            || matches!(
-                b,
-                b'+' | b'/' | b'=' | b'~' | b'@' | b'!' | b'#' | b'$' | b'%' | b'^' | b'*' | b'?'
-            )
-            || (quoted && !matches!(b, b'"' | b'\'' | b' '))
-            || (spaced && b == b' ')
+    let run = match quote {
+        // To the closing quote; a passphrase's words are one value, other
+        // values end at a space.
+        Some(q) => {
+            let close = quoted_len(window, q, escaped);
+            if spaced {
+                close
+            } else {
+                window[..close]
+                    .iter()
+                    .position(|&b| b == b' ')
+                    .unwrap_or(close)
+            }
+        }
+        None => window
+            .iter()
+            .take_while(|&&b| {
+                word(b)
+                    || matches!(
+                        b,
+                        b'+' | b'/'
+                            | b'='
+                            | b'~'
+                            | b'@'
+                            | b'!'
+                            | b'#'
+                            | b'$'
+                            | b'%'
+                            | b'^'
+                            | b'*'
+                            | b'?'
+                    )
+            })
+            .count(),
     };
-    let run = value.bytes().take_while(|&b| literal(b)).count();
     // A call or a member (`f(`, `a.b`, `a[0]`) computes it; a full stop
     // ends a sentence.
     let after = |k: usize| value.as_bytes().get(run + k).copied();
@@ -781,7 +870,7 @@ fn assignment_at(text: &str, i: usize) -> Option<Hit> {
     }
     // Only now: measuring the value's end for every name would be quadratic.
     let start = offset(text, value);
-    let end = if spaced {
+    let end = if quoted {
         run
     } else {
         value_end(value).max(run)

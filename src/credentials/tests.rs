@@ -609,3 +609,66 @@ fn redacting_settles_and_a_key_without_its_end_line_goes_whole() {
         );
     }
 }
+
+#[test]
+fn quoted_values_end_at_their_own_quote_one_level_down_too() {
+    for (text, redacted) in [
+        (
+            r#"password = "Sup3rS3cr\"etTail99""#,
+            r#"password = "[REDACTED:credential_assignment]""#,
+        ),
+        (
+            r#"{"cmd":"export PASSWORD=\"Sup3rS3cret\" && run"}"#,
+            r#"{"cmd":"export PASSWORD=\"[REDACTED:credential_assignment]\" && run"}"#,
+        ),
+        (
+            r#"{"body":"{\"password\":\"hunter2\"}"}"#,
+            r#"{"body":"{\"password\":\"[REDACTED:credential_field]\"}"}"#,
+        ),
+        (
+            r#"{"out":"{\"password\":\"abc\\\\\",\"user\":\"bob\"}"}"#,
+            r#"{"out":"{\"password\":\"[REDACTED:credential_field]\",\"user\":\"bob\"}"}"#,
+        ),
+    ] {
+        let mut out = text.to_owned();
+        redact_text("t", &mut out, &mut Vec::new()).unwrap();
+        assert_eq!(out, redacted, "{text}");
+        assert_eq!(find(&out), None, "{out}");
+        if text.starts_with('{') {
+            assert!(
+                serde_json::from_str::<serde_json::Value>(&out).is_ok(),
+                "{out}"
+            );
+        }
+    }
+    let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+    assert_eq!(find(&format!("token:{jwt}.Thanks")), Some("jwt"));
+    assert_eq!(
+        find(r#"{"password":"{{hunter2"}"#),
+        Some("credential_field")
+    );
+}
+
+#[test]
+fn lists_of_values_count_but_sentences_labels_and_examples_do_not() {
+    for value in [
+        json!({"password": ["hunter2"]}),
+        json!({"set-cookie": ["sid=s%3Aabc123; Path=/"]}),
+    ] {
+        assert_eq!(
+            check_value("v", &value).unwrap_err().code(),
+            "CREDENTIAL",
+            "{value}"
+        );
+    }
+    for text in [
+        r#"{"resetPassword":"Reset","secret":"Secret","confirmPassword":"Confirm"}"#,
+        r#"{"password":"[FILTERED]"}"#,
+        r#"{"apiKey":"sk-..."}"#,
+        r#"{"apiKey":"YOUR_API_KEY"}"#,
+        r#"export OPENAI_API_KEY="sk-proj-...""#,
+        "postgres://user:{password}@h/db",
+    ] {
+        assert_eq!(find(text), None, "{text}");
+    }
+}

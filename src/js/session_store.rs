@@ -391,7 +391,7 @@ fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::Pins, Error> {
         return Err(Error::argument(name, "must be an AttachmentStore"));
     }
     // The prototype's own method: an instance may shadow toJSON.
-    let to_json: Function = Reflect::get(&prototype, &"toJSON".into())
+    let to_json: Function = super::attempt::get(&prototype, "toJSON")
         .unwrap_or_default()
         .unchecked_into();
     // Throws only for a freed store (FREED from the package's guard, or
@@ -399,7 +399,7 @@ fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::Pins, Error> {
     // whose pointer was forged (INVALID_THIS), or one whose own call is
     // reading this argument (BUSY).
     let specs = super::attempt::call0(&to_json, pinned).map_err(|thrown| {
-        let code = Reflect::get(&thrown, &"code".into()).unwrap_or_default();
+        let code = super::attempt::get(&thrown, "code").unwrap_or_default();
         match code.as_string().as_deref() {
             Some("INVALID_THIS") => Error::argument(name, "must be a live AttachmentStore"),
             Some("BUSY") => Error::argument(name, "is in use by a call still running"),
@@ -410,7 +410,7 @@ fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::Pins, Error> {
     })?;
     let store = crate::attachment::AttachmentStore::from_specs(&from_js(&specs, name)?)?;
     // Its prefix baseline, read the same way.
-    let baseline: Function = Reflect::get(&prototype, &"__prefixBaseline".into())
+    let baseline: Function = super::attempt::get(&prototype, "__prefixBaseline")
         .unwrap_or_default()
         .unchecked_into();
     let baseline = super::attempt::call0(&baseline, pinned).unwrap_or(JsValue::NULL);

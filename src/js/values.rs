@@ -1,7 +1,7 @@
 //! JSON values across the boundary: checked and serialized in JS, parsed in
 //! Rust; back out as JSON text parsed by the engine's own `JSON.parse`.
 
-use js_sys::{Reflect, JSON};
+use js_sys::JSON;
 use wasm_bindgen::prelude::*;
 
 use crate::json::{self, Value};
@@ -33,7 +33,7 @@ pub fn array_items(value: &JsValue, name: &str, max: u32) -> Result<js_sys::Arra
 pub fn from_js(value: &JsValue, path: &str) -> Result<Value, Error> {
     let text = to_json_text(value, path).map_err(|problem| {
         let field = |name: &str| {
-            Reflect::get(&problem, &name.into())
+            super::attempt::get(&problem, name)
                 .ok()
                 .and_then(|v| v.as_string())
         };
