@@ -7,14 +7,9 @@ import { buildRequest, estimateTokens, planTurn } from "../pkg/attache.js";
 const SYSTEM = "You are a careful assistant. Use the tools; keep answers short.";
 const MAX_STEPS = 4;
 
-/** The todo items pinned as `todo:session`, as a list to edit; none while it holds the model's key. */
+/** The todo items pinned as `todo:session`, as a list to edit. */
 export function todoItems(pinned) {
-  try {
-    return pinned.getAttachment("todo:session")?.items ?? [];
-  } catch (e) {
-    if (e?.code === "CREDENTIAL") return [];
-    throw e;
-  }
+  return pinned.getAttachment("todo:session")?.items ?? [];
 }
 
 function runTool(call, pinned) {

@@ -97,7 +97,14 @@ async function render() {
   $("session-select").replaceChildren(...sessions.map((s) => el("option", { value: s.id, selected: s.id === sessionId }, s.title || s.id)));
   $("model-name").textContent = model.name;
 
-  const todos = todoItems(pinned);
+  // None shown while the todo pin holds the model's key: the pin list
+  // below names it, and editing it stays refused.
+  let todos = [];
+  try {
+    todos = todoItems(pinned);
+  } catch (e) {
+    if (!isAttacheError(e) || e.code !== "CREDENTIAL") throw e;
+  }
   $("todos").replaceChildren(...todos.map((item, i) => {
     const box = el("input", { type: "checkbox", checked: item.completed, id: `todo-${i}` });
     box.onchange = () => attempt(async () => {

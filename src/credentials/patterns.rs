@@ -240,6 +240,8 @@ fn value_end(text: &str) -> usize {
         .find_map(|k| match bytes[k] {
             b if b.is_ascii_whitespace() => Some(k),
             b'"' | b'\'' => Some(quote_end(bytes, k)),
+            // `\r\n` in JSON text is the line's end, not the value's text.
+            b'\\' if bytes.get(k + 1).is_some_and(|&n| n == b'n' || n == b'r') => Some(k),
             _ => None,
         })
         .unwrap_or(bytes.len())
@@ -314,11 +316,13 @@ fn json_field(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     let value = rest[blank(rest)..].strip_prefix(quote)?;
     let start = bytes.len() - value.len();
     let literal = &value[..json_string_len(value, escaped)];
-    // A label is words (`"Forgot password?"`) or one short word
-    // (`"confirmPassword": "Confirm"`); a secret is neither, but a
-    // passphrase may be words.
+    // A label is words (`"Forgot password?"`) or one short capitalised
+    // word (`"confirmPassword": "Confirm"`); a secret is neither, but a
+    // passphrase may be words, and `secret` or `monkey` is a password.
     let words = literal.contains(&b' ') && after_scheme(literal).is_none();
-    let word = literal.len() < 8 && literal.iter().all(u8::is_ascii_alphabetic);
+    let word = literal.len() < 8
+        && literal.first().is_some_and(u8::is_ascii_uppercase)
+        && literal[1..].iter().all(u8::is_ascii_lowercase);
     let label = (words && !passphrase(name)) || word;
     let real = !literal.is_empty() && !label && !is_marker(literal) && !is_placeholder(literal);
     real.then(|| Hit::new("credential_field", start, start + literal.len()))
@@ -332,6 +336,7 @@ fn value_end_quoted(text: &str) -> usize {
         .find_map(|k| match bytes[k] {
             b'\n' | b'\r' => Some(k),
             b'"' | b'\'' => Some(quote_end(bytes, k)),
+            b'\\' if bytes.get(k + 1).is_some_and(|&n| n == b'n' || n == b'r') => Some(k),
             _ => None,
         })
         .unwrap_or(bytes.len())
@@ -343,26 +348,36 @@ fn value_end_quoted(text: &str) -> usize {
 /// {{access_token}}`, as Postman writes a header).
 pub fn is_placeholder(text: &[u8]) -> bool {
     let text = after_scheme(text).unwrap_or(text);
-    let masked = std::str::from_utf8(text).is_ok_and(|t| {
-        !t.is_empty() && t.chars().all(|c| matches!(c, '*' | '.' | '…'))
-            // An example cut short (`sk-...`), or a doc's `YOUR_API_KEY`.
-            // crate::text's find: str's own pattern search costs 5 KB.
-            || crate::text::contains(t, "...")
-            || crate::text::contains(t, "…")
-            || (crate::text::contains(t, "YOUR")
-                && t.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'))
+    // An example cut short after a prefix (`sk-...`, `sk-proj-…`): a value
+    // a logger cut short (`Tr0ub4dor&3...`) keeps more than a prefix.
+    let cut = [&b"..."[..], "…".as_bytes()].iter().any(|dots| {
+        text.strip_suffix(*dots)
+            .is_some_and(|prefix| prefix.len() <= 8 && !prefix.contains(&b'.'))
     });
-    if text == b"string" || masked {
+    let masked = !text.is_empty() && text.iter().all(|&b| b == b'*' || b == b'.');
+    // A doc's `YOUR_API_KEY`; crate::text's find, as str's own search
+    // costs 5 KB of wasm.
+    let yours = std::str::from_utf8(text).is_ok_and(|t| {
+        crate::text::contains(t, "YOUR") && t.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+    });
+    // A name in braces or brackets (`{password}`, `[FILTERED]`): letters,
+    // spaces, `_` and `-` only, so JSON text or a braced key is no mask.
+    let named = |inner: &[u8]| {
+        !inner.is_empty()
+            && inner
+                .iter()
+                .all(|&b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'-' | b' '))
+    };
+    if text == b"string" || cut || masked || yours {
         return true;
     }
     match text {
-        // `${X}`, `<X>`, `{{x}}`, `{x}` (a format string's), `%X%`, and a
-        // log's own mask (`[FILTERED]`, `[REDACTED]`).
+        // `${X}`, `<X>`, `{{x}}`, `%X%`.
         [b'$', b'{', .., b'}']
         | [b'<', .., b'>']
-        | [b'{', .., b'}']
-        | [b'%', _, .., b'%']
-        | [b'[', .., b']'] => true,
+        | [b'{', b'{', .., b'}', b'}']
+        | [b'%', _, .., b'%'] => true,
+        [b'{', inner @ .., b'}'] | [b'[', inner @ .., b']'] => named(inner),
         [b'$', rest @ ..] => {
             !rest.is_empty()
                 && rest
@@ -401,7 +416,7 @@ fn offset(text: &str, part: &str) -> usize {
 fn words(text: &str, from: usize) -> Option<Hit> {
     let bytes = text.as_bytes();
     let mut dead = Dead::new();
-    let mut header_dead = 0;
+    let mut header_dead = [0; 6];
     let mut i = from;
     while i < bytes.len() {
         if !word(bytes[i]) || escape_letter(bytes, i) {
@@ -428,7 +443,7 @@ fn words(text: &str, from: usize) -> Option<Hit> {
             }
         });
         let found = found.or_else(|| {
-            if prev_word || i < header_dead {
+            if prev_word {
                 None
             } else {
                 header_at(text, i, &mut header_dead)
@@ -597,7 +612,7 @@ fn pem(text: &str, from: usize) -> Option<Hit> {
 
 /// `Authorization: Bearer …` and the other credential header lines, in
 /// any letter case, at a word start.
-fn header_at(text: &str, start: usize, dead: &mut usize) -> Option<Hit> {
+fn header_at(text: &str, start: usize, dead: &mut [usize; 6]) -> Option<Hit> {
     // `HTTP_AUTHORIZATION` as CGI and Django dump it.
     const NAMES: [&str; 6] = [
         "proxy-authorization",
@@ -612,9 +627,10 @@ fn header_at(text: &str, start: usize, dead: &mut usize) -> Option<Hit> {
     if !matches!(first, b'p' | b'a' | b'h' | b'x' | b's' | b'c') {
         return None;
     }
-    for name in NAMES {
+    for (n, name) in NAMES.into_iter().enumerate() {
         let end = start + name.len();
-        if name.as_bytes()[0] != first
+        if start < dead[n]
+            || name.as_bytes()[0] != first
             || end > bytes.len()
             || !bytes[start..end].eq_ignore_ascii_case(name.as_bytes())
         {
@@ -634,9 +650,10 @@ fn header_at(text: &str, start: usize, dead: &mut usize) -> Option<Hit> {
         if let Some(hit) = header_value(name, value, &mut measured) {
             return Some(Hit::new(hit.kind, at + hit.start, at + hit.end));
         }
-        // A header name inside what was read holds a part of the same
-        // value: not read again (`x-api-key:<` 15,000 times was quadratic).
-        *dead = (*dead).max(at + measured);
+        // The same header name inside what was read holds a part of the
+        // same value: not read again (`x-api-key:<` 15,000 times was
+        // quadratic). Another name there is read: `Cookie: \r\nAuthorization:`.
+        dead[n] = dead[n].max(at + measured);
     }
     None
 }
@@ -872,10 +889,12 @@ fn assignment_at(text: &str, i: usize) -> Option<Hit> {
     }
     // Only now: measuring the value's end for every name would be quadratic.
     let start = offset(text, value);
-    let end = if quoted {
-        run
-    } else {
-        value_end(value).max(run)
+    // A quoted value that runs past its window ends where the value does
+    // (never inside a character); a bare one may take punctuation with it.
+    let end = match quote {
+        Some(_) if run < window.len() || window.len() == value.len() => run,
+        Some(_) => value_end(value),
+        None => value_end(value).max(run),
     };
     Some(Hit::new("credential_assignment", start, start + end))
 }

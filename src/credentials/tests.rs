@@ -672,3 +672,30 @@ fn lists_of_values_count_but_sentences_labels_and_examples_do_not() {
         assert_eq!(find(text), None, "{text}");
     }
 }
+
+#[test]
+fn cut_values_json_in_strings_later_headers_and_long_quoted_values_are_still_found() {
+    for text in [
+        r#"{"cookie":"sessionid=k2j3h4k5j6h7g8f9d0s; csrftoken=Hq8..."}"#,
+        r#"DB_PASSWORD="Zx81kq...mn""#,
+        r#"{"SecretString":"{\"host\":\"db\",\"dbpass\":\"Xk29fj2kdl\"}"}"#,
+        r#"password: '{hunter2xyz}'"#,
+        r#"{"password":"monkey"}"#,
+        r#"send: b'GET / HTTP/1.1\r\nCookie: \r\nAuthorization: Basic YWRtaW46c2VjcmV0\r\n'"#,
+        r#"X-Api-Key: k\r\nAuthorization: Basic YWRtaW46c2VjcmV0"#,
+    ] {
+        assert!(find(text).is_some(), "missed: {text}");
+    }
+    let mut value = json!({"cookie": "sessionid=k2j3h4k5j6h7g8f9d0s; csrftoken=Hq8..."});
+    redact_value("v", &mut value, &[], &mut Vec::new()).unwrap();
+    assert_eq!(value, json!({"cookie": "[REDACTED:credential_field]"}));
+    // A quoted value past its 4 KiB window goes whole, and no text after
+    // it is lost when the window ends inside a character.
+    let long = format!("a{}", "é".repeat(3000));
+    let mut text = format!(r#"{{"note":"password='{long}'","after":"keep me"}}"#);
+    redact_text("t", &mut text, &mut Vec::new()).unwrap();
+    assert!(!text.contains("éé") && text.contains("keep me"), "{text}");
+    let mut text = r#"X-Api-Key: k\r\nAuthorization: Basic YWRtaW46c2VjcmV0"#.to_owned();
+    redact_text("t", &mut text, &mut Vec::new()).unwrap();
+    assert!(!text.contains("YWRtaW46"), "{text}");
+}
