@@ -1,7 +1,8 @@
 //! Credentials are never attached or stored. This finds them: a string
 //! shaped like a key, token, credential line or password URL anywhere
-//! inside a value; a field named like a credential holding a non-empty
-//! string; or a secret the host registered. What is not caught is in the
+//! inside a value, JSON text included; a field named like a credential
+//! holding text (a string, a list of them, `{ value }`), or a named pair
+//! (`{ name: "DB_PASSWORD", value }`); or a secret the host registered. What is not caught is in the
 //! README (a key in base64, a key split in two).
 
 #[doc(hidden)]
@@ -249,7 +250,7 @@ fn holds_text(field: &Value) -> bool {
     match field {
         Value::String(s) => {
             let s = s.as_bytes();
-            !s.is_empty() && !patterns::is_marker(s) && !patterns::is_placeholder(s)
+            !s.is_empty() && !patterns::stands_in(s)
         }
         Value::Array(items) => items.iter().any(|item| {
             let sentence = item
@@ -267,13 +268,14 @@ fn holds_text(field: &Value) -> bool {
 /// `{ name: "Authorization", value }`, a form field's
 /// `{ type: "password", value }`.
 fn named_pair(fields: &crate::json::Map) -> bool {
-    let named = ["name", "key", "type"].iter().any(|k| {
-        fields
-            .get(k)
-            .and_then(Value::as_str)
-            .is_some_and(is_credential_name)
-    });
-    named && fields.get("value").is_some_and(holds_text)
+    // `value` first: it runs for every object, and most have none.
+    fields.get("value").is_some_and(holds_text)
+        && ["name", "key", "type"].iter().any(|k| {
+            fields
+                .get(k)
+                .and_then(Value::as_str)
+                .is_some_and(is_credential_name)
+        })
 }
 
 fn walk(path: &str, value: &Value) -> Result<(), Error> {

@@ -231,20 +231,40 @@ pub fn is_marker(text: &[u8]) -> bool {
         .is_some_and(|kind| kind.iter().all(|&b| b.is_ascii_lowercase() || b == b'_'))
 }
 
-/// Where a value typed in place ends, for redaction: at whitespace or a
-/// quote (escaped too, in JSON inside a string), so punctuation inside it
-/// (`Tr0ub4dor&3`) goes with it.
-fn value_end(text: &str) -> usize {
+/// Where a value typed in place ends, for redaction: at a quote (escaped
+/// too, in JSON inside a string) or a line break (`\r\n` in JSON text too),
+/// and with `spaces` at any whitespace, so punctuation inside it
+/// (`Tr0ub4dor&3`) goes with it. Without, a cookie's pairs run on.
+fn value_end(text: &str, spaces: bool) -> usize {
     let bytes = text.as_bytes();
     (0..bytes.len())
         .find_map(|k| match bytes[k] {
-            b if b.is_ascii_whitespace() => Some(k),
+            b'\n' | b'\r' => Some(k),
+            b if spaces && b.is_ascii_whitespace() => Some(k),
             b'"' | b'\'' => Some(quote_end(bytes, k)),
-            // `\r\n` in JSON text is the line's end, not the value's text.
             b'\\' if bytes.get(k + 1).is_some_and(|&n| n == b'n' || n == b'r') => Some(k),
             _ => None,
         })
         .unwrap_or(bytes.len())
+}
+
+/// How many backslashes come right before byte `k`: an odd run escapes it.
+fn backslashes_before(bytes: &[u8], k: usize) -> usize {
+    bytes[..k].iter().rev().take_while(|&&b| b == b'\\').count()
+}
+
+/// Spaces and tabs at the start of `bytes`.
+fn blanks(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count()
+}
+
+/// Whether text stands in for a secret: a redaction marker or a
+/// placeholder.
+pub fn stands_in(text: &[u8]) -> bool {
+    is_marker(text) || is_placeholder(text)
 }
 
 /// Where a value ends at the quote at `k`: at the quote, or, when an odd
@@ -252,27 +272,21 @@ fn value_end(text: &str) -> usize {
 /// backslash. The rest of the run is the value's own (`abc\\`), so the
 /// text left around a marker still parses.
 fn quote_end(bytes: &[u8], k: usize) -> usize {
-    let run = bytes[..k].iter().rev().take_while(|&&b| b == b'\\').count();
-    k - run % 2
+    k - backslashes_before(bytes, k) % 2
 }
 
-/// The bytes of a JSON string's content, up to its closing quote: a `"`
-/// after an even run of backslashes or, for a string escaped inside
-/// another (`\"…\"`), the `\"` that closes it. A line break ends it too.
-fn json_string_len(value: &[u8], escaped: bool) -> usize {
-    quoted_len(value, b'"', escaped)
-}
-
-/// `json_string_len` for a string opened by `quote`. One level down, the
-/// closing quote follows 4n + 1 backslashes: 4n are the string's own
-/// backslashes, escaped twice, and one escapes the quote.
+/// The bytes of a string's content opened by `quote`, up to its closing
+/// quote: one after an even run of backslashes or, for a string escaped
+/// inside another (`\"…\"`), the `\"` that closes it. One level down, that
+/// quote follows 4n + 1 backslashes: 4n are the string's own backslashes,
+/// escaped twice, and one escapes the quote. A line break ends it too.
 fn quoted_len(value: &[u8], quote: u8, escaped: bool) -> usize {
     for (k, &b) in value.iter().enumerate() {
         if b == b'\n' || b == b'\r' {
             return k;
         }
         if b == quote {
-            let run = value[..k].iter().rev().take_while(|&&c| c == b'\\').count();
+            let run = backslashes_before(value, k);
             if escaped && run % 4 == 1 {
                 return k - 1;
             }
@@ -297,25 +311,25 @@ fn json_field(text: &str, i: usize, name_end: usize) -> Option<Hit> {
         _ => return None,
     };
     let quote: &[u8] = if escaped { b"\\\"" } else { b"\"" };
-    let blank = |s: &[u8]| s.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
     let mut rest = bytes[name_end..].strip_prefix(quote)?;
-    let name = crate::text::part(text, i, name_end);
-    if !super::is_credential_name(name) {
-        return None;
-    }
-    rest = &rest[blank(rest)..];
+    rest = &rest[blanks(rest)..];
     if let Some(after) = rest.strip_prefix(b",") {
-        let after = &after[blank(after)..];
+        let after = &after[blanks(after)..];
         let after = after
             .strip_prefix(quote)?
             .strip_prefix(b"value")?
             .strip_prefix(quote)?;
-        rest = &after[blank(after)..];
+        rest = &after[blanks(after)..];
     }
     let rest = rest.strip_prefix(b":")?;
-    let value = rest[blank(rest)..].strip_prefix(quote)?;
+    let value = rest[blanks(rest)..].strip_prefix(quote)?;
+    // Its shape first: the name is read only for a field's.
+    let name = crate::text::part(text, i, name_end);
+    if !super::is_credential_name(name) {
+        return None;
+    }
     let start = bytes.len() - value.len();
-    let literal = &value[..json_string_len(value, escaped)];
+    let literal = &value[..quoted_len(value, b'"', escaped)];
     // A label is words (`"Forgot password?"`) or one short capitalised
     // word (`"confirmPassword": "Confirm"`); a secret is neither, but a
     // passphrase may be words, and `secret` or `monkey` is a password.
@@ -324,22 +338,8 @@ fn json_field(text: &str, i: usize, name_end: usize) -> Option<Hit> {
         && literal.first().is_some_and(u8::is_ascii_uppercase)
         && literal[1..].iter().all(u8::is_ascii_lowercase);
     let label = (words && !passphrase(name)) || word;
-    let real = !literal.is_empty() && !label && !is_marker(literal) && !is_placeholder(literal);
+    let real = !literal.is_empty() && !label && !stands_in(literal);
     real.then(|| Hit::new("credential_field", start, start + literal.len()))
-}
-
-/// Where text ends at a line break or a quote (`quote_end`), spaces and
-/// all: a cookie's pairs, a PEM body that lost its END line.
-fn value_end_quoted(text: &str) -> usize {
-    let bytes = text.as_bytes();
-    (0..bytes.len())
-        .find_map(|k| match bytes[k] {
-            b'\n' | b'\r' => Some(k),
-            b'"' | b'\'' => Some(quote_end(bytes, k)),
-            b'\\' if bytes.get(k + 1).is_some_and(|&n| n == b'n' || n == b'r') => Some(k),
-            _ => None,
-        })
-        .unwrap_or(bytes.len())
 }
 
 /// A placeholder for a secret, not one: `$OPENAI_API_KEY`, `${TOKEN}`,
@@ -388,21 +388,21 @@ pub fn is_placeholder(text: &[u8]) -> bool {
     }
 }
 
-/// What follows an authorization scheme (`Bearer `, `Basic `, `Token `).
+/// What follows an authorization scheme and its spaces or tabs (`Bearer `,
+/// `Basic\t`, `Token `).
 fn after_scheme(text: &[u8]) -> Option<&[u8]> {
-    ["bearer ", "basic ", "token "].iter().find_map(|scheme| {
+    ["bearer", "basic", "token"].iter().find_map(|scheme| {
         let n = scheme.len();
-        let head = text.get(..n)?;
-        head.eq_ignore_ascii_case(scheme.as_bytes())
-            .then(|| text[n..].trim_ascii_start())
+        let rest = text.get(n..)?;
+        let gap = blanks(rest);
+        (gap > 0 && text[..n].eq_ignore_ascii_case(scheme.as_bytes())).then(|| &rest[gap..])
     })
 }
 
 /// Whether byte `i` is the letter of an escape (`\n`, `\t`, `\r` in JSON
 /// text): a line break, not part of the word after it.
 fn escape_letter(bytes: &[u8], i: usize) -> bool {
-    matches!(bytes[i], b'n' | b't' | b'r')
-        && bytes[..i].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1
+    matches!(bytes[i], b'n' | b't' | b'r') && backslashes_before(bytes, i) % 2 == 1
 }
 
 /// Where `part`, a slice of `text`, starts in it.
@@ -433,13 +433,21 @@ fn words(text: &str, from: usize) -> Option<Hit> {
         } else {
             keyed_at(bytes, i, &mut dead)
         };
+        // `--password=…`, `db-password: …`: a name may follow a hyphen.
+        let after_hyphen = i > 0 && bytes[i - 1] == b'-';
+        // Where a name starting here ends, read once for both its uses.
+        let name_end = if prev_word && !after_hyphen {
+            None
+        } else {
+            name_end_at(bytes, i)
+        };
         // A quoted field before its header line: `"Authorization":"Bearer …"`
         // goes whole, as the same field parsed would.
         let found = found.or_else(|| {
             if prev_word {
                 None
             } else {
-                json_field_at(text, i)
+                json_field(text, i, name_end?)
             }
         });
         let found = found.or_else(|| {
@@ -449,15 +457,7 @@ fn words(text: &str, from: usize) -> Option<Hit> {
                 header_at(text, i, &mut header_dead)
             }
         });
-        // `--password=…`, `db-password: …`: a name may follow a hyphen.
-        let after_hyphen = i > 0 && bytes[i - 1] == b'-';
-        let found = found.or_else(|| {
-            if prev_word && !after_hyphen {
-                None
-            } else {
-                assignment_at(text, i)
-            }
-        });
+        let found = found.or_else(|| assignment_at(text, i, name_end?));
         if found.is_some() {
             return found;
         }
@@ -553,10 +553,7 @@ fn bearer(text: &str, from: usize) -> Option<Hit> {
     let mut from = from;
     while let Some(at) = crate::text::find(crate::text::tail(text, from), "Bearer") {
         let bytes = text.as_bytes();
-        let gap = bytes[from + at + 6..]
-            .iter()
-            .take_while(|&&b| b == b' ' || b == b'\t')
-            .count();
+        let gap = blanks(&bytes[from + at + 6..]);
         let start = from + at + 6 + gap;
         if gap == 0 {
             // `BearerBearer…`: no token here, and none measured.
@@ -569,7 +566,7 @@ fn bearer(text: &str, from: usize) -> Option<Hit> {
             .take_while(|&&b| word(b) || matches!(b, b'.' | b'~' | b'+' | b'/' | b'='))
             .count();
         if run >= 16 && random(&token[..run]) {
-            let end = start + value_end(crate::text::tail(text, start)).max(run);
+            let end = start + value_end(crate::text::tail(text, start), true).max(run);
             return Some(Hit::new("bearer_token", start, end));
         }
         from = start;
@@ -665,17 +662,16 @@ fn header_value(name: &str, value: &str, measured: &mut usize) -> Option<Hit> {
     // The token from `from` on, if it is long enough to be a credential.
     let mut token = |kind, from: usize| {
         let token = crate::text::tail(value, from);
-        let len = value_end(token);
+        let len = value_end(token, true);
         *measured = from + len;
-        let text = &token.as_bytes()[..len];
-        let real = !is_marker(text) && !is_placeholder(text);
+        let real = !stands_in(&token.as_bytes()[..len]);
         (len >= 8 && real).then_some(Hit::new(kind, from, from + len))
     };
     match name {
         "x-api-key" => token("api_key_header", 0),
         "set-cookie" | "cookie" => {
             // To the end of the line, or of the quoted string it sits in.
-            let end = value_end_quoted(value);
+            let end = value_end(value, false);
             *measured = end;
             let pairs = crate::text::head(value, end);
             let set = !is_marker(pairs.trim_end().as_bytes())
@@ -686,19 +682,8 @@ fn header_value(name: &str, value: &str, measured: &mut usize) -> Option<Hit> {
             set.then_some(Hit::new("cookie_header", 0, end))
         }
         _ => {
-            let bytes = value.as_bytes();
-            let scheme = ["bearer", "basic", "token"].into_iter().find(|scheme| {
-                let n = scheme.len();
-                bytes.len() > n
-                    && bytes[..n].eq_ignore_ascii_case(scheme.as_bytes())
-                    && matches!(bytes[n], b' ' | b'\t')
-            })?;
-            let n = scheme.len();
-            let gap = bytes[n..]
-                .iter()
-                .take_while(|&&b| b == b' ' || b == b'\t')
-                .count();
-            token("authorization_header", n + gap)
+            let token_at = after_scheme(value.as_bytes())?;
+            token("authorization_header", value.len() - token_at.len())
         }
     }
 }
@@ -734,7 +719,7 @@ fn url_password(bytes: &[u8], from: usize) -> Option<Hit> {
                 .map(|c| user + c)
             {
                 let password = &userinfo[colon + 1..];
-                if !password.is_empty() && !is_marker(password) && !is_placeholder(password) {
+                if !password.is_empty() && !stands_in(password) {
                     let start = authority_start + colon + 1;
                     return Some(Hit::new("url_password", start, authority_start + at));
                 }
@@ -781,17 +766,12 @@ fn passphrase(name: &str) -> bool {
     name.len() >= 10 && name.as_bytes()[name.len() - 10..].eq_ignore_ascii_case(b"passphrase")
 }
 
-fn json_field_at(text: &str, i: usize) -> Option<Hit> {
-    json_field(text, i, name_end_at(text.as_bytes(), i)?)
-}
-
 /// A credential-named variable (`OPENAI_API_KEY`, `password`) assigned,
 /// with `=`, `:` or `:=`, a literal of eight characters or more, in prose or
 /// code. `=>` and `==` are a map's entry and a comparison: Laravel's
 /// `'password' => 'required|min:8'` is a rule, not a password.
-fn assignment_at(text: &str, i: usize) -> Option<Hit> {
+fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     let bytes = text.as_bytes();
-    let name_end = name_end_at(bytes, i)?;
     let mut j = name_end;
     // `"name": "value"` in JSON text (escaped too), or `name = value`.
     while j < bytes.len() && matches!(bytes[j], b' ' | b'\t' | b'"' | b'\'' | b'\\') {
@@ -883,7 +863,7 @@ fn assignment_at(text: &str, i: usize) -> Option<Hit> {
     // typed in place usually does.
     let digit = quoted || value.as_bytes()[..run].iter().any(u8::is_ascii_digit);
     let literal = &value.as_bytes()[..run];
-    let real = !is_marker(literal) && !is_placeholder(literal);
+    let real = !stands_in(literal);
     if !(run >= 8 && ends && digit && real) {
         return None;
     }
@@ -893,8 +873,8 @@ fn assignment_at(text: &str, i: usize) -> Option<Hit> {
     // (never inside a character); a bare one may take punctuation with it.
     let end = match quote {
         Some(_) if run < window.len() || window.len() == value.len() => run,
-        Some(_) => value_end(value),
-        None => value_end(value).max(run),
+        Some(_) => value_end(value, true),
+        None => value_end(value, true).max(run),
     };
     Some(Hit::new("credential_assignment", start, start + end))
 }

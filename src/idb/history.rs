@@ -86,15 +86,7 @@ pub(super) fn frames_by_request(batches: &[JsValue], runs: bool) -> Result<Strin
             .strip_prefix('[')
             .and_then(|t| t.strip_suffix(']'))
             .ok_or_else(|| super::records::corrupt("a frame batch is not an array"))?;
-        let found = if runs {
-            grouped
-                .len()
-                .checked_sub(1)
-                .filter(|&last| grouped[last].0 == request_id)
-        } else {
-            grouped.iter().position(|(id, _)| *id == request_id)
-        };
-        let at = match found {
+        let at = match crate::session::frame_group(&grouped, &request_id, runs) {
             Some(at) => at,
             None => {
                 grouped.push((request_id, String::new()));

@@ -60,13 +60,11 @@ impl JsCounter {
     pub(crate) fn count(&self, messages: &JsValue, path: &str) -> Result<u64, Error> {
         let items = list_from_js(messages, path)?;
         let checked = Message::list(&items, path)?;
-        match self {
-            JsCounter::Builtin(counter) => Ok(counter.count_messages(&checked)),
-            JsCounter::Host(_) => {
-                let copy = value_to_js(&crate::json::Value::Array(items));
-                self.count_checked(&copy, &checked)
-            }
-        }
+        let copy = match self {
+            JsCounter::Host(_) => value_to_js(&crate::json::Value::Array(items)),
+            JsCounter::Builtin(_) => JsValue::UNDEFINED,
+        };
+        self.count_checked(&copy, &checked)
     }
 
     fn count_checked(&self, messages: &JsValue, checked: &[Message]) -> Result<u64, Error> {

@@ -333,13 +333,8 @@ impl MemorySessionStore {
         let mut grouped: Vec<(String, Vec<Value>)> = Vec::new();
         self.read(session_id, |s| {
             for (request_id, _, frame) in &s.frames {
-                let group = if runs {
-                    grouped.last_mut().filter(|(id, _)| id == request_id)
-                } else {
-                    grouped.iter_mut().find(|(id, _)| id == request_id)
-                };
-                match group {
-                    Some((_, frames)) => frames.push(frame.clone()),
+                match super::frame_group(&grouped, request_id, runs) {
+                    Some(at) => grouped[at].1.push(frame.clone()),
                     None => grouped.push((request_id.clone(), vec![frame.clone()])),
                 }
             }

@@ -675,6 +675,24 @@ pub fn pins_state(pinned: &AttachmentStore, baseline: Option<Value>) -> Vec<(Str
     ]
 }
 
+/// Where a frame of `request_id` joins `groups` (by request id): the
+/// request's group, or with `runs` the last group if it is that request's,
+/// so an export keeps the append order across requests. `None`: a new one.
+pub(crate) fn frame_group<T>(
+    groups: &[(String, T)],
+    request_id: &str,
+    runs: bool,
+) -> Option<usize> {
+    if runs {
+        groups
+            .len()
+            .checked_sub(1)
+            .filter(|&last| groups[last].0 == request_id)
+    } else {
+        groups.iter().position(|(id, _)| id == request_id)
+    }
+}
+
 /// Sessions sort most recently updated first, ties by id, in every backend.
 /// The order is total, so any sort gives the same.
 pub(crate) fn sort_sessions(sessions: &mut [SessionInfo]) {
