@@ -25,6 +25,18 @@ function notice(text) {
  * value. A refused credential is cleared from `form`, so it does not stay
  * on screen. `body[data-busy]` stays until the page shows the outcome.
  */
+const describe = (e) => (isAttacheError(e) ? `${e.code}: ${e.message}` : String(e?.message ?? e));
+
+/** `f()`, or `blocked(e)` when a pin holding the model's key refused it. */
+function unlessBlocked(f, blocked) {
+  try {
+    return f();
+  } catch (e) {
+    if (!isAttacheError(e) || e.code !== "CREDENTIAL") throw e;
+    return blocked(e);
+  }
+}
+
 let busy = 0;
 async function attempt(action, form) {
   document.body.dataset.busy = String(++busy);
@@ -36,13 +48,13 @@ async function attempt(action, form) {
       form?.reset();
       notice(`Refused: a credential (${e.kind}) in ${e.field}. Nothing was pinned, stored or sent.`);
     } else {
-      notice(isAttacheError(e) ? `${e.code}: ${e.message}` : String(e?.message ?? e));
+      notice(describe(e));
     }
   }
   try {
     await render();
   } catch (e) {
-    notice(`The page could not refresh: ${isAttacheError(e) ? `${e.code}: ${e.message}` : String(e?.message ?? e)}`);
+    notice(`The page could not refresh: ${describe(e)}`);
   } finally {
     if (--busy === 0) delete document.body.dataset.busy;
   }
@@ -99,12 +111,7 @@ async function render() {
 
   // None shown while the todo pin holds the model's key: the pin list
   // below names it, and editing it stays refused.
-  let todos = [];
-  try {
-    todos = todoItems(pinned);
-  } catch (e) {
-    if (!isAttacheError(e) || e.code !== "CREDENTIAL") throw e;
-  }
+  const todos = unlessBlocked(() => todoItems(pinned), () => []);
   $("todos").replaceChildren(...todos.map((item, i) => {
     const box = el("input", { type: "checkbox", checked: item.completed, id: `todo-${i}` });
     box.onchange = () => attempt(async () => {
@@ -117,15 +124,10 @@ async function render() {
   $("pinned").replaceChildren(...pinned.attachmentIds().map((id) => {
     const detach = el("button", { type: "button", "aria-label": `Detach ${id}` }, "Detach");
     detach.onclick = () => attempt(async () => { pinned.detachAttachment(id); await savePins(); });
-    let spec, rendered;
-    try {
-      spec = pinned.getAttachment(id);
-      rendered = pinned.renderAttachment(id) ?? "";
-    } catch (e) {
-      // It holds the key entered under "Model": shown by id only, to detach.
-      if (!isAttacheError(e) || e.code !== "CREDENTIAL") throw e;
-      return el("li", { class: "blocked" }, el("code", {}, id), " holds the model's key and stops every request ", detach);
-    }
+    // Holding the key entered under "Model": shown by id only, to detach.
+    const shown = unlessBlocked(() => ({ spec: pinned.getAttachment(id), rendered: pinned.renderAttachment(id) ?? "" }), () => null);
+    if (!shown) return el("li", { class: "blocked" }, el("code", {}, id), " holds the model's key and stops every request ", detach);
+    const { spec, rendered } = shown;
     const cut = rendered.match(/… \(truncated, (\d+) bytes total\)$/);
     const detail = cut ? `cut at 8 KiB of ${cut[1]} bytes` : `${sizeOf(rendered)} bytes`;
     const edit = el("button", { type: "button", "aria-label": `Edit ${id}` }, "Edit");
@@ -139,13 +141,8 @@ async function render() {
   const last = lastSteps.at(-1);
   // A pin that holds the key entered under "Model" (pasted before it was
   // registered) stops every request until it is detached.
-  let consolidated, blocked;
-  try {
-    consolidated = pinned.consolidatedMessage();
-  } catch (e) {
-    if (!isAttacheError(e) || e.code !== "CREDENTIAL") throw e;
-    blocked = e;
-  }
+  let blocked;
+  const consolidated = unlessBlocked(() => pinned.consolidatedMessage(), (e) => { blocked = e; });
   // What the last request carried; before any, what the next will.
   const shown = last?.messages.find(isPinned) ?? consolidated;
   $("consolidated").textContent = blocked

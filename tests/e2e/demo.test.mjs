@@ -127,7 +127,10 @@ test("with storage for localStorage denied, the demo still starts on the most re
     });
     await denied.goto(`${env.origin}/`);
     await denied.waitForSelector("body[data-ready=true]", { timeout: 20000 });
-    assert.notEqual(await denied.inputValue("#session-select"), "");
+    // The list is most recent first.
+    const newest = await denied.$eval("#session-select", (select) => select.options[0]?.value ?? "");
+    assert.notEqual(newest, "");
+    assert.equal(await denied.inputValue("#session-select"), newest);
   } finally {
     await denied.close();
   }

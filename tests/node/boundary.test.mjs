@@ -84,9 +84,9 @@ test("empty and blank ids are INVALID_ARGUMENT everywhere", async () => {
     }
     // A blank slug or path would make an id no call could name.
     const pinned = new AttachmentStore();
-    for (const spec of [{ kind: "memory", slug: blank, memory: "x" }, { kind: "file", path: blank },
-      { kind: "custom", id: `note:${blank}`, rank: "memory", text: "x" }]) {
-      assert.throws(() => pinned.setAttachment(spec), (e) => isAttacheError(e) && e.code !== "CREDENTIAL", JSON.stringify(spec));
+    for (const [spec, code] of [[{ kind: "memory", slug: blank, memory: "x" }, "INVALID_SPEC"], [{ kind: "file", path: blank }, "INVALID_SPEC"],
+      [{ kind: "custom", id: `note:${blank}`, rank: "memory", text: "x" }, "INVALID_ID"]]) {
+      assert.throws(() => pinned.setAttachment(spec), (e) => isAttacheError(e) && e.code === code, JSON.stringify(spec));
     }
     assert.equal(pinned.size, 0);
     pinned.free();

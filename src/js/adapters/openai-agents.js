@@ -40,12 +40,12 @@ function outputOf(output) {
 }
 
 /**
- * An agent item as an attache message, the item itself in `meta`. A lone
- * surrogate (text cut through an emoji) becomes U+FFFD, in the item and
- * its neutral form: the store refuses it.
+ * An agent item as an attache message, the item itself in `meta`. The item
+ * comes well formed (`wellFormed`, or `asStored` for a transaction's): a
+ * lone surrogate, text cut through an emoji, is U+FFFD by then, in the item
+ * and so in its neutral form, as the store refuses it.
  */
-function toMessage(raw) {
-  const item = wellFormed(raw);
+function toMessage(item) {
   if (item === null || typeof item !== "object" || Array.isArray(item)) {
     throw new UserError("Session items must be objects.");
   }
@@ -146,15 +146,16 @@ function cyrb53(text, seed) {
  * store test guesses at what a marker replaced.
  */
 function digestOf(transaction) {
-  const text = canonical(redactCredentials(transaction).value);
-  return `r1.${cyrb53(text, 0).toString(36)}.${cyrb53(text, 1).toString(36)}`;
+  return `r1.${hashes(canonical(redactCredentials(transaction).value))}`;
 }
 
 /** The digest before redaction, as records written before r1 hold it. */
 function digestBeforeRedaction(transaction) {
   const text = canonical(transaction);
-  return `${cyrb53(text, 0).toString(36)}.${cyrb53(text, 1).toString(36)}.${text.length}`;
+  return `${hashes(text)}.${text.length}`;
 }
+
+const hashes = (text) => `${cyrb53(text, 0).toString(36)}.${cyrb53(text, 1).toString(36)}`;
 
 /** Whether a stored operation record is this transaction's. */
 function sameOperation(applied, transaction, digest) {
@@ -242,7 +243,7 @@ export class AttacheSession {
   async addItems(items) {
     if (items.length === 0) return;
     const id = await this.getSessionId();
-    await this.#store.appendMessages(id, items.map(toMessage));
+    await this.#store.appendMessages(id, items.map((item) => toMessage(wellFormed(item))));
   }
 
   async popItem() {
@@ -267,7 +268,8 @@ export class AttacheSession {
     const id = await this.getSessionId();
     const key = opKey(operationId);
     const digest = digestOf(transaction);
-    const messages = (list) => list.map(toMessage);
+    // Built once, whatever the retries: the items came through asStored.
+    const incoming = (transaction.type === "append_items" ? transaction.items : transaction.replacement).map(toMessage);
     // Another writer may come between the read and the commit: the commit
     // then conflicts, and the precondition is read again. An append has no
     // precondition on the history, so it commits first and reads only
@@ -282,7 +284,7 @@ export class AttacheSession {
       }
       const turn = { state: { [key]: { type: transaction.type, digest } }, requireAbsent: [key] };
       if (transaction.type === "append_items") {
-        turn.messages = messages(transaction.items);
+        turn.messages = incoming;
       } else {
         const history = await this.#store.loadMessages(id);
         const from = history.length - transaction.expectedSuffix.length;
@@ -290,7 +292,7 @@ export class AttacheSession {
         if (!actual || !equal(asStored(actual), transaction.expectedSuffix)) {
           throw new UserError("Session history suffix no longer matches the transaction precondition.");
         }
-        Object.assign(turn, { messages: messages(transaction.replacement), replaceFrom: from, expectedCount: history.length });
+        Object.assign(turn, { messages: incoming, replaceFrom: from, expectedCount: history.length });
       }
       try {
         await this.#store.commitTurn(id, turn);

@@ -1,4 +1,5 @@
-// Nothing attache-specific: webpack 5 handles top-level await by default.
+// Nothing attache-specific: the default entry inlines the wasm and
+// initialises it synchronously.
 import { fileURLToPath } from "node:url";
 
 export default {
