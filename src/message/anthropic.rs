@@ -4,6 +4,7 @@
 
 use super::{image_from_url, object, At, Fields, Image, Message, Part, Role, Sourced};
 use crate::json::{Map, Value};
+use crate::text::is_blank;
 use crate::Error;
 
 const MEDIA_TYPES: [&str; 4] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
@@ -15,6 +16,11 @@ enum Join {
     /// All text: another all-text user message joins.
     Text,
     Nothing,
+}
+
+/// Anthropic refuses a text block that is empty or only whitespace.
+fn blank(part: &Part) -> bool {
+    matches!(part, Part::Text(text) if is_blank(text))
 }
 
 fn text_block(text: &str) -> Value {
@@ -85,9 +91,9 @@ fn block(part: &Part, at: At) -> Result<Value, Error> {
             let content_at = at.field("content");
             let mut blocks = Vec::new();
             for (i, part) in content.iter().enumerate() {
-                // Beside other blocks an empty text is refused; alone it
-                // is the empty string, which is taken.
-                if content.len() > 1 && matches!(part, Part::Text(text) if text.is_empty()) {
+                // Beside other blocks a blank text is refused; alone it
+                // is the string content, which is taken.
+                if content.len() > 1 && blank(part) {
                     continue;
                 }
                 blocks.push(block(part, content_at.index(i))?);
@@ -137,7 +143,9 @@ pub fn to_anthropic(
         if message.role == Role::System {
             for part in &message.parts {
                 if let Part::Text(text) = part {
-                    system.push(text_block(text));
+                    if !is_blank(text) {
+                        system.push(text_block(text));
+                    }
                 }
             }
             continue;
@@ -145,9 +153,10 @@ pub fn to_anthropic(
         let content_at = at.field("content");
         let mut blocks = Vec::new();
         for (i, part) in message.parts.iter().enumerate() {
-            // Anthropic refuses an empty text block, and it carries nothing
-            // (an OpenAI reply's "" beside its tool calls, say).
-            if !matches!(part, Part::Text(text) if text.is_empty()) {
+            // Anthropic refuses an empty or blank text block, and it
+            // carries nothing (an OpenAI reply's "" beside its tool calls,
+            // Claude's "\n\n" before one).
+            if !blank(part) {
                 blocks.push(block(part, content_at.index(i))?);
             }
         }
@@ -196,11 +205,8 @@ pub fn to_anthropic(
     }
     let mut request = Map::new();
     // One text stays a string; several are blocks, so none is merged
-    // into another and `fromAnthropic` gives each back. Anthropic refuses
-    // an empty text block, and it carries nothing.
-    if system.len() > 1 {
-        system.retain(|block| block["text"] != "");
-    }
+    // into another and `fromAnthropic` gives each back. Blank ones were
+    // left out above: Anthropic refuses them, as a string too.
     if system.len() == 1 {
         let text = system.pop().and_then(|b| b.get("text").cloned());
         request.push_field("system".into(), text.unwrap_or_default());

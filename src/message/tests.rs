@@ -509,6 +509,70 @@ fn a_data_url_is_a_base64_image_and_any_other_url_stays_a_url() {
 }
 
 #[test]
+fn anthropic_gets_no_blank_text_block_nor_blank_system() {
+    // Claude sometimes says only "\n\n" before a tool call; sent back as
+    // it came, Anthropic refuses the next request (non-whitespace text).
+    let reply = json!({"type": "message", "role": "assistant", "content": [
+        {"type": "text", "text": "\n\n"},
+        {"type": "tool_use", "id": "t1", "name": "w", "input": {}}
+    ]});
+    let mut history = vec![Message::new(
+        Role::User,
+        vec![Part::Text("weather?".into())],
+    )];
+    history.extend(from_anthropic(&reply, At::Name("reply")).unwrap());
+    let sent = to_anthropic(&sourced(&history), None, None).unwrap();
+    assert_eq!(
+        sent["messages"][1]["content"],
+        json!([{"type": "tool_use", "id": "t1", "name": "w", "input": {}}])
+    );
+    let said = |role: Role, text: &str| Message::new(role, vec![Part::Text(text.into())]);
+    // A blank system text, alone or beside another, is not sent: Anthropic
+    // refuses `system: ""` and a blank block.
+    for blank in ["", " \n\t\u{feff}"] {
+        let sent = to_anthropic(
+            &sourced(&[said(Role::System, blank), said(Role::User, "q")]),
+            None,
+            None,
+        )
+        .unwrap();
+        assert_eq!(sent.get("system"), None, "{blank:?}");
+        let sent = to_anthropic(
+            &sourced(&[
+                said(Role::System, blank),
+                said(Role::System, "B"),
+                said(Role::System, blank),
+            ]),
+            None,
+            None,
+        )
+        .unwrap();
+        assert_eq!(sent["system"], json!("B"), "{blank:?}");
+    }
+    // A user message of only whitespace has nothing to send.
+    let (code, field) = refused(to_anthropic(
+        &sourced(&[said(Role::User, "  ")]),
+        None,
+        None,
+    ));
+    assert_eq!(
+        (code, field.as_str()),
+        ("INVALID_VALUE", "messages[0].content")
+    );
+    // Nor inside a tool result beside another block.
+    let result = Message::new(
+        Role::Tool,
+        vec![Part::ToolResult {
+            call_id: "t1".into(),
+            content: vec![Part::Text("\n".into()), Part::Text("ok".into())],
+            is_error: false,
+        }],
+    );
+    let sent = to_anthropic(&sourced(&[result]), None, None).unwrap();
+    assert_eq!(sent["messages"][0]["content"][0]["content"], json!("ok"));
+}
+
+#[test]
 fn no_request_holds_an_empty_block_or_content_a_provider_refuses() {
     // An OpenAI-compatible reply with "" beside its tool calls.
     let reply = json!([
