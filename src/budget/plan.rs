@@ -41,8 +41,9 @@ pub struct Plan {
     pub emergency_tokens: u64,
     /// Transients plus overhead: what every request carries besides history.
     pub reserve_tokens: u64,
-    /// The window minus the reserve: what the compactor must land under.
-    /// Zero when the context is exceeded.
+    /// What the compactor must land under for the next plan to send: the
+    /// lower line minus the reserve. Zero when the reserve alone reaches
+    /// that line, as no history can then be sent without compacting.
     pub history_budget: u64,
 }
 
@@ -60,8 +61,11 @@ pub fn plan_turn(budget: TurnBudget) -> Result<Plan, Error> {
         // Nothing fits a window of 0 tokens, so no plan could be followed.
         return Err(Error::argument("contextWindow", "must be at least 1 token"));
     }
-    let threshold_tokens = window.saturating_mul(budget.threshold_percent) / 100;
-    let emergency_tokens = window.saturating_mul(19) / 20;
+    // Rounded up, so "at or over 80%" means it: 799 of 999 is under.
+    let threshold_tokens = window
+        .saturating_mul(budget.threshold_percent)
+        .div_ceil(100);
+    let emergency_tokens = window.saturating_mul(19).div_ceil(20);
     let reserve_tokens = budget
         .transient_tokens
         .saturating_add(budget.overhead_tokens);
@@ -84,7 +88,9 @@ pub fn plan_turn(budget: TurnBudget) -> Result<Plan, Error> {
         threshold_tokens,
         emergency_tokens,
         reserve_tokens,
-        history_budget: window.saturating_sub(reserve_tokens),
+        history_budget: threshold_tokens
+            .min(emergency_tokens)
+            .saturating_sub(reserve_tokens),
     })
 }
 

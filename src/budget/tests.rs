@@ -198,9 +198,10 @@ fn a_payload_at_the_threshold_compacts() {
     );
     assert_eq!(
         (p.reserve_tokens, p.history_budget),
-        (100, 900),
-        "the compactor must land under window - reserve"
+        (100, 700),
+        "under threshold - reserve, the next plan sends"
     );
+    assert_eq!(plan(699, 50, 50).action, Action::Send);
     assert_eq!(
         plan(701, 50, 50).action,
         Action::Compact { emergency: false }
@@ -262,7 +263,11 @@ fn transients_and_overhead_past_the_window_are_context_exceeded() {
         Action::Compact { emergency: true },
         "exactly the window still fits, with no room for history"
     );
-    assert_eq!(plan(0, 1000, 0).history_budget, 0);
+    assert_eq!(
+        plan(0, 1000, 0).history_budget,
+        0,
+        "no history can be sent without compacting"
+    );
     assert_eq!(
         plan(0, 1000, 1).action,
         Action::ContextExceeded,
@@ -274,6 +279,64 @@ fn transients_and_overhead_past_the_window_are_context_exceeded() {
         Action::Compact { emergency: true },
         "a huge history alone is the compactor's job"
     );
+}
+
+#[test]
+fn the_lines_are_exact_percentages_rounded_up() {
+    let at = |window, pct, history| {
+        plan_turn(TurnBudget {
+            context_window: window,
+            threshold_percent: pct,
+            history_tokens: history,
+            overhead_tokens: 0,
+            transient_tokens: 0,
+        })
+        .unwrap()
+    };
+    // 799 is 79.98% of 999 and 949 is 94.99%: both under their lines.
+    let p = at(999, 80, 799);
+    assert_eq!((p.action, p.threshold_tokens), (Action::Send, 800));
+    let p = at(999, 80, 949);
+    assert_eq!(
+        (p.action, p.emergency_tokens),
+        (Action::Compact { emergency: false }, 950)
+    );
+    assert_eq!(at(999, 80, 950).action, Action::Compact { emergency: true });
+    assert_eq!(at(1, 80, 0).action, Action::Send, "an empty payload fits");
+    assert_eq!(at(1, 80, 1).action, Action::Compact { emergency: true });
+}
+
+#[test]
+fn a_history_under_its_budget_is_sent_next_turn() {
+    // Every small window, threshold and reserve: landing one token under
+    // the budget ends the compaction, and the budget is the most that does.
+    for window in 1..=120 {
+        for pct in [1, 7, 50, 80, 99, 100] {
+            for reserve in 0..=window {
+                let at = |history| {
+                    plan_turn(TurnBudget {
+                        context_window: window,
+                        threshold_percent: pct,
+                        history_tokens: history,
+                        overhead_tokens: reserve / 2,
+                        transient_tokens: reserve - reserve / 2,
+                    })
+                    .unwrap()
+                };
+                let budget = at(window * 2).history_budget;
+                if budget == 0 {
+                    assert_ne!(at(0).action, Action::Send, "{window} {pct} {reserve}");
+                    continue;
+                }
+                assert_eq!(
+                    at(budget - 1).action,
+                    Action::Send,
+                    "{window} {pct} {reserve}"
+                );
+                assert_ne!(at(budget).action, Action::Send, "{window} {pct} {reserve}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -140,7 +140,7 @@ export interface TurnPlan {
   emergencyTokens: number;
   /** Transients plus overhead. */
   reserveTokens: number;
-  /** The window minus the reserve: what compaction must land the history under. */
+  /** What compaction must land the history under for the next plan to send: the lower of the two lines minus the reserve (0 when the reserve alone reaches it). */
   historyBudget: number;
 }
 
