@@ -224,5 +224,57 @@ for (const [name, open] of Object.entries(stores)) {
       expect(await saver.getTuple(thread())).toBeUndefined();
       expect(await store.getSession("t")).toBeNull();
     });
+
+    it("a refusal names the channel and the task, not only the key it would have been stored under", async () => {
+      const saver = new AttacheCheckpointSaver(await open());
+      const key = "sk-proj-" + "Zx9".repeat(16);
+      const checkpoint = { ...emptyCheckpoint(), id: uuid6(1), channel_values: { notes: `use ${key}` }, channel_versions: { notes: 1 } };
+      const put = await saver.put(thread(), checkpoint, metadata(1), { notes: 1 }).catch((e) => e);
+      expect(put).toMatchObject({ code: "CREDENTIAL", field: expect.stringMatching(/^state\.lg\/b\/\/notes\/1\./) });
+      expect(put.message).toMatch(/\(channel "notes"\)$/);
+      const at = { configurable: { thread_id: "t", checkpoint_ns: "", checkpoint_id: uuid6(0) } };
+      const write = await saver.putWrites(at, [["draft", "ok"], ["notes", `use ${key}`]], "task-7").catch((e) => e);
+      expect(write.code).toBe("CREDENTIAL");
+      expect(write.message).toMatch(/\(task task-7's write to channel "notes"\)$/);
+    });
+
+    it("a value nested past what the store takes is kept as its JSON text, and reads back whole", async () => {
+      const store = await open();
+      const saver = new AttacheCheckpointSaver(store);
+      let tree = "leaf";
+      for (let i = 0; i < 200; i++) tree = { c: tree };
+      const checkpoint = { ...emptyCheckpoint(), id: uuid6(1), channel_values: { tree, flat: { c: 1 } }, channel_versions: { tree: 1, flat: 1 } };
+      await saver.put(thread(), checkpoint, metadata(1), { tree: 1, flat: 1 });
+      const at = { configurable: { thread_id: "t", checkpoint_ns: "", checkpoint_id: checkpoint.id } };
+      await saver.putWrites(at, [["tree", tree]], "task");
+      const tuple = await saver.getTuple(thread());
+      expect(tuple.checkpoint.channel_values.tree).toEqual(tree);
+      expect(tuple.pendingWrites).toEqual([["task", "tree", tree]]);
+      const [deep, flat] = await store.loadSessionStates("t", ["lg/b//tree/1", "lg/b//flat/1"]);
+      expect(deep).toMatchObject({ t: "json", name: "tree", as: "s" });
+      expect(flat).toEqual({ t: "json", name: "flat", value: { c: 1 } });
+      // As text the guard still reads it.
+      const secret = { ...emptyCheckpoint(), id: uuid6(2), channel_values: { tree: { c: tree, key: `use sk-proj-${"Zx9".repeat(16)}` } }, channel_versions: { tree: 2 } };
+      await expect(saver.put(thread(), secret, metadata(2), { tree: 2 })).rejects.toMatchObject({ code: "CREDENTIAL" });
+    });
+
+    it("a node's error quoting a key is kept with the key redacted, not dropped", async () => {
+      const saver = new AttacheCheckpointSaver(await open());
+      const key = "sk-proj-" + "Qw7".repeat(16);
+      const State = Annotation.Root({ text: Annotation() });
+      const graph = new StateGraph(State)
+        .addNode("call", () => {
+          throw new Error(`401 Incorrect API key provided: ${key}`);
+        })
+        .addEdge(START, "call")
+        .addEdge("call", END)
+        .compile({ checkpointer: saver });
+      const config = { configurable: { thread_id: "e" } };
+      await expect(graph.invoke({ text: "x" }, config)).rejects.toThrow("401");
+      const [task] = (await graph.getState(config)).tasks;
+      expect(task.name).toBe("call");
+      expect(String(task.error?.message)).toMatch(/^401 Incorrect API key provided: \[REDACTED:/);
+      expect(JSON.stringify(await saver.getTuple(config))).not.toContain(key);
+    });
   });
 }

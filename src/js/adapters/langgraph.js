@@ -10,11 +10,12 @@
 // Values are the serializer's JSON kept as JSON, beside the channel's name
 // ({ t, name, value }), so the credential guard reads them like any other
 // named value: a channel named `password` holding text is refused. Other
-// output is text in `value` too, with `as` saying how to read it back:
-// "s" a string, "u" bytes that are UTF-8 text (which the guard reads), "b"
-// other bytes, base64.
+// output, and JSON nested too deep for the store, is text in `value` too,
+// with `as` saying how to read it back: "s" a string, "u" bytes that are
+// UTF-8 text (which the guard reads), "b" other bytes, base64.
 import {
   BaseCheckpointSaver,
+  ERROR,
   TASKS,
   WRITES_IDX_MAP,
   compareWritesSortKeys,
@@ -23,7 +24,8 @@ import {
   maxChannelVersion,
   writesSortKey,
 } from "@langchain/langgraph-checkpoint";
-import { wellFormedJson } from "./json-text.js";
+import { redactCredentials } from "./attache.js";
+import { depthOf, wellFormedJson } from "./json-text.js";
 
 const enc = encodeURIComponent;
 // Checkpoint records list() loads per call.
@@ -31,6 +33,9 @@ const LIST_PAGE = 16;
 // The most keys loadSessionStates takes in one call.
 const LOAD_MAX = 10000;
 const dec = decodeURIComponent;
+// JSON nested deeper is kept as its text: the store takes 128 levels, and
+// a write's record wraps the value in two more.
+const VALUE_DEPTH = 100;
 const checkpointPrefix = (ns) => `lg/c/${ns === undefined ? "" : `${enc(ns)}/`}`;
 const checkpointKey = (ns, id) => `lg/c/${enc(ns)}/${enc(id)}`;
 const blobKey = (ns, channel, version) => `lg/b/${enc(ns)}/${enc(channel)}/${enc(String(version))}`;
@@ -88,10 +93,11 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     const [type, data] = await this.serde.dumpsTyped(value);
     const named = name === undefined ? {} : { name };
     if (type === "json") {
-      const text = typeof data === "string" ? data : new TextDecoder().decode(data);
       // A lone surrogate (text cut through an emoji) becomes U+FFFD: the
       // store refuses it, and kept as text the guard would read less.
-      return { t: type, ...named, value: JSON.parse(wellFormedJson(text)) };
+      const text = wellFormedJson(typeof data === "string" ? data : new TextDecoder().decode(data));
+      if (depthOf(text) > VALUE_DEPTH) return { t: type, ...named, as: "s", value: text };
+      return { t: type, ...named, value: JSON.parse(text) };
     }
     if (typeof data === "string") return { t: type, ...named, as: "s", value: data };
     const text = utf8(data);
@@ -108,20 +114,33 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     return this.serde.loadsTyped(t, "s" in stored ? stored.s : fromBase64(stored.b));
   }
 
-  /** One commit; a thread's first creates its session and commits again. */
-  async _commit(threadId, turn) {
+  /**
+   * One commit; a thread's first creates its session and commits again.
+   * A refusal names a key, so its message gets what the key holds, by
+   * `names`, which a graph's user knows.
+   */
+  async _commit(threadId, turn, names) {
     try {
-      return await this.store.commitTurn(threadId, turn);
+      try {
+        return await this.store.commitTurn(threadId, turn);
+      } catch (e) {
+        if (e?.code !== "NOT_FOUND") throw e;
+      }
+      try {
+        await this.store.createSession({ id: threadId });
+      } catch (e) {
+        // Another put created it first.
+        if (e?.code !== "ALREADY_EXISTS") throw e;
+      }
+      await this.store.commitTurn(threadId, turn);
     } catch (e) {
-      if (e?.code !== "NOT_FOUND") throw e;
+      const field = typeof e?.field === "string" ? e.field : "";
+      const key = Object.keys(names).find((k) =>
+        [`state.${k}`, `stateIfAbsent.${k}`].some((at) => field === at || field.startsWith(`${at}.`)),
+      );
+      if (key !== undefined && typeof e.message === "string") e.message += ` (${names[key]})`;
+      throw e;
     }
-    try {
-      await this.store.createSession({ id: threadId });
-    } catch (e) {
-      // Another put created it first.
-      if (e?.code !== "ALREADY_EXISTS") throw e;
-    }
-    await this.store.commitTurn(threadId, turn);
   }
 
   /** State values by key, in calls the store takes (at most 10,000 keys each). */
@@ -253,15 +272,20 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     const values = prepared.channel_values ?? {};
     prepared.channel_values = {};
     const state = {};
+    const names = {};
     for (const [channel, version] of Object.entries(newVersions ?? {})) {
-      state[blobKey(ns, channel, version)] = channel in values ? await this._encode(values[channel], channel) : { t: "empty" };
+      const key = blobKey(ns, channel, version);
+      names[key] = `channel "${channel}"`;
+      state[key] = channel in values ? await this._encode(values[channel], channel) : { t: "empty" };
     }
-    state[checkpointKey(ns, checkpoint.id)] = {
+    const key = checkpointKey(ns, checkpoint.id);
+    names[key] = `checkpoint ${checkpoint.id}`;
+    state[key] = {
       checkpoint: await this._encode(prepared),
       metadata: await this._encode(metadata),
       parent: config.configurable.checkpoint_id ?? null,
     };
-    await this._commit(threadId, { state });
+    await this._commit(threadId, { state }, names);
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
@@ -272,13 +296,19 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     const ns = config.configurable.checkpoint_ns ?? "";
     const state = {};
     const stateIfAbsent = {};
+    const names = {};
     for (const [i, [channel, value]] of writes.entries()) {
       const special = WRITES_IDX_MAP[channel];
       const idx = special ?? i;
-      const stored = { task: taskId, idx, channel, value: await this._encode(value, channel), path: taskPath ?? "" };
-      (special !== undefined ? state : stateIfAbsent)[writeKey(ns, checkpointId, taskId, idx)] = stored;
+      let encoded = await this._encode(value, channel);
+      // An error is kept without its credentials (a 401 quoting the key):
+      // refused, LangGraph would drop it unseen, and the run's error with it.
+      if (channel === ERROR) encoded = redactCredentials(encoded).value;
+      const key = writeKey(ns, checkpointId, taskId, idx);
+      names[key] = `task ${taskId}'s write to channel "${channel}"`;
+      (special !== undefined ? state : stateIfAbsent)[key] = { task: taskId, idx, channel, value: encoded, path: taskPath ?? "" };
     }
-    await this._commit(threadId, { state, stateIfAbsent });
+    await this._commit(threadId, { state, stateIfAbsent }, names);
   }
 
   /** A thread is a session: deleting it deletes the session, whatever else it held. */
