@@ -280,9 +280,15 @@ pub fn create_session(options: &JsValue, intake: &mut Intake) -> Result<Call, Er
 
 /// A position or count option: absent, or a non-negative whole number.
 fn position(options: &Options, name: &'static str) -> Result<Option<usize>, Error> {
+    let value = options.get(name);
+    // Not read as absent: `expectedCount: seen ?? null` would turn off the
+    // conflict check unseen.
+    if value.is_null() {
+        return Err(Error::argument(name, "must be a non-negative whole number"));
+    }
     // Saturating: on wasm32 a cast would wrap 2^32 to 0, and `from: 0`
     // replaces the whole history.
-    let n = super::budget::tokens(&options.get(name), name)?;
+    let n = super::budget::tokens(&value, name)?;
     Ok(n.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
 }
 
@@ -373,10 +379,9 @@ pub fn replace_messages(
 ) -> Result<Call, Error> {
     let id = id_arg(id, "sessionId")?;
     let options = Options::read(options, &["from", "expectedCount", "messages"])?;
-    let from = required(&options, "from")?;
-    let from = position(&options, "from")?.filter(|_| !from.is_null());
-    let from =
-        from.ok_or_else(|| Error::argument("from", "must be a non-negative whole number"))?;
+    required(&options, "from")?;
+    let from = position(&options, "from")?
+        .ok_or_else(|| Error::argument("from", "must be a non-negative whole number"))?;
     let expected = position(&options, "expectedCount")?;
     let messages = intake.list(&required(&options, "messages")?, "messages")?;
     Ok(Call::CommitTurn(

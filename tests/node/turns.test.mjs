@@ -60,6 +60,12 @@ test("compaction: read the tail, then replace the history if nobody wrote meanwh
   // Past the end, each call names its own option.
   await assert.rejects(store.replaceMessages(id, { from: 9, messages: [] }), code("INVALID_ARGUMENT", "from"));
   await assert.rejects(store.commitTurn(id, { replaceFrom: 9 }), code("INVALID_ARGUMENT", "replaceFrom"));
+  // null is not "no check": `expectedCount: seen ?? null` must not overwrite unseen.
+  await assert.rejects(store.replaceMessages(id, { from: 0, expectedCount: null, messages: [] }), code("INVALID_ARGUMENT", "expectedCount"));
+  await assert.rejects(store.commitTurn(id, { expectedCount: null, messages: [say("e")] }), code("INVALID_ARGUMENT", "expectedCount"));
+  for (const name of ["limit", "before"]) {
+    await assert.rejects(store.loadMessages(id, { [name]: null }), code("INVALID_ARGUMENT", name));
+  }
   assert.equal((await store.loadMessages(id)).length, 3, "untouched");
   await assert.rejects(store.loadMessages(id, { limit: -1 }), code("INVALID_ARGUMENT", "limit"));
   assert.deepEqual((await store.popMessage(id)).content[0].text, "d");
