@@ -167,6 +167,13 @@ impl Error {
                 reason: message,
                 cause,
             },
+            // Storage denied (an opaque origin, a sandboxed frame, blocked
+            // cookies): a host falls back to the memory store on this code.
+            "SecurityError" => Error::Unavailable {
+                dom_name,
+                message,
+                cause,
+            },
             "InvalidStateError" | "UnknownError"
                 if crate::text::contains(&text, "clos") || crate::text::contains(&text, "lost") =>
             {
@@ -353,6 +360,11 @@ mod tests {
         assert_eq!(
             (constraint.code(), constraint.dom_name()),
             ("ABORTED", Some("ConstraintError"))
+        );
+        let denied = Error::from_dom("SecurityError", "denied", Cause::NONE);
+        assert_eq!(
+            (denied.code(), denied.dom_name()),
+            ("UNAVAILABLE", Some("SecurityError"))
         );
     }
 

@@ -18,7 +18,7 @@ struct TestEnvironment {
 }
 
 impl Environment for TestEnvironment {
-    fn now(&self) -> f64 {
+    fn clock(&self) -> f64 {
         self.tick.set(self.tick.get() + 1);
         f64::from(self.tick.get())
     }

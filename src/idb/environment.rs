@@ -8,10 +8,8 @@ use crate::session::Environment;
 pub struct BrowserEnvironment;
 
 impl Environment for BrowserEnvironment {
-    /// Whole milliseconds, as IndexedDB's records keep them: a mocked
-    /// clock's fractions would order the memory store's sessions otherwise.
-    fn now(&self) -> f64 {
-        Date::now().floor()
+    fn clock(&self) -> f64 {
+        Date::now()
     }
 
     fn new_id(&self) -> String {

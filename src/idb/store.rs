@@ -462,21 +462,21 @@ impl IdbSessionStore {
     }
 }
 
-/// A plan that adds a session record (first, so a taken id fails it), as
-/// the operation returning that session: a taken id is `ALREADY_EXISTS`.
-pub(super) fn creating(plan: Plan, info: SessionInfo) -> Op<SessionInfo> {
-    Op {
-        plan,
-        finish: Box::new(move |outcome| match outcome {
-            Ok(_) => Ok(info),
-            Err(Error::Aborted { dom_name, .. }) if dom_name == "ConstraintError" => {
-                Err(Error::AlreadyExists {
-                    session_id: info.id,
-                })
-            }
-            Err(other) => Err(other),
+/// A plan that adds a session record (it has no reads of its own), as the
+/// operation returning that session. A taken id is `ALREADY_EXISTS`, found
+/// by a read in the same transaction, before any write: any other add's
+/// `ConstraintError` stays `ABORTED`.
+pub(super) fn creating(mut plan: Plan, info: SessionInfo) -> Op<SessionInfo> {
+    let id = info.id.clone();
+    plan.reads = vec![Read::GetKey(SESSIONS, Query::Key(id.as_str().into()))];
+    let decide = plan.decide;
+    plan.decide = Box::new(move |found| match found[0].is_undefined() {
+        true => decide(&[]),
+        false => Err(Error::AlreadyExists {
+            session_id: id.clone(),
         }),
-    }
+    });
+    Op::new(plan, move |_| Ok(info))
 }
 
 pub(super) fn session_record(info: &SessionInfo) -> JsValue {

@@ -489,8 +489,16 @@ pub fn check_replace(
 /// Time and fresh ids come from the host: `Date.now()` and
 /// `crypto.randomUUID()` in a browser, a fake in native tests.
 pub trait Environment {
-    fn now(&self) -> f64;
+    /// Milliseconds since 1970, as the host's clock says.
+    fn clock(&self) -> f64;
     fn new_id(&self) -> String;
+    /// The clock as a stored time: whole milliseconds (a mocked clock's
+    /// fractions would order the stores' sessions apart), from 0 to the
+    /// last time a JS `Date` holds. A clock before 1970 or NaN would store
+    /// a record that fails to read back.
+    fn now(&self) -> f64 {
+        self.clock().floor().max(0.0).min(8.64e15)
+    }
 }
 
 /// One behaviour, two backends: [`MemorySessionStore`] and the IndexedDB

@@ -273,3 +273,24 @@ mod key_scan {
         }
     }
 }
+
+#[test]
+fn a_stored_time_is_whole_milliseconds_a_date_can_hold() {
+    struct Clock(f64);
+    impl super::Environment for Clock {
+        fn clock(&self) -> f64 {
+            self.0
+        }
+        fn new_id(&self) -> String {
+            String::new()
+        }
+    }
+    use super::Environment;
+    let now = |t| Clock(t).now();
+    assert_eq!(now(1_700_000_000_000.7), 1_700_000_000_000.0);
+    // A fake clock before 1970, or a broken one: IndexedDB would keep a
+    // record that no longer reads back as a session.
+    assert_eq!(now(-1.0), 0.0);
+    assert_eq!(now(f64::NAN), 0.0);
+    assert_eq!(now(f64::INFINITY), 8.64e15);
+}

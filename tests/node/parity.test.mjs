@@ -36,3 +36,66 @@ test("a clock with fractions of a millisecond lists sessions alike on both store
   }
   assert.deepEqual(orders[0], orders[1]);
 });
+
+test("a clock before 1970, or NaN, stores a time both stores read back", async () => {
+  const realNow = Date.now;
+  const seen = [];
+  try {
+    for (const open of [() => new attache.MemorySessionStore(), () => attache.IdbSessionStore.open({ name: "parity-bad-clock" })]) {
+      const store = await open();
+      await store.createSession({ id: "good" });
+      for (const [id, t] of [["before", -1000], ["nan", NaN], ["far", 1e300]]) {
+        Date.now = () => t;
+        await store.createSession({ id });
+        Date.now = realNow;
+      }
+      const listed = await store.listSessions();
+      seen.push(listed.filter((s) => s.id !== "good").map((s) => `${s.id}@${s.createdAt}`).sort());
+      assert.equal((await store.getSession("before")).createdAt, 0);
+      for (const { id } of listed) await store.deleteSession(id);
+      if (store.close) store.close();
+      store.free();
+    }
+  } finally {
+    Date.now = realNow;
+  }
+  assert.deepEqual(seen[0], ["before@0", "far@8640000000000000", "nan@0"]);
+  assert.deepEqual(seen[1], seen[0]);
+});
+
+test("IndexedDB denied (a sandboxed frame's SecurityError) is UNAVAILABLE, the code a host falls back on", async () => {
+  const open = IDBFactory.prototype.open;
+  IDBFactory.prototype.open = () => {
+    throw new DOMException("denied", "SecurityError");
+  };
+  try {
+    await assert.rejects(attache.IdbSessionStore.open({ name: "parity-denied" }), (e) => e.code === "UNAVAILABLE" && e.domName === "SecurityError");
+  } finally {
+    IDBFactory.prototype.open = open;
+  }
+});
+
+test("an import whose message add fails is ABORTED, not ALREADY_EXISTS, and writes nothing", async () => {
+  const store = await attache.IdbSessionStore.open({ name: "parity-import-abort" });
+  await store.createSession({ id: "s" });
+  await store.appendMessages("s", [{ role: "user", content: "first" }]);
+  const doc = await store.exportSession("s");
+  doc.messages.push({ role: "user", content: "FAIL ME" });
+  const add = IDBObjectStore.prototype.add;
+  // The message record's key taken: a ConstraintError that is not the session's.
+  IDBObjectStore.prototype.add = function (value, key) {
+    return add.call(this, value, this.name === "messages" && value?.json?.includes("FAIL ME") ? 1 : key);
+  };
+  try {
+    await assert.rejects(store.importSession(doc, { id: "new" }), (e) => e.code === "ABORTED" && e.domName === "ConstraintError");
+  } finally {
+    IDBObjectStore.prototype.add = add;
+  }
+  assert.equal(await store.getSession("new"), null);
+  await assert.rejects(store.importSession(doc, { id: "s" }), (e) => e.code === "ALREADY_EXISTS");
+  await assert.rejects(store.createSession({ id: "s" }), (e) => e.code === "ALREADY_EXISTS");
+  await store.importSession(doc, { id: "new" });
+  assert.equal((await store.loadMessages("new")).length, 2);
+  store.close();
+  store.free();
+});
