@@ -16,9 +16,21 @@ impl Attachment {
     /// `{kind:"todo", items:[{text, completed}]}` or
     /// `{kind:"custom", id, rank: "memory"|"file"|"todo", text}`.
     pub fn from_spec(spec: &Value) -> Result<Self, Error> {
-        let attachment = Self::from_fields(spec)?;
         // Pinned text rides every request: a credential never gets in.
-        crate::credentials::check_value("", spec)?;
+        let (attachment, held) = Self::from_saved(spec)?;
+        held.map_or(Ok(attachment), Err)
+    }
+
+    /// A spec read back from a store, and the credential it holds, if any:
+    /// a secret registered, or a rule added, since it was saved. Returned
+    /// rather than refused, so one such pin does not lose the others.
+    pub fn from_saved(spec: &Value) -> Result<(Self, Option<Error>), Error> {
+        let attachment = Self::from_fields(spec)?;
+        let held = match crate::credentials::check_value("", spec) {
+            Ok(()) => None,
+            Err(held @ Error::Credential { .. }) => Some(held),
+            Err(other) => return Err(other),
+        };
         // Every id-taking call refuses a longer id, so such a pin could
         // never be detached.
         if attachment.id().encode_utf16().count() > MAX_ID_UNITS {
@@ -32,7 +44,7 @@ impl Attachment {
                 format!("makes an id longer than {MAX_ID_UNITS} UTF-16 code units"),
             ));
         }
-        Ok(attachment)
+        Ok((attachment, held))
     }
 
     fn from_fields(spec: &Value) -> Result<Self, Error> {

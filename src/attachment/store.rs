@@ -22,6 +22,9 @@ struct Pinned {
     /// The store's revision when this text was rendered: unique, and new
     /// whenever the text changes, so a binding can key its copy on it.
     serial: u64,
+    /// The kind of credential a loaded spec held: the pin is kept, so the
+    /// host can see and detach it, and refused wherever its text would go.
+    held: Option<String>,
 }
 
 impl AttachmentStore {
@@ -56,6 +59,7 @@ impl AttachmentStore {
                     attachment,
                     text,
                     serial,
+                    held: None,
                 };
                 index
             }
@@ -66,6 +70,7 @@ impl AttachmentStore {
                     attachment,
                     text,
                     serial: self.revision,
+                    held: None,
                 });
                 self.pinned.len() - 1
             }
@@ -112,19 +117,33 @@ impl AttachmentStore {
     }
 
     /// Refuses when a pin holds a secret the host registered after pinning
-    /// it (a key pasted into a memory, then entered as the page's key):
-    /// pinned text rides every request. Free when none was registered since
-    /// the last check.
+    /// it (a key pasted into a memory, then entered as the page's key), or
+    /// was loaded holding a credential: pinned text rides every request.
+    /// Free when none was registered since the last check.
     pub fn check_host_secrets(&self) -> Result<(), crate::Error> {
         let generation = crate::credentials::host_secrets_generation();
         if self.checked.get() == generation {
             return Ok(());
         }
         for pinned in &self.pinned {
-            crate::credentials::check_host_secrets(&pinned.id, &pinned.text)?;
+            self.check_pin(&pinned.id)?;
         }
         self.checked.set(generation);
         Ok(())
+    }
+
+    /// The same check for one pin, by id; none pinned passes.
+    pub fn check_pin(&self, id: &str) -> Result<(), crate::Error> {
+        let Some(pinned) = self.position(id).map(|index| &self.pinned[index]) else {
+            return Ok(());
+        };
+        match &pinned.held {
+            Some(kind) => Err(crate::Error::Credential {
+                path: pinned.id.clone(),
+                kind: kind.clone(),
+            }),
+            None => crate::credentials::check_host_secrets(&pinned.id, &pinned.text),
+        }
     }
 
     /// Every rendered text in consolidated order: memories, then files,
@@ -167,17 +186,25 @@ impl AttachmentStore {
             .collect()
     }
 
-    /// A store pinned from `specs` in order; one bad spec refuses them all,
-    /// its error naming the spec's index.
+    /// A store pinned from saved `specs` in order; one malformed spec
+    /// refuses them all, its error naming the spec's index. One holding a
+    /// credential is pinned held (see `check_pin`).
     pub fn from_specs(specs: &crate::json::Value) -> Result<Self, crate::Error> {
         let specs = specs
             .as_array()
             .ok_or_else(|| crate::Error::invalid("", "attachments must be an array of specs"))?;
         let mut store = Self::new();
         for (index, spec) in specs.iter().enumerate() {
-            let attachment =
-                Attachment::from_spec(spec).map_err(|e| e.within(&format!("[{index}]")))?;
-            store.pin(attachment);
+            let (attachment, held) =
+                Attachment::from_saved(spec).map_err(|e| e.within(&format!("[{index}]")))?;
+            let id = store.pin(attachment).to_owned();
+            if let (Some(crate::Error::Credential { kind, .. }), Some(slot)) =
+                (held, store.position(&id))
+            {
+                store.pinned[slot].held = Some(kind);
+                // Never the generation: every check looks until it goes.
+                store.checked.set(u64::MAX);
+            }
         }
         Ok(store)
     }

@@ -598,6 +598,55 @@ fn a_secret_registered_after_pinning_is_refused_until_its_pin_goes() {
 }
 
 #[test]
+fn saved_pins_holding_a_credential_load_held_and_the_others_still_load() {
+    let key = "Zq81xYv3Lm0Nt5Kw";
+    let saved = json!([
+        {"kind": "memory", "slug": "keep", "memory": "fine"},
+        {"kind": "memory", "slug": "m", "memory": format!("token {key}")},
+        {"kind": "memory", "slug": "env", "memory": "OPENAI_API_KEY=sk-proj-Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9"}
+    ]);
+    // Saved before the secret was registered, and before a rule (say) that
+    // now finds the key: neither loses the clean pin.
+    crate::credentials::register_host_secret(key).unwrap();
+    let mut store = AttachmentStore::from_specs(&saved).unwrap();
+    assert_eq!(
+        store.ids().collect::<Vec<_>>(),
+        ["memory:keep", "memory:m", "memory:env"]
+    );
+    assert_eq!(
+        store.to_specs(),
+        saved,
+        "listed as saved, to show and detach"
+    );
+    let error = store.check_host_secrets().unwrap_err();
+    assert_eq!(
+        (error.code(), error.field()),
+        ("CREDENTIAL", Some("memory:m"))
+    );
+    assert_eq!(store.check_pin("memory:keep"), Ok(()));
+    assert_eq!(
+        store.check_pin("memory:env").unwrap_err().field(),
+        Some("memory:env")
+    );
+    assert!(store.detach("memory:m"));
+    assert_eq!(
+        store.check_host_secrets().unwrap_err().field(),
+        Some("memory:env")
+    );
+    assert!(store.detach("memory:env"));
+    assert_eq!(store.check_host_secrets(), Ok(()));
+    // Pinning is still refused.
+    assert_eq!(
+        Attachment::from_spec(&saved[1]).unwrap_err().code(),
+        "CREDENTIAL"
+    );
+    // A malformed spec still refuses the load, naming its index.
+    let error = AttachmentStore::from_specs(&json!([saved[0], {"kind": "memory"}])).unwrap_err();
+    assert_eq!(error.field(), Some("[1].slug"));
+    crate::credentials::clear_host_secrets();
+}
+
+#[test]
 fn a_blank_slug_or_path_is_refused_as_no_call_could_name_its_id() {
     for blank in ["", " ", "\t\n", "\u{feff}", "\u{3000}"] {
         assert!(Attachment::memory(blank, "x").is_err(), "{blank:?}");

@@ -166,13 +166,11 @@ impl AttachmentStore {
 
 impl AttachmentStore {
     /// `CREDENTIAL` when the pin `id` holds a secret registered after it
-    /// was pinned. `specs()` and `toJSON()` still list it, so a host can
-    /// show it and detach it; saving it is refused.
+    /// was pinned, or was loaded holding a credential. `specs()` and
+    /// `toJSON()` still list it, so a host can show it and detach it;
+    /// saving it is refused.
     fn unregistered(&self, id: &str) -> Result<(), JsValue> {
-        match self.core.rendered(id) {
-            Some(text) => crate::credentials::check_host_secrets(id, text).map_err(|e| to_js(&e)),
-            None => Ok(()),
-        }
+        self.core.check_pin(id).map_err(|e| to_js(&e))
     }
 
     /// The cached message, built again only after a change. Callers check

@@ -70,6 +70,33 @@ test("a secret registered after it was pinned stops the message, the render and 
   }
 });
 
+test("pins saved before their secret was registered load held, beside the others, and detach", async () => {
+  const sessions = new MemorySessionStore();
+  await sessions.createSession({ id: "s" });
+  const pinned = new AttachmentStore();
+  const secret = "page-held-key-0099";
+  pinned.setAttachment({ kind: "memory", slug: "keep", memory: "fine" });
+  pinned.setAttachment({ kind: "memory", slug: "m", memory: `token ${secret}` });
+  await sessions.saveAttachments("s", pinned);
+  attache.registerSecret(secret);
+  let loaded;
+  try {
+    loaded = await sessions.loadAttachments("s");
+    assert.deepEqual(loaded.attachmentIds(), ["memory:keep", "memory:m"]);
+    const blocked = (e) => isAttacheError(e) && e.code === "CREDENTIAL" && e.field === "memory:m";
+    assert.throws(() => loaded.consolidatedMessage(), blocked);
+    assert.throws(() => loaded.renderAttachment("memory:m"), blocked);
+    assert.equal(loaded.renderAttachment("memory:keep"), "[Pinned memory: keep]\n\nfine");
+    await assert.rejects(sessions.saveAttachments("s", loaded), (e) => e.code === "CREDENTIAL");
+    assert.equal(loaded.detachAttachment("memory:m"), true);
+    assert.equal(loaded.consolidatedMessage().content.length, 1);
+  } finally {
+    attache.forgetSecrets();
+    pinned.free();
+    loaded?.free();
+  }
+});
+
 test("redactCredentials gives a value as a redacting store keeps it, and where it changed", () => {
   const { value, redactions } = attache.redactCredentials({ cmd: `curl -H "Authorization: Bearer ${key}"`, env: [{ name: "DB_PASSWORD", value: "hunter2" }], n: 1 });
   assert.deepEqual(value, { cmd: 'curl -H "Authorization: Bearer [REDACTED:authorization_header]"', env: [{ name: "DB_PASSWORD", value: "[REDACTED:credential_field]" }], n: 1 });

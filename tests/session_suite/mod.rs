@@ -1351,10 +1351,8 @@ pub async fn every_credential_shape_is_refused_in_every_place(store: &impl Sessi
             ),
             (
                 "pin",
-                AttachmentStore::from_specs(
-                    &json!([{"kind": "memory", "slug": "m", "memory": (s())}]),
-                )
-                .map(drop),
+                Attachment::from_spec(&json!({"kind": "memory", "slug": "m", "memory": (s())}))
+                    .map(drop),
             ),
             ("import", {
                 let doc = json!({"format": "attache-session", "version": 1,
