@@ -78,12 +78,10 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   if (plan.action === "context_exceeded") throw new Error("The pins alone do not fit the context window.");
   let compacted = null;
   if (plan.action === "compact") {
-    // Half the room under the threshold, so the compacted request sends
-    // and the turn's replies fit too; historyBudget (the window less the
-    // pins) is the ceiling any compactor must meet, and the target when
-    // the pins alone reach the threshold.
-    const room = plan.thresholdTokens - plan.reserveTokens;
-    const target = room > 0 ? Math.min(plan.historyBudget, room) / 2 : plan.historyBudget;
+    // Half of historyBudget (under it the next plan sends), so the turn's
+    // replies fit too. It is 0 when the pins alone reach the threshold:
+    // then what still fits the window.
+    const target = plan.historyBudget > 0 ? plan.historyBudget / 2 : Math.max(0, contextWindow - plan.reserveTokens);
     compacted = compact(history, user, target);
     if (compacted) {
       await store.replaceMessages(sessionId, { from: 0, expectedCount: stored, messages: compacted });
