@@ -46,7 +46,9 @@ export function toJson(value, path) {
     if (v === null) return v;
     if (seen.has(v)) throw { path: at, reason: "refers back to itself (a cycle)" };
     const array = Array.isArray(v);
-    if (!array && !isPlain(v)) {
+    // A URL is its href, as JSON.stringify writes it: the AI SDK's file
+    // parts hold URL objects.
+    if (!array && !isPlain(v) && !isUrl(v)) {
       throw { path: at, reason: `is a ${v.constructor?.name ?? "non-plain object"}, not a plain object` };
     }
     seen.add(v);
@@ -81,6 +83,10 @@ export function toJson(value, path) {
   const text = JSON.stringify(check(value, path, "", false));
   if (text.length > MAX_TEXT) throw { path, reason: `is more than ${MAX_TEXT} characters of JSON text, more than one value may hold` };
   return text;
+}
+
+function isUrl(v) {
+  return Object.prototype.toString.call(v) === "[object URL]";
 }
 
 // Plain in any realm: an iframe's or a sandbox's objects have their own

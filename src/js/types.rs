@@ -91,7 +91,8 @@ export interface AnthropicRequest { system?: string | AnthropicTextBlock[]; mess
 /** What `toAiSdk` and `buildRequest({ format: "ai-sdk" })` give: the Vercel AI SDK's `ModelMessage`s. */
 export type AiSdkProviderOptions = { [provider: string]: JsonObject };
 export interface AiSdkTextPart { type: "text"; text: string; providerOptions?: AiSdkProviderOptions }
-export interface AiSdkImagePart { type: "image"; image: string; mediaType?: string; providerOptions?: AiSdkProviderOptions }
+/** An image: a URL (`mediaType: "image"`) or base64 with its type. `fromAiSdk` also takes the deprecated `image` part and tagged `data`. */
+export interface AiSdkFilePart { type: "file"; data: string; mediaType: string; providerOptions?: AiSdkProviderOptions }
 export interface AiSdkReasoningPart { type: "reasoning"; text: string; providerOptions?: AiSdkProviderOptions }
 export interface AiSdkToolCallPart { type: "tool-call"; toolCallId: string; toolName: string; input: Json; providerOptions?: AiSdkProviderOptions }
 export type AiSdkToolResultOutput =
@@ -100,10 +101,11 @@ export type AiSdkToolResultOutput =
 export interface AiSdkToolResultPart { type: "tool-result"; toolCallId: string; toolName: string; output: AiSdkToolResultOutput }
 export type AiSdkMessage =
   | { role: "system"; content: string }
-  | { role: "user"; content: Array<AiSdkTextPart | AiSdkImagePart> }
+  | { role: "user"; content: Array<AiSdkTextPart | AiSdkFilePart> }
   | { role: "assistant"; content: Array<AiSdkTextPart | AiSdkReasoningPart | AiSdkToolCallPart> }
   | { role: "tool"; content: AiSdkToolResultPart[] };
-export interface AiSdkRequest { messages: AiSdkMessage[] }
+/** System text goes in `instructions` (one text as a string): AI SDK 7 refuses it among the messages. */
+export interface AiSdkRequest { instructions?: string | Array<{ role: "system"; content: string }>; messages: AiSdkMessage[] }
 
 /** A built-in counter, `{ ratio, perMessage }`, or the host's own function. */
 export type TokenCounterSpec =

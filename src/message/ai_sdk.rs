@@ -1,7 +1,8 @@
 //! The Vercel AI SDK's `ModelMessage`. A thinking part's signature rides in
 //! `providerOptions.anthropic.signature`, and the cache breakpoint in
 //! `providerOptions.anthropic.cacheControl`. A tool result's `json` output
-//! is kept as its JSON text.
+//! is kept as its JSON text. Images go as `file` parts (AI SDK 7 deprecates
+//! `image` parts); both come in.
 
 use super::{image_from_url, object, At, Fields, Image, Message, Part, Role, Sourced};
 use crate::json::Value;
@@ -93,14 +94,27 @@ pub fn to_ai_sdk(
                 Part::Text(text) => {
                     object([("type", "text".into()), ("text", text.as_str().into())])
                 }
-                Part::Image(Image::Url(url)) => {
-                    object([("type", "image".into()), ("image", url.as_str().into())])
+                Part::Image(image) => {
+                    // What the SDK turns an `image` part into: a URL (its
+                    // type unknown, so "image") or base64 with its type.
+                    let converted;
+                    let image = match image {
+                        Image::Url(url) if url.starts_with("data:") => {
+                            converted = image_from_url(url);
+                            &converted
+                        }
+                        other => other,
+                    };
+                    let (data, media_type) = match image {
+                        Image::Url(url) => (url, "image"),
+                        Image::Base64 { media_type, data } => (data, media_type.as_str()),
+                    };
+                    object([
+                        ("type", "file".into()),
+                        ("data", data.as_str().into()),
+                        ("mediaType", media_type.into()),
+                    ])
                 }
-                Part::Image(Image::Base64 { media_type, data }) => object([
-                    ("type", "image".into()),
-                    ("image", data.as_str().into()),
-                    ("mediaType", media_type.as_str().into()),
-                ]),
                 Part::Thinking {
                     thinking,
                     signature: None,
@@ -214,6 +228,7 @@ fn part(value: &Value, at: At, role: Role) -> Result<Part, Error> {
     let allowed: &[&str] = match (kind, role) {
         ("text", Role::User | Role::Assistant) => &["type", "text", "providerOptions"],
         ("image", Role::User) => &["type", "image", "mediaType", "providerOptions"],
+        ("file", Role::User) => &["type", "data", "mediaType", "filename", "providerOptions"],
         ("reasoning", Role::Assistant) => &["type", "text", "providerOptions"],
         ("tool-call", Role::Assistant) => {
             &["type", "toolCallId", "toolName", "input", "providerOptions"]
@@ -255,6 +270,7 @@ fn part(value: &Value, at: At, role: Role) -> Result<Part, Error> {
                 signature: signature.map(str::to_owned),
             }
         }
+        "file" => image_file(&part)?,
         "tool-call" => Part::ToolCall {
             id: part.string("toolCallId")?,
             name: part.string("toolName")?,
@@ -300,19 +316,65 @@ fn content_item(value: &Value, at: At) -> Result<Part, Error> {
             Ok(Part::Text(item.string("text")?))
         }
         "file" => {
-            item.only(&["type", "data", "mediaType", "providerOptions"])?;
-            let media_type = item.string("mediaType")?;
-            let data = Fields::of(item.any("data")?, item.at("data"), "must be an object")?;
-            let image = media_type.starts_with("image/");
-            match data.str("type")? {
-                "url" if image => Ok(Part::Image(Image::Url(data.string("url")?))),
-                "data" if image => Ok(Part::Image(Image::Base64 {
-                    media_type,
-                    data: data.string("data")?,
-                })),
-                _ => Err(data.wrong("type", "only images, as a URL or base64 data, convert")),
-            }
+            item.only(&["type", "data", "mediaType", "filename", "providerOptions"])?;
+            image_file(&item)
         }
         _ => Err(item.wrong("type", "must be \"text\" or \"file\"")),
     }
+}
+
+/// A `file` part that is an image: `data` a URL or base64 string, or
+/// tagged, `{ type: "url", url }` (as `convertToModelMessages` gives it)
+/// or `{ type: "data", data }`.
+fn image_file(item: &Fields) -> Result<Part, Error> {
+    let media_type = item.string("mediaType")?;
+    if media_type != "image" && !media_type.starts_with("image/") {
+        return Err(item.wrong("mediaType", "only images convert"));
+    }
+    let (data, url) = match item.any("data")? {
+        Value::String(data) => (data.as_str(), data.contains(':')),
+        other => {
+            let data = Fields::of(other, item.at("data"), "must be a string or tagged data")?;
+            match data.str("type")? {
+                "url" => (data.str("url")?, true),
+                "data" => (data.str("data")?, false),
+                _ => return Err(data.wrong("type", "must be \"url\" or \"data\"")),
+            }
+        }
+    };
+    if url {
+        return Ok(Part::Image(image_from_url(data)));
+    }
+    if media_type == "image" {
+        return Err(item.wrong("mediaType", "must name the image type for base64 data"));
+    }
+    Ok(Part::Image(Image::Base64 {
+        media_type,
+        data: data.to_owned(),
+    }))
+}
+
+/// `{instructions?, messages}`: AI SDK 7 refuses system messages among
+/// the messages, so they go first as `instructions`, one text as a string.
+pub fn to_ai_sdk_request(
+    messages: &[Sourced],
+    pinned_at: Option<usize>,
+    cache_control: Option<&Value>,
+) -> Result<Value, Error> {
+    let Value::Array(all) = to_ai_sdk(messages, pinned_at, cache_control)? else {
+        unreachable!("to_ai_sdk gives a list")
+    };
+    let (mut system, rest): (Vec<Value>, Vec<Value>) =
+        all.into_iter().partition(|m| m["role"] == "system");
+    let mut request = crate::json::Map::new();
+    match system.len() {
+        0 => {}
+        1 => {
+            let text = system.pop().and_then(|m| m.get("content").cloned());
+            request.push_field("instructions".into(), text.unwrap_or_default());
+        }
+        _ => request.push_field("instructions".into(), Value::Array(system)),
+    }
+    request.push_field("messages".into(), Value::Array(rest));
+    Ok(Value::Object(request))
 }

@@ -230,6 +230,43 @@ fn ai_sdk_model_messages_convert_both_ways() {
 }
 
 #[test]
+fn ai_sdk_images_come_in_as_any_shape_and_go_out_as_file_parts() {
+    // The deprecated `image` part, a bare file, and the tagged data
+    // `convertToModelMessages` gives (its URL object as JSON writes it).
+    let input = json!([{"role": "user", "content": [
+        {"type": "image", "image": "https://x.test/a.png", "mediaType": "image/png"},
+        {"type": "image", "image": "iVBORw0KGgo=", "mediaType": "image/png"},
+        {"type": "file", "data": {"type": "url", "url": "data:image/gif;base64,R0lG"}, "mediaType": "image/gif"},
+        {"type": "file", "data": {"type": "data", "data": "/9j/"}, "mediaType": "image/jpeg", "filename": "a.jpg"},
+        {"type": "file", "data": "https://x.test/b", "mediaType": "image/*"}
+    ]}]);
+    let messages = from_ai_sdk(&input, At::Name("x")).unwrap();
+    let sent = to_ai_sdk(&sourced(&messages), None, None).unwrap();
+    assert_eq!(
+        sent[0]["content"],
+        json!([
+            {"type": "file", "data": "https://x.test/a.png", "mediaType": "image"},
+            {"type": "file", "data": "iVBORw0KGgo=", "mediaType": "image/png"},
+            {"type": "file", "data": "R0lG", "mediaType": "image/gif"},
+            {"type": "file", "data": "/9j/", "mediaType": "image/jpeg"},
+            {"type": "file", "data": "https://x.test/b", "mediaType": "image"}
+        ])
+    );
+    // A data: URL given as an attache image goes as its base64 and type.
+    let data_url = Message::new(
+        Role::User,
+        vec![Part::Image(Image::Url(
+            "data:image/webp;base64,UklG".into(),
+        ))],
+    );
+    let sent = to_ai_sdk(&sourced(&[data_url]), None, None).unwrap();
+    assert_eq!(
+        sent[0]["content"][0],
+        json!({"type": "file", "data": "UklG", "mediaType": "image/webp"})
+    );
+}
+
+#[test]
 fn neutral_messages_survive_the_ai_sdk_whole() {
     let messages = neutral();
     let sent = to_ai_sdk(&sourced(&messages), None, None).unwrap();
@@ -372,7 +409,12 @@ fn what_a_provider_shape_holds_that_attache_cannot_keep_is_refused_with_its_path
     let ai_sdk = [
         (
             json!([{"role": "user", "content": [{"type": "file", "data": "x", "mediaType": "application/pdf"}]}]),
-            "x[0].content[0].type",
+            "x[0].content[0].mediaType",
+        ),
+        (
+            // base64 needs its type: "image" alone does not say which.
+            json!([{"role": "user", "content": [{"type": "file", "data": "iVBORw0KGgo=", "mediaType": "image"}]}]),
+            "x[0].content[0].mediaType",
         ),
         (
             json!([{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "n", "output": {"type": "execution-denied"}}]}]),
@@ -390,7 +432,7 @@ fn what_a_provider_shape_holds_that_attache_cannot_keep_is_refused_with_its_path
             // A file by URL is an image only when its media type says so.
             json!([{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "n", "output": {"type": "content", "value": [
                 {"type": "file", "mediaType": "application/pdf", "data": {"type": "url", "url": "https://x/r.pdf"}}]}}]}]),
-            "x[0].content[0].output.value[0].data.type",
+            "x[0].content[0].output.value[0].mediaType",
         ),
     ];
     for (input, field) in ai_sdk {

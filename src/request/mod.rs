@@ -130,7 +130,7 @@ pub fn build_request(format: Format, turn: Turn) -> Result<Value, Error> {
         }
         Format::OpenAiChat => json!({ "messages": (openai::to_openai(&messages)?) }),
         Format::AnthropicMessages => anthropic::to_anthropic(&messages, pinned_at, marker)?,
-        Format::AiSdk => json!({ "messages": (ai_sdk::to_ai_sdk(&messages, pinned_at, marker)?) }),
+        Format::AiSdk => ai_sdk::to_ai_sdk_request(&messages, pinned_at, marker)?,
     })
 }
 

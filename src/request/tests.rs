@@ -287,6 +287,47 @@ fn the_ai_sdk_gets_the_cache_breakpoint_in_provider_options_on_the_last_pinned_p
 }
 
 #[test]
+fn the_ai_sdk_gets_system_text_as_instructions_not_among_the_messages() {
+    // AI SDK 7 refuses a system message in `messages` by default.
+    let system =
+        |text: &str| json!({"role": "system", "content": [{"type": "text", "text": text}]});
+    let one = Turn {
+        system: Some("Be brief.".into()),
+        ..turn()
+    };
+    let request = build_request(Format::AiSdk, one).unwrap();
+    assert_eq!(request["instructions"], "Be brief.");
+    let roles = |request: &Value| -> Vec<String> {
+        request["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["role"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert!(!roles(&request).contains(&"system".to_owned()));
+    assert_eq!(
+        request["messages"][0]["content"][0]["text"],
+        "[Pinned memory: m]\n\nM"
+    );
+    // A system contributor and one in the history join it, in order.
+    let several = Turn {
+        system: Some("A".into()),
+        contributors: vec![system("B")],
+        history: vec![user("hi"), system("C")],
+        ..turn()
+    };
+    let request = build_request(Format::AiSdk, several).unwrap();
+    assert_eq!(
+        request["instructions"],
+        json!([{"role": "system", "content": "A"}, {"role": "system", "content": "B"}, {"role": "system", "content": "C"}])
+    );
+    assert_eq!(roles(&request), ["user", "user", "user"]);
+    let none = build_request(Format::AiSdk, turn()).unwrap();
+    assert_eq!(none.get("instructions"), None);
+}
+
+#[test]
 fn a_breakpoint_is_anthropic_shaped_and_lands_on_the_consolidated_message() {
     let with = |attachments: Value, marker: Value| {
         let turn = Turn {

@@ -48,17 +48,25 @@ describe("the README's AI SDK recipe", () => {
     pinned.setAttachment({ kind: "todo", items: [{ text: "ship v2", completed: false }] });
     const store = new MemorySessionStore();
     const { id } = await store.createSession();
-    const messages = [{ id: "u1", role: "user", parts: [{ type: "text", text: "Status?" }] }];
+    // An image, as a chat UI sends it: convertToModelMessages makes it a
+    // file part holding a URL object.
+    const image = { type: "file", mediaType: "image/png", url: "data:image/png;base64,iVBORw0KGgo=" };
+    const messages = [{ id: "u1", role: "user", parts: [{ type: "text", text: "Status?" }, image] }];
 
     const response = await chatTurn(model, store, id, pinned, messages);
     await response.text(); // the stream runs to its end; onFinish follows
 
     const [call] = model.doStreamCalls;
-    const [lead, asked] = call.prompt;
+    // The system text as instructions: AI SDK 7 refuses it among the messages.
+    const [system, lead, asked] = call.prompt;
+    expect(system).toEqual({ role: "system", content: "Answer from the pinned context." });
     expect(lead.role).toBe("user");
     expect(lead.content.map((p) => p.text).join("")).toBe(pinned.consolidatedMessage().content.map((p) => p.text).join(""));
     expect(lead.content.at(-1).providerOptions).toEqual({ anthropic: { cacheControl: { type: "ephemeral" } } });
-    expect(asked.content).toEqual([expect.objectContaining({ type: "text", text: "Status?" })]);
+    expect(asked.content).toEqual([
+      expect.objectContaining({ type: "text", text: "Status?" }),
+      expect.objectContaining({ type: "file", mediaType: "image/png" }),
+    ]);
 
     const saved = await store.loadSessionState(id, "ui_messages");
     expect(saved).toHaveLength(2);
