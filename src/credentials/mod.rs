@@ -17,7 +17,7 @@ use crate::Error;
 mod redact;
 
 pub use patterns::{locate, scan, Hit};
-pub use redact::{redact_field, redact_text, redact_value, Redaction};
+pub use redact::{redact_field, redact_state, redact_text, redact_value, Redaction};
 
 thread_local! {
     /// Exact strings the host holds (the page's API key, say).

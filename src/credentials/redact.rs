@@ -58,16 +58,7 @@ fn walk(
                     replace(field, field_path(path, "value")?, found);
                 }
             }
-            for (key, field) in fields.iter_mut() {
-                let at = field_path(path, key)?;
-                if names.iter().any(|name| same_shape(&at, name)) {
-                    super::check_value(&at, field)?;
-                } else if named_credential(key, field) {
-                    replace(field, at, found);
-                } else {
-                    walk(&at, field, names, found)?;
-                }
-            }
+            each_field(path, fields, names, found)?;
         }
         Value::Array(items) => {
             for (i, item) in items.iter_mut().enumerate() {
@@ -78,6 +69,41 @@ fn walk(
         _ => {}
     }
     Ok(())
+}
+
+fn each_field(
+    path: &str,
+    fields: &mut crate::json::Map,
+    names: &[&str],
+    found: &mut Vec<Redaction>,
+) -> Result<(), Error> {
+    for (key, field) in fields.iter_mut() {
+        let at = field_path(path, key)?;
+        if names.iter().any(|name| same_shape(&at, name)) {
+            super::check_value(&at, field)?;
+        } else if named_credential(key, field) {
+            replace(field, at, found);
+        } else {
+            walk(&at, field, names, found)?;
+        }
+    }
+    Ok(())
+}
+
+/// Session state, `{key: value}`: each value as the field of its key, as
+/// `saveSessionState` takes it. Keys side by side are not one object, so
+/// `type: "password"` beside `value` is not a named pair.
+pub fn redact_state(
+    path: &str,
+    state: &mut Value,
+    names: &[&str],
+    found: &mut Vec<Redaction>,
+) -> Result<(), Error> {
+    match state {
+        Value::Object(fields) => each_field(path, fields, names, found),
+        // Not state at all: refused when read as state.
+        _ => Ok(()),
+    }
 }
 
 /// Whether `path` is `name` with each `[]` of `name` read as any index.

@@ -95,6 +95,41 @@ impl Intake {
         Ok(value)
     }
 
+    /// `{key: value}` session state at `path` (`state`, `stateIfAbsent`):
+    /// each value redacted as `state` does it, the pins refused.
+    pub fn state_object(&mut self, value: &JsValue, path: &str) -> Result<Value, Error> {
+        let mut value = from_js(value, path)?;
+        if self.redact {
+            let pins = PINS.map(|key| format!("{path}.{key}"));
+            let pins = [pins[0].as_str(), pins[1].as_str()];
+            credentials::redact_state(path, &mut value, &pins, &mut self.found)?;
+        }
+        Ok(value)
+    }
+
+    /// A session document: its state as `state_object` takes it, the rest
+    /// as `value` does.
+    pub fn document(&mut self, value: &JsValue) -> Result<Value, Error> {
+        let mut value = from_js(value, "document")?;
+        if self.redact {
+            let state = match &mut value {
+                Value::Object(document) => document.get_mut("state").map(std::mem::take),
+                _ => None,
+            };
+            let names = ["document.session.id", "document.frames[].requestId"];
+            credentials::redact_value("document", &mut value, &names, &mut self.found)?;
+            if let (Some(mut state), Value::Object(document)) = (state, &mut value) {
+                let pins = [
+                    "document.state.attachments",
+                    "document.state.prefix_baseline",
+                ];
+                credentials::redact_state("document.state", &mut state, &pins, &mut self.found)?;
+                document.insert("state".into(), state);
+            }
+        }
+        Ok(value)
+    }
+
     pub fn list(&mut self, value: &JsValue, path: &str) -> Result<Vec<Value>, Error> {
         let mut items = list_from_js(value, path)?;
         if self.redact {
@@ -428,17 +463,12 @@ pub fn commit_turn(
     }
     let state = options.get("state");
     if !state.is_undefined() {
-        let value = intake.value(
-            &state,
-            "state",
-            &["state.attachments", "state.prefix_baseline"],
-        )?;
+        let value = intake.state_object(&state, "state")?;
         turn.state = TurnWrite::state_from(value, "state")?;
     }
     let if_absent = options.get("stateIfAbsent");
     if !if_absent.is_undefined() {
-        let pins = ["stateIfAbsent.attachments", "stateIfAbsent.prefix_baseline"];
-        let value = intake.value(&if_absent, "stateIfAbsent", &pins)?;
+        let value = intake.state_object(&if_absent, "stateIfAbsent")?;
         turn.state_if_absent = TurnWrite::state_from(value, "stateIfAbsent")?;
     }
     let attachments = options.get("attachments");
@@ -460,15 +490,6 @@ pub fn import_session(
         v if v.is_undefined() => None,
         v => Some(id_arg(&v, "id")?),
     };
-    let export = SessionExport::from_value(&intake.value(
-        document,
-        "document",
-        &[
-            "document.session.id",
-            "document.frames[].requestId",
-            "document.state.attachments",
-            "document.state.prefix_baseline",
-        ],
-    )?)?;
+    let export = SessionExport::from_value(&intake.document(document)?)?;
     Ok(Call::ImportSession(export.with_id(id)?))
 }

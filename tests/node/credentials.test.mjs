@@ -106,6 +106,31 @@ test("redactCredentials gives a value as a redacting store keeps it, and where i
   assert.throws(() => attache.redactCredentials(() => 1), (e) => isAttacheError(e) && e.code === "INVALID_VALUE");
 });
 
+test("state keys side by side are not a named pair, in a turn or an import, in either mode", async () => {
+  for (const credentials of ["refuse", "redact"]) {
+    const events = [];
+    const store = new MemorySessionStore({ credentials, onRedact: (e) => events.push(e) });
+    await store.createSession({ id: "a" });
+    const state = { type: "password", value: "shown to the user", key: "Authorization" };
+    await store.commitTurn("a", { state });
+    await store.commitTurn("a", { stateIfAbsent: { name: "DB_PASSWORD", value: "also shown" } });
+    const doc = await store.exportSession("a");
+    await store.importSession(doc, { id: "b" });
+    assert.deepEqual((await store.exportSession("b")).state, doc.state, credentials);
+    assert.deepEqual(doc.state, { ...state, name: "DB_PASSWORD" }, credentials);
+    assert.deepEqual(events, [], credentials);
+    // Within one value it is a pair, as before.
+    const pair = store.commitTurn("a", { state: { field: { type: "password", value: "hunter2hunter2" } } });
+    if (credentials === "refuse") await assert.rejects(pair, refused("state.field.value"));
+    else {
+      await pair;
+      assert.deepEqual(await store.loadSessionState("a", "field"), { type: "password", value: "[REDACTED:credential_field]" });
+      assert.deepEqual(events.at(-1).redactions, [{ path: "state.field.value", kind: "credential_field" }]);
+    }
+    store.free();
+  }
+});
+
 test("ordinary data passes: empty or boolean credential fields, schemas, near misses", async () => {
   const store = new MemorySessionStore();
   const { id } = await store.createSession();

@@ -51,7 +51,8 @@ macro_rules! for_each_case {
             state_if_absent_keeps_the_first_write_in_one_turn,
             a_turn_can_require_a_history_length_and_absent_keys,
             a_message_keeps_its_meta,
-            a_value_128_deep_saves_exports_and_imports
+            a_value_128_deep_saves_exports_and_imports,
+            state_keys_side_by_side_are_not_a_named_pair
         }
     };
 }
@@ -1628,6 +1629,47 @@ fn nested(depth: usize) -> Value {
         value = json!({ "a": value });
     }
     value
+}
+
+pub async fn state_keys_side_by_side_are_not_a_named_pair(store: &impl SessionStore) {
+    // Each is stored on its own; together they look like
+    // `{ type: "password", value }`, which they are not.
+    store.create_session(new("pair")).await.unwrap();
+    for (key, value) in [
+        ("type", "password"),
+        ("value", "shown to the user"),
+        ("key", "Authorization"),
+    ] {
+        store
+            .save_session_state("pair", key, json!(value))
+            .await
+            .unwrap();
+    }
+    let text = store.export_session("pair").await.unwrap();
+    let doc = SessionExport::from_value(&json::parse(&text).unwrap()).unwrap();
+    store
+        .import_session(doc.with_id(Some("copy".into())).unwrap())
+        .await
+        .unwrap();
+    let copied = store.export_session("copy").await.unwrap();
+    let state = |text: &str| json::parse(text).unwrap()["state"].clone();
+    assert_eq!(state(&copied), state(&text), "imported as exported");
+    // A newer document that adds a field is VERSION, not malformed.
+    let mut newer = json::parse(&text).unwrap();
+    if let Value::Object(fields) = &mut newer {
+        fields.insert("version".into(), json!(2));
+        fields.insert("blobs".into(), json!([]));
+    }
+    assert_eq!(code(SessionExport::from_value(&newer).map(drop)), "VERSION");
+    // A key holding a secret is refused; the path never echoes it.
+    let mut odd = json::parse(&text).unwrap();
+    let key = "sk-proj-Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9";
+    if let Value::Object(fields) = &mut odd {
+        fields.insert(key.into(), json!(1));
+    }
+    let error = SessionExport::from_value(&odd).unwrap_err();
+    assert_eq!(error.code(), "INVALID_VALUE");
+    assert!(!error.to_string().contains("Zx9Zx9"), "{error}");
 }
 
 pub async fn a_value_128_deep_saves_exports_and_imports(store: &impl SessionStore) {
