@@ -71,7 +71,13 @@ pub fn state_value(key: &str, value: &Value) -> Result<(), Error> {
         super::ATTACHMENTS_KEY | super::PREFIX_BASELINE_KEY => {
             // Keeps the spec's own code (UNKNOWN_KIND, INVALID_SPEC, ...), as
             // setAttachment reports it.
-            crate::attachment::AttachmentStore::from_specs(value).map_err(|e| e.within(key))?;
+            let pins =
+                crate::attachment::AttachmentStore::from_specs(value).map_err(|e| e.within(key))?;
+            // Loaded, one would replace the other: the store would not
+            // give back what was saved.
+            if value.as_array().map_or(0, Vec::len) != pins.len() {
+                return Err(Error::value(key, "pins one attachment id twice"));
+            }
         }
         _ => {}
     }

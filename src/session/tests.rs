@@ -294,3 +294,19 @@ fn a_stored_time_is_whole_milliseconds_a_date_can_hold() {
     assert_eq!(now(f64::NAN), 0.0);
     assert_eq!(now(f64::INFINITY), 8.64e15);
 }
+
+#[test]
+fn pins_saved_twice_under_one_id_are_refused() {
+    let pin = json!({"kind": "memory", "slug": "m", "memory": "M"});
+    let other = json!({"kind": "memory", "slug": "n", "memory": "N"});
+    assert_eq!(code(state_value("attachments", &json!([pin, other]))), "OK");
+    let error = state_value("attachments", &json!([pin, other, pin])).unwrap_err();
+    assert_eq!(
+        (error.code(), error.field()),
+        ("INVALID_VALUE", Some("attachments"))
+    );
+    assert_eq!(
+        code(state_value("prefix_baseline", &json!([pin, pin]))),
+        "INVALID_VALUE"
+    );
+}
