@@ -2,7 +2,7 @@
 // compact when told to (persisted with replaceMessages), send the request
 // with the pins leading it, run the tools the model calls, and write the
 // turn (messages, frames, snapshot, pins) with one commitTurn.
-import { buildRequest, estimateTokens, planTurn } from "../pkg/attache.js";
+import { buildRequest, estimateTokens, planTurn, redactCredentials } from "../pkg/attache.js";
 
 const SYSTEM = "You are a careful assistant. Use the tools; keep answers short.";
 const MAX_STEPS = 4;
@@ -16,12 +16,15 @@ function runTool(call, pinned) {
   if (call.name === "update_todos") {
     const items = todoItems(pinned).map((item) => ({ ...item }));
     for (const text of call.arguments.add ?? []) items.push({ text, completed: false });
+    const missing = [];
     for (const text of call.arguments.complete ?? []) {
       const item = items.find((i) => i.text.toLowerCase() === text.toLowerCase());
       if (item) item.completed = true;
+      else missing.push(text);
     }
     pinned.setAttachment({ kind: "todo", items });
-    return `The todo list has ${items.length} item(s), ${items.filter((i) => !i.completed).length} open.`;
+    const none = missing.map((text) => ` No todo reads "${text}".`).join("");
+    return `The todo list has ${items.length} item(s), ${items.filter((i) => !i.completed).length} open.${none}`;
   }
   if (call.name === "lookup") {
     const query = String(call.arguments.query ?? "").toLowerCase();
@@ -55,8 +58,21 @@ export function compact(history, next, budget) {
 }
 
 /**
+ * Refuses a request that holds a credential before the model gets it: the
+ * store would refuse the turn too, but only once it was sent. Catches the
+ * user's text, and history stored before its key was registered.
+ */
+function unsent(messages) {
+  const [found] = redactCredentials(messages).redactions;
+  if (found) {
+    throw Object.assign(new Error(`Not sent: the request holds a credential (${found.kind}) at ${found.path}. Nothing was stored.`), { credential: found.kind });
+  }
+}
+
+/**
  * Runs one turn. `say(frame)` sees each activity frame as it happens;
- * the turn's frames are stored under its request id.
+ * the turn's frames are stored under its request id. `snapshot()` is
+ * taken when the turn is written, after its tools ran.
  */
 export async function runTurn({ store, sessionId, pinned, model, text, contextWindow, snapshot, say }) {
   const requestId = `req-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
@@ -67,6 +83,7 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
     say(full);
   };
   const user = { role: "user", content: text };
+  unsent([user]);
   // buildRequest adds the system prompt; planTurn counts it as overhead.
   const overhead = estimateTokens([{ role: "system", content: SYSTEM }], "openai");
   let history = await store.loadMessages(sessionId);
@@ -96,7 +113,14 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   for (let step = 0; step < MAX_STEPS; step++) {
     const attachments = pinned.consolidatedMessage();
     plan = planTurn({ contextWindow, history, attachments, overheadTokens: overhead, counter: "openai" });
+    // The turn began by compacting; a later step that no longer fits ends
+    // the turn, and the next one compacts first.
+    if (step > 0 && plan.action !== "send") {
+      frame({ type: "stopped", step, action: plan.action, payloadTokens: plan.payloadTokens });
+      break;
+    }
     const { messages } = buildRequest({ system: SYSTEM, history, attachments });
+    unsent(messages);
     const prefix = pinned.checkPrefix({ provider: "openai" });
     steps.push({ messages, plan, prefix });
     frame({ type: "request", step, messages: messages.length, prefixStable: prefix.first ? null : prefix.stable, changed: prefix.change?.attachmentId ?? null });
@@ -119,7 +143,7 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   await store.commitTurn(sessionId, {
     messages: added,
     frames: [{ requestId, frames }],
-    state: { snapshot },
+    state: { snapshot: snapshot() },
     attachments: pinned,
   });
   return { requestId, steps, compacted: compacted !== null };

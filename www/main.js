@@ -1,14 +1,21 @@
 // The demo page: sessions in IndexedDB, pins, the agent loop, and what
 // each request carried. Every text from the user or a model is rendered
 // with textContent, never as HTML.
-import init, { AttachmentStore, IdbSessionStore, isAttacheError, registerSecret, forgetSecrets } from "../pkg/attache.js";
+import init, { AttachmentStore, IdbSessionStore, MemorySessionStore, isAttacheError, registerSecret, forgetSecrets } from "../pkg/attache.js";
 import { runTurn, todoItems } from "./agent.js";
 import { endpoint, isPinned, scripted } from "./model.js";
 import { el, list, describeFrame, download, sizeOf } from "./view.js";
 
 await init();
 const $ = (id) => document.getElementById(id);
-const store = await IdbSessionStore.open({ name: "attache-demo", onVersionChange: () => notice("Another tab upgraded the database; reconnecting.") });
+// Storage denied (a sandboxed frame, some private modes): the memory
+// store keeps the page working, for this tab only.
+const store = await IdbSessionStore.open({ name: "attache-demo", onVersionChange: () => notice("Another tab upgraded the database; reconnecting.") })
+  .catch((e) => {
+    if (!isAttacheError(e) || e.code !== "UNAVAILABLE") throw e;
+    queueMicrotask(() => notice("IndexedDB is not available here: sessions last until this tab closes."));
+    return new MemorySessionStore();
+  });
 let model = scripted;
 let sessionId;
 let pinned = new AttachmentStore();
@@ -22,7 +29,7 @@ function notice(text) {
 
 /**
  * Runs an action; a refusal is shown, naming where and what, never the
- * value. A refused credential is cleared from `form`, so it does not stay
+ * value. A refused credential is cleared by `clear`, so it does not stay
  * on screen. `body[data-busy]` stays until the page shows the outcome.
  */
 const describe = (e) => (isAttacheError(e) ? `${e.code}: ${e.message}` : String(e?.message ?? e));
@@ -38,15 +45,18 @@ function unlessBlocked(f, blocked) {
 }
 
 let busy = 0;
-async function attempt(action, form) {
+async function attempt(action, clear) {
   document.body.dataset.busy = String(++busy);
   notice("");
   try {
     await action();
   } catch (e) {
     if (isAttacheError(e) && e.code === "CREDENTIAL") {
-      form?.reset();
-      notice(`Refused: a credential (${e.kind}) in ${e.field}. Nothing was pinned, stored or sent.`);
+      clear?.();
+      notice(`Refused: a credential (${e.kind}) in ${e.field}. Nothing was stored.`);
+    } else if (e?.credential) {
+      clear?.();
+      notice(e.message);
     } else {
       notice(describe(e));
     }
@@ -67,8 +77,21 @@ const snapshot = () => ({
   children: [{ name: "pins", state: { ids: pinned.attachmentIds() } }],
 });
 
-async function savePins() {
-  await store.saveAttachments(sessionId, pinned);
+/** The pins as stored: after a failed write the page must not show what was not kept. */
+async function reloadPins() {
+  // The old store is left to its finalizer: a running turn may hold it.
+  pinned = (await store.loadAttachments(sessionId)) ?? new AttachmentStore();
+}
+
+/** `change()` to the pins, then the pins and the snapshot written together, or neither. */
+async function changePins(change) {
+  try {
+    change();
+    await store.commitTurn(sessionId, { attachments: pinned, state: { snapshot: snapshot() } });
+  } catch (e) {
+    await reloadPins().catch(() => {});
+    throw e;
+  }
 }
 
 // The session this tab last opened resumes after a reload. Switching
@@ -114,16 +137,15 @@ async function render() {
   const todos = unlessBlocked(() => todoItems(pinned), () => []);
   $("todos").replaceChildren(...todos.map((item, i) => {
     const box = el("input", { type: "checkbox", checked: item.completed, id: `todo-${i}` });
-    box.onchange = () => attempt(async () => {
+    box.onchange = () => attempt(() => changePins(() => {
       const items = todoItems(pinned).map((t, j) => (j === i ? { ...t, completed: box.checked } : t));
       pinned.setAttachment({ kind: "todo", items });
-      await savePins();
-    });
+    }));
     return el("li", {}, box, el("label", { for: `todo-${i}` }, item.text));
   }));
   $("pinned").replaceChildren(...pinned.attachmentIds().map((id) => {
     const detach = el("button", { type: "button", "aria-label": `Detach ${id}` }, "Detach");
-    detach.onclick = () => attempt(async () => { pinned.detachAttachment(id); await savePins(); });
+    detach.onclick = () => attempt(() => changePins(() => pinned.detachAttachment(id)));
     // Holding the key entered under "Model": shown by id only, to detach.
     const shown = unlessBlocked(() => ({ spec: pinned.getAttachment(id), rendered: pinned.renderAttachment(id) ?? "" }), () => null);
     if (!shown) return el("li", { class: "blocked" }, el("code", {}, id), " holds the model's key and stops every request ", detach);
@@ -181,28 +203,38 @@ function describeMessage(m) {
     : p.type === "tool_result" ? `← ${typeof p.content === "string" ? p.content : JSON.stringify(p.content)}` : `[${p.type}]`)).join("\n");
 }
 
+/** Fills the pin's form; saved with another slug or path, it replaces the pin it came from. */
 function editSpec(spec) {
   const form = spec.kind === "memory" ? $("pin-memory") : $("pin-file");
   for (const [name, value] of Object.entries(spec)) if (form.elements[name]) form.elements[name].value = value ?? "";
+  form.dataset.editing = spec.kind === "memory" ? `memory:${spec.slug}` : `file:${spec.path}`;
   form.elements[0].focus();
 }
 
-/** A form's submit; `clear` (default: the whole form) is reset once it worked. */
-function onSubmit(id, handler, clear = (form) => form.reset()) {
+/** Pins a spec from `form`, replacing the pin being edited, if its id changed. */
+function pinFrom(form, spec) {
+  return changePins(() => {
+    const id = pinned.setAttachment(spec);
+    const edited = form.dataset.editing;
+    if (edited && edited !== id) pinned.detachAttachment(edited);
+  });
+}
+
+/** A form's submit; `clear` (default: the whole form) runs once it worked, or on a refused credential. */
+function onSubmit(id, handler, clear = (form) => { form.reset(); delete form.dataset.editing; }) {
   $(id).addEventListener("submit", (event) => {
     event.preventDefault();
     const form = event.currentTarget;
     const values = Object.fromEntries(new FormData(form));
-    attempt(async () => { await handler(values); clear(form); }, form);
+    attempt(async () => { await handler(values, form); clear(form); }, () => clear(form));
   });
 }
 
-onSubmit("pin-memory", async ({ slug, memory }) => { pinned.setAttachment({ kind: "memory", slug, memory }); await savePins(); });
-onSubmit("pin-file", async ({ path, contents }) => { pinned.setAttachment({ kind: "file", path, contents: contents || null }); await savePins(); });
-onSubmit("add-todo", async ({ text }) => {
+onSubmit("pin-memory", ({ slug, memory }, form) => pinFrom(form, { kind: "memory", slug, memory }));
+onSubmit("pin-file", ({ path, contents }, form) => pinFrom(form, { kind: "file", path, contents: contents || null }));
+onSubmit("add-todo", ({ text }) => changePins(() => {
   pinned.setAttachment({ kind: "todo", items: [...todoItems(pinned), { text, completed: false }] });
-  await savePins();
-});
+}));
 // A turn holds the session's pins: switching sessions mid-turn would free
 // them, and a turn started mid-switch would hold pins about to be freed.
 // Each turns the other's controls off.
@@ -216,15 +248,24 @@ const exclusive = async (action) => {
   }
 };
 onSubmit("composer", ({ text, window: size }) => exclusive(async () => {
-  const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot: snapshot(), say: () => {} });
-  lastSteps = turn.steps;
-  window.demo.requests.push(...turn.steps.map((s) => s.messages));
+  try {
+    const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot, say: () => {} });
+    lastSteps = turn.steps;
+    window.demo.requests.push(...turn.steps.map((s) => s.messages));
+  } catch (e) {
+    // A tool may have changed the pins before the turn failed: nothing of it was stored.
+    await reloadPins().catch(() => {});
+    throw e;
+  }
 }), (form) => { form.elements.text.value = ""; });
 onSubmit("model-form", async ({ url, model: name, key }) => {
-  forgetSecrets();
-  // The key lives in the endpoint's closure only; registered, it cannot be pinned or stored.
+  // Checked before the key in use is forgotten: a bad URL or key keeps it guarded.
+  const next = endpoint({ url, model: name || "default", key });
   if (key) registerSecret(key);
-  model = endpoint({ url, model: name || "default", key });
+  // The key lives in the endpoint's closure only; registered, it cannot be pinned or stored.
+  forgetSecrets();
+  if (key) registerSecret(key);
+  model = next;
 });
 $("model-scripted").onclick = () => attempt(async () => { forgetSecrets(); model = scripted; });
 

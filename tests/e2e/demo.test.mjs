@@ -192,6 +192,19 @@ test("an OpenAI-compatible endpoint gets the pins first and the key only in its 
     assert.equal(body.messages.at(-1).content, "Hello, endpoint?");
     assert.deepEqual(body.tools.map((t) => t.function.name), ["lookup", "update_todos"]);
     assert.match(await page.textContent("#history"), /Hello from the stub\./);
+    // A key typed into the chat is refused before the endpoint gets it,
+    // and only the message is cleared: the window choice stays.
+    await page.selectOption("#context-window", "128000");
+    const asked = bodies.length;
+    await page.fill("#composer-text", `deploy with ${key}`);
+    await page.click("#send");
+    await page.waitForFunction(() => /Not sent/.test(document.querySelector("#notice").textContent) && !document.body.dataset.busy);
+    assert.equal(bodies.length, asked, "the endpoint never got it");
+    assert.match(await page.textContent("#notice"), /credential \(openai_key\)/);
+    assert.doesNotMatch(await page.textContent("#notice"), new RegExp(key.slice(8, 20)));
+    assert.equal(await page.inputValue("#composer-text"), "");
+    assert.equal(await page.inputValue("#context-window"), "128000");
+    await page.selectOption("#context-window", "8000");
     // The key is registered with the guard: no part of the session holds it.
     const stored = await page.evaluate(async () => {
       const { IdbSessionStore } = await import("/pkg/attache.js");
@@ -215,6 +228,13 @@ test("an OpenAI-compatible endpoint gets the pins first and the key only in its 
     await page.fill("#pin-memory textarea[name=memory]", `the key is ${later}`);
     await page.click("#pin-memory button");
     await page.waitForFunction(() => /memory:early/.test(document.querySelector("#pinned").textContent));
+    // A key with no endpoint is refused before anything changes.
+    await page.fill("#model-form input[name=key]", later);
+    await page.click("#model-form button:not([type=button])");
+    await page.waitForFunction(() => /Invalid URL/i.test(document.querySelector("#notice").textContent) && !document.body.dataset.busy);
+    assert.match(await page.textContent("#pinned"), /memory:early/, "the key was not registered");
+    assert.doesNotMatch(await page.textContent("#pinned"), /holds the model's key/);
+    await page.fill("#model-form input[name=url]", `http://127.0.0.1:${stub.address().port}/v1`);
     await page.fill("#model-form input[name=key]", later);
     await page.click("#model-form button:not([type=button])");
     await page.waitForFunction(() => /Nothing can be sent: memory:early/.test(document.querySelector("#consolidated").textContent));
@@ -225,8 +245,17 @@ test("an OpenAI-compatible endpoint gets the pins first and the key only in its 
     await page.click("#send");
     await page.waitForFunction(() => /Refused: a credential \(host_secret\) in memory:early/.test(document.querySelector("#notice").textContent));
     assert.equal(bodies.length, sent, "nothing reached the endpoint");
+    // A pin added now cannot be saved beside the blocked one: the page
+    // shows the pins as stored, not the one that was refused.
+    await page.fill("#pin-memory input[name=slug]", "fresh");
+    await page.fill("#pin-memory textarea[name=memory]", "harmless");
+    await page.click("#pin-memory button");
+    await page.waitForFunction(() => /Refused: a credential \(host_secret\)/.test(document.querySelector("#notice").textContent) && !document.body.dataset.busy);
+    assert.doesNotMatch(await page.textContent("#pinned"), /memory:fresh/);
     await page.click("button[aria-label='Detach memory:early']");
-    await page.waitForFunction(() => !/Nothing can be sent/.test(document.querySelector("#consolidated").textContent));
+    await page.waitForFunction(() => !/Nothing can be sent/.test(document.querySelector("#consolidated").textContent) && !document.body.dataset.busy);
+    // The snapshot is written with the pins, so it no longer lists it.
+    assert.doesNotMatch(await page.textContent("#snapshot"), /memory:early/);
     await page.click("#model-scripted");
   } finally {
     stub.close();
@@ -247,6 +276,39 @@ test("a small window compacts the history, persisted before the request is sent"
   await page.waitForSelector("body[data-ready=true]", { timeout: 20000 });
   assert.equal(await page.locator("#history li").count(), after, "the compaction was stored");
   assert.equal(await page.inputValue("#context-window"), "400", "the snapshot kept the window");
+});
+
+test("a pin edited under another slug replaces the one it came from", async () => {
+  await page.click("button[aria-label='Edit memory:style']");
+  await page.fill("#pin-memory input[name=slug]", "tone");
+  await page.click("#pin-memory button");
+  await page.waitForFunction(() => /memory:tone/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+  const ids = await page.$$eval("#pinned code", (codes) => codes.map((c) => c.textContent));
+  assert.ok(!ids.includes("memory:style"), ids.join(", "));
+  // A plain pin afterwards is a new pin, not another rename.
+  await page.fill("#pin-memory input[name=slug]", "extra");
+  await page.fill("#pin-memory textarea[name=memory]", "more");
+  await page.click("#pin-memory button");
+  await page.waitForFunction(() => /memory:extra/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+  assert.match(await page.textContent("#pinned"), /memory:tone/);
+});
+
+test("with IndexedDB denied, the demo runs on the memory store and says so", async () => {
+  const denied = await env.context.newPage();
+  try {
+    await denied.addInitScript(() => {
+      IDBFactory.prototype.open = () => { throw new DOMException("denied", "SecurityError"); };
+    });
+    await denied.goto(`${env.origin}/`);
+    await denied.waitForSelector("body[data-ready=true]", { timeout: 20000 });
+    assert.match(await denied.textContent("#notice"), /IndexedDB is not available here/);
+    await denied.fill("#composer-text", "What does the README say about auth?");
+    await denied.click("#send");
+    await denied.waitForFunction(() => window.demo.requests.length > 0 && !document.body.dataset.busy);
+    assert.match(await denied.textContent("#history"), /README/);
+  } finally {
+    await denied.close();
+  }
 });
 
 test("screenshots at 1366×860 and 390×844, with no horizontal scroll", async () => {
