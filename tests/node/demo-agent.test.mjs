@@ -1,12 +1,15 @@
-// The demo's compactor, through the built package: it must land the
-// history under the budget planTurn gives, however long the last messages.
+// The demo's agent loop, through the built package: its compactor must
+// land the history under the budget planTurn gives, however long the last
+// messages; a turn never sends a key, nor a request its plan says to
+// compact; a tool says what it could not do.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 
 const root = new URL("../../", import.meta.url);
 const attache = await import(new URL("pkg/attache.js", root));
-const { compact } = await import(new URL("www/agent.js", root));
+const { compact, runTurn } = await import(new URL("www/agent.js", root));
+const { scripted } = await import(new URL("www/model.js", root));
 
 before(async () => {
   await attache.default({ module_or_path: await readFile(new URL("pkg/attache_bg.wasm", root)) });
@@ -44,4 +47,52 @@ test("a history the summary would not shrink is left alone, whatever the budget"
   // A long history under an impossible budget is summarised, not kept whole.
   const long = [say("user", 500), say("assistant", 500)];
   assert.equal(compact(long, say("user", 1), -300).length, 1);
+});
+
+/** A session with the demo's pins, and a model that counts its calls. */
+async function session(model) {
+  const store = new attache.MemorySessionStore();
+  const { id } = await store.createSession();
+  const pinned = new attache.AttachmentStore();
+  pinned.setAttachment({ kind: "todo", items: [{ text: "review the auth design", completed: false }] });
+  const calls = [];
+  const counted = { name: "counted", complete: (messages) => { calls.push(messages); return model.complete(messages); } };
+  const turn = (text, contextWindow = 8000) =>
+    runTurn({ store, sessionId: id, pinned, model: counted, text, contextWindow, snapshot: () => ({}), say: () => {} });
+  return { store, id, pinned, calls, turn };
+}
+
+test("a key in the user's message, or in stored history, never reaches the model", async () => {
+  const { store, id, calls, turn } = await session(scripted);
+  const key = "sk-proj-" + "Qv7".repeat(16);
+  await assert.rejects(turn(`deploy with ${key}`), (e) => e.credential === "openai_key" && !e.message.includes(key.slice(8, 20)));
+  assert.equal(calls.length, 0);
+  // Stored before the host registered it: refused once it is.
+  const host = "ollama-local-secret-4242";
+  await store.appendMessages(id, [{ role: "user", content: `my key is ${host}` }]);
+  attache.registerSecret(host);
+  try {
+    await assert.rejects(turn("hello?"), (e) => e.credential === "host_secret");
+    assert.equal(calls.length, 0);
+  } finally {
+    attache.forgetSecrets();
+  }
+});
+
+test("a done: that matches no todo says so", async () => {
+  const { calls, turn } = await session(scripted);
+  await turn("done: review auth design");
+  const tool = calls.at(-1).at(-1);
+  assert.match(JSON.stringify(tool), /No todo reads \\"review auth design\\"/);
+});
+
+test("a step whose plan no longer says send is not sent", async () => {
+  // A model whose tool output fills the window: the step after it stops.
+  const talkative = {
+    complete: (messages) => ({ role: "assistant", content: [{ type: "tool_call", id: `c${messages.length}`, name: "lookup", arguments: { query: "x".repeat(4000) } }] }),
+  };
+  const { calls, turn } = await session(talkative);
+  const result = await turn("look it up", 1200);
+  assert.equal(calls.length, 1, "one request, then the plan said compact");
+  assert.equal(result.steps.length, 1);
 });
