@@ -101,8 +101,13 @@ impl PrefixTracker {
 
     /// Takes up a baseline saved before (a reload, say): the next check
     /// compares against the prefix those specs render.
+    /// A baseline holding a credential (a secret registered since it was
+    /// saved) is refused, so the caller drops it: unlike a pin, no host
+    /// can see or detach it, and every save would be refused for it.
     pub fn restore(&mut self, specs: &crate::json::Value) -> Result<(), crate::Error> {
-        let parts = AttachmentStore::from_specs(specs)?.prefix_parts();
+        let store = AttachmentStore::from_specs(specs)?;
+        store.check_host_secrets()?;
+        let parts = store.prefix_parts();
         // No revision of the store matches: the next check compares.
         self.checked = Some((u64::MAX, parts));
         self.specs = Some(specs.clone());

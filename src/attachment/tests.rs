@@ -557,6 +557,12 @@ fn a_restored_baseline_compares_the_first_check_after_a_reload() {
     let change = tracker.check(&ticked).change.expect("the tick is a change");
     assert_eq!(change.attachment_id, "todo:session");
     assert!(tracker.restore(&json!([{"kind": "nope"}])).is_err());
+    // A baseline holding a credential is refused, so it is dropped: no
+    // host could detach it, and saving it would be refused.
+    let held = json!([{"kind": "memory", "slug": "a", "memory": "sk-proj-Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9"}]);
+    let mut tracker = PrefixTracker::default();
+    assert_eq!(tracker.restore(&held).unwrap_err().code(), "CREDENTIAL");
+    assert!(tracker.baseline().is_none());
 }
 
 #[test]

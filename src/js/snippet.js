@@ -46,9 +46,11 @@ export function toJson(value, path) {
     if (v === null) return v;
     if (seen.has(v)) throw { path: at, reason: "refers back to itself (a cycle)" };
     const array = Array.isArray(v);
-    // A URL is its href, as JSON.stringify writes it: the AI SDK's file
-    // parts hold URL objects.
-    if (!array && !isPlain(v) && !isUrl(v)) {
+    if (!array && !isPlain(v)) {
+      // A URL is its href, as JSON.stringify writes it: the AI SDK's file
+      // parts hold URL objects.
+      const href = hrefOf(v);
+      if (typeof href === "string") return check(href, at, key, true);
       throw { path: at, reason: `is a ${v.constructor?.name ?? "non-plain object"}, not a plain object` };
     }
     seen.add(v);
@@ -85,8 +87,15 @@ export function toJson(value, path) {
   return text;
 }
 
-function isUrl(v) {
-  return Object.prototype.toString.call(v) === "[object URL]";
+// The getter checks its receiver is a URL (a look-alike tagged "URL" is
+// not), and reads the URL's own value, whatever a subclass's toJSON says.
+const HREF = typeof URL === "function" ? Object.getOwnPropertyDescriptor(URL.prototype, "href")?.get : undefined;
+function hrefOf(v) {
+  try {
+    return HREF?.call(v);
+  } catch {
+    return undefined;
+  }
 }
 
 // Plain in any realm: an iframe's or a sandbox's objects have their own

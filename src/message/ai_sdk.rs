@@ -355,7 +355,8 @@ fn image_file(item: &Fields) -> Result<Part, Error> {
 }
 
 /// `{instructions?, messages}`: AI SDK 7 refuses system messages among
-/// the messages, so they go first as `instructions`, one text as a string.
+/// the messages, so they go first as `instructions`, one text as a string,
+/// wherever they were (as Anthropic's top-level `system`).
 pub fn to_ai_sdk_request(
     messages: &[Sourced],
     pinned_at: Option<usize>,
@@ -366,6 +367,8 @@ pub fn to_ai_sdk_request(
     };
     let (mut system, rest): (Vec<Value>, Vec<Value>) =
         all.into_iter().partition(|m| m["role"] == "system");
+    // Blank instructions carry nothing, and Anthropic refuses them.
+    system.retain(|m| !m["content"].as_str().is_some_and(crate::text::is_blank));
     let mut request = crate::json::Map::new();
     match system.len() {
         0 => {}

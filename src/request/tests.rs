@@ -325,6 +325,12 @@ fn the_ai_sdk_gets_system_text_as_instructions_not_among_the_messages() {
     assert_eq!(roles(&request), ["user", "user", "user"]);
     let none = build_request(Format::AiSdk, turn()).unwrap();
     assert_eq!(none.get("instructions"), None);
+    let blank = Turn {
+        system: Some(" \n".into()),
+        ..turn()
+    };
+    let blank = build_request(Format::AiSdk, blank).unwrap();
+    assert_eq!(blank.get("instructions"), None, "nothing to say");
 }
 
 #[test]

@@ -108,9 +108,10 @@ impl SessionExport {
             ]
             .contains(&k.as_str())
         }) {
-            // A key is named in the path, so never with a secret in it.
-            let key = crate::credentials::scrub(key);
-            return Err(wrong(&key, "is not a field of a session document"));
+            // A key is named in the path, so never with a secret in it:
+            // refused at the document, as a redacting store refuses it.
+            crate::credentials::check_text("document", key)?;
+            return Err(wrong(key, "is not a field of a session document"));
         }
         // Exactly these fields (one more would be dropped unseen), and
         // times a JS Date holds (a larger one would not export back).

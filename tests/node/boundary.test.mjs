@@ -441,6 +441,22 @@ test("what is stored is what was checked: each getter runs once", async () => {
   store.free();
 });
 
+test("a URL is stored as its href; a look-alike tagged URL is still not a plain object", async () => {
+  const store = new MemorySessionStore();
+  const { id } = await store.createSession();
+  class Shown extends URL { toJSON() { return "not the URL"; } }
+  await store.saveSessionState(id, "k", { a: [new URL("https://x.test/a?b=1")], b: new Shown("https://y.test/") });
+  assert.deepEqual(await store.loadSessionState(id, "k"), { a: ["https://x.test/a?b=1"], b: "https://y.test/" });
+  const tagged = new Map([["k", "v"]]);
+  Object.defineProperty(tagged, Symbol.toStringTag, { value: "URL" });
+  const fake = { [Symbol.toStringTag]: "URL", href: "https://z.test/" };
+  Object.setPrototypeOf(fake, { toJSON: () => "https://z.test/" });
+  for (const v of [tagged, fake, new Proxy(new URL("https://p.test/"), {})]) {
+    await assert.rejects(store.saveSessionState(id, "k", v), (e) => e.code === "INVALID_VALUE" && /not a plain object/.test(e.message));
+  }
+  store.free();
+});
+
 test("a value too large for one call is INVALID_VALUE before it is copied in", async () => {
   const store = new MemorySessionStore();
   const { id } = await store.createSession();

@@ -106,6 +106,29 @@ test("redactCredentials gives a value as a redacting store keeps it, and where i
   assert.throws(() => attache.redactCredentials(() => 1), (e) => isAttacheError(e) && e.code === "INVALID_VALUE");
 });
 
+test("a saved prefix baseline holding a since-registered secret is dropped, and saving goes on", async () => {
+  const sessions = new MemorySessionStore();
+  const { id } = await sessions.createSession();
+  const pinned = new AttachmentStore();
+  const secret = "page-held-key-0123";
+  pinned.setAttachment({ kind: "memory", slug: "a", memory: `old note ${secret}` });
+  pinned.checkPrefix();
+  pinned.setAttachment({ kind: "memory", slug: "a", memory: "new clean note" });
+  await sessions.saveAttachments(id, pinned);
+  attache.registerSecret(secret);
+  let loaded;
+  try {
+    loaded = await sessions.loadAttachments(id);
+    assert.equal(loaded.__prefixBaseline(), null, "dropped: no host could detach it");
+    await sessions.saveAttachments(id, loaded);
+    assert.equal(loaded.checkPrefix().first, true);
+  } finally {
+    attache.forgetSecrets();
+    pinned.free();
+    loaded?.free();
+  }
+});
+
 test("state keys side by side are not a named pair, in a turn or an import, in either mode", async () => {
   for (const credentials of ["refuse", "redact"]) {
     const events = [];
