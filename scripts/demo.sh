@@ -3,8 +3,13 @@
 # Usage: scripts/demo.sh [port]   (default 8080)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+port=${1:-${PORT:-8080}}
+case "$port" in
+  '' | *[!0-9]*) echo "demo: the port must be a number, not '$port'" >&2; exit 2 ;;
+esac
+# Not the test browsers: serving the demo needs neither them nor root.
+scripts/setup.sh --demo
 # The Node setup.sh may have installed, and wasm-opt, first on PATH.
 . scripts/env.sh
 scripts/build.sh
-exec node scripts/serve.mjs "${1:-${PORT:-8080}}"
+exec node scripts/serve.mjs "$port"

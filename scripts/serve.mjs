@@ -57,6 +57,10 @@ const server = createServer(async (req, res) => {
   }
 });
 
+server.on("error", (e) => {
+  console.error(e.code === "EADDRINUSE" ? `port ${port} is taken: give another, scripts/demo.sh 9000` : `cannot serve: ${e.message}`);
+  process.exit(1);
+});
 server.listen(port, "127.0.0.1", () => {
   console.log(`attache demo: http://127.0.0.1:${server.address().port}/`);
 });

@@ -2,8 +2,12 @@
 # Installs what building and testing attache needs, skipping whatever is
 # already present, so it is quick on a ready machine and safe to re-run.
 # Only package registries are reachable: nothing here downloads a binary.
+# Usage: scripts/setup.sh [--demo]   (--demo: what building and serving
+# the demo needs, without the test browsers, which need root or sudo)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+demo_only=
+[ "${1:-}" = --demo ] && demo_only=1
 
 say() { printf 'setup: %s\n' "$*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -15,6 +19,14 @@ apt_install() {
 }
 
 command -v cargo >/dev/null || { say "cargo is missing: install Rust with rustup first"; exit 1; }
+# proptest, which the native tests use, needs 1.88 (the library alone 1.85).
+rust=$(rustc --version | awk '{ print $2 }')
+printf '1.88.0\n%s\n' "$rust" | sort -V -C || { say "rustc $rust is too old: the tests need 1.88 or later (rustup update)"; exit 1; }
+# cargo install builds C code (ring, under wasm-pack) and links with cc.
+if ! command -v cc >/dev/null; then
+  say "installing a C toolchain (build-essential) from Debian"
+  apt_install build-essential
+fi
 # A Node installed by this script (below) comes first, as in env.sh.
 export PATH="$PWD/.tools/node/node_modules/.bin:$PATH"
 
@@ -37,28 +49,31 @@ if ! command -v wasm-pack >/dev/null; then
   cargo install wasm-pack --locked --version 0.15.1
 fi
 
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-  say "installing chromium and chromium-driver from Debian"
-  apt_install chromium chromium-driver
-fi
+if [ -z "$demo_only" ]; then
+  # The tests start /usr/bin/chromium, not whichever is first on PATH.
+  if [ ! -x /usr/bin/chromium ] || ! command -v chromedriver >/dev/null; then
+    say "installing chromium and chromium-driver from Debian"
+    apt_install chromium chromium-driver
+  fi
 
-if ! command -v firefox-esr >/dev/null; then
-  say "installing firefox-esr from Debian"
-  apt_install firefox-esr
-fi
+  if ! command -v firefox-esr >/dev/null; then
+    say "installing firefox-esr from Debian"
+    apt_install firefox-esr
+  fi
 
-# WebKitWebDriver starts MiniBrowser itself, which needs a display: Xvfb.
-# xauth is only a Recommends of xvfb, and xvfb-run needs it.
-if [ ! -x /usr/bin/WebKitWebDriver ] || ! command -v xvfb-run >/dev/null || ! command -v xauth >/dev/null; then
-  say "installing webkit2gtk-driver and xvfb from Debian"
-  apt_install webkit2gtk-driver xvfb xauth
-fi
+  # WebKitWebDriver starts MiniBrowser itself, which needs a display: Xvfb.
+  # xauth is only a Recommends of xvfb, and xvfb-run needs it.
+  if [ ! -x /usr/bin/WebKitWebDriver ] || ! command -v xvfb-run >/dev/null || ! command -v xauth >/dev/null; then
+    say "installing webkit2gtk-driver and xvfb from Debian"
+    apt_install webkit2gtk-driver xvfb xauth
+  fi
 
-# geckodriver is not packaged by Debian; crates.io has it (pinned).
-geckodriver_version=0.37.1
-if [ "$(geckodriver --version 2>/dev/null | awk 'NR==1 { print $2 }')" != "$geckodriver_version" ]; then
-  say "installing geckodriver $geckodriver_version; takes several minutes"
-  cargo install geckodriver --locked --version "$geckodriver_version"
+  # geckodriver is not packaged by Debian; crates.io has it (pinned).
+  geckodriver_version=0.37.1
+  if [ "$(geckodriver --version 2>/dev/null | awk 'NR==1 { print $2 }')" != "$geckodriver_version" ]; then
+    say "installing geckodriver $geckodriver_version; takes several minutes"
+    cargo install geckodriver --locked --version "$geckodriver_version"
+  fi
 fi
 
 # Vite, vitest and size-limit need Node 20.19+, 22.12+ or 24+ (not 21 or

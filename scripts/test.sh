@@ -5,6 +5,9 @@
 # end, and the packed package in consumer projects.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A mode or driver config left in the caller's shell would reach every run.
+unset WASM_BINDGEN_USE_BROWSER WASM_BINDGEN_USE_DEDICATED_WORKER WASM_BINDGEN_USE_SHARED_WORKER \
+  WASM_BINDGEN_USE_SERVICE_WORKER WASM_BINDGEN_USE_NODE_EXPERIMENTAL WASM_BINDGEN_USE_DENO WASM_BINDGEN_TEST_WEBDRIVER_JSON
 scripts/setup.sh
 . scripts/env.sh
 

@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { start } from "./browser.mjs";
@@ -138,12 +138,16 @@ test("with storage for localStorage denied, the demo still starts on the most re
 
 test("a refused import names importSession's field, and the same file can be picked again", async () => {
   const dir = await mkdtemp(join(tmpdir(), "attache-demo-"));
-  const file = join(dir, "bad.json");
-  await writeFile(file, JSON.stringify({ format: "attache-session", version: 1, session: { id: 5 } }));
-  await page.setInputFiles("#session-import", file);
-  await page.waitForFunction(() => document.querySelector("#notice").textContent !== "" && !document.body.dataset.busy);
-  assert.match(await page.textContent("#notice"), /^INVALID_VALUE: value at `document\.session`/);
-  assert.equal(await page.inputValue("#session-import"), "", "the input is cleared, so picking bad.json again fires a change");
+  try {
+    const file = join(dir, "bad.json");
+    await writeFile(file, JSON.stringify({ format: "attache-session", version: 1, session: { id: 5 } }));
+    await page.setInputFiles("#session-import", file);
+    await page.waitForFunction(() => document.querySelector("#notice").textContent !== "" && !document.body.dataset.busy);
+    assert.match(await page.textContent("#notice"), /^INVALID_VALUE: value at `document\.session`/);
+    assert.equal(await page.inputValue("#session-import"), "", "the input is cleared, so picking bad.json again fires a change");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test("a pasted key is refused with where and what, and never shown", async () => {
