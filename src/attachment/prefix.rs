@@ -24,6 +24,16 @@ pub fn first_change(
     previous: &[(String, String)],
     current: &[(String, String)],
 ) -> Option<PrefixChange> {
+    first_change_with(previous, current, &|_: &str, _: &str| false)
+}
+
+/// As `first_change`; `newer(a, b)` says `a` was pinned after `b`, which
+/// decides between two parts that moved as far: a re-pin by one place.
+pub fn first_change_with(
+    previous: &[(String, String)],
+    current: &[(String, String)],
+    newer: &dyn Fn(&str, &str) -> bool,
+) -> Option<PrefixChange> {
     let mut offset = 0;
     for index in 0..previous.len().max(current.len()) {
         let (old, new) = (previous.get(index), current.get(index));
@@ -41,9 +51,15 @@ pub fn first_change(
                     Some((None, _)) => &old.0,
                     // Both are in both: one moved. A re-pin goes to the end
                     // of its kind, a rank change jumps: name the part that
-                    // moved further (both lie past `index`); a swap, the
-                    // one that left this place.
-                    Some((Some(to), Some(from))) if to - index >= from - index => &old.0,
+                    // moved further (both lie past `index`); as far, the
+                    // one pinned later, else the one that left this place.
+                    Some((Some(to), Some(from))) if to - index > from - index => &old.0,
+                    Some((Some(to), Some(from))) if to - index == from - index => {
+                        match newer(&new.0, &old.0) {
+                            true => &new.0,
+                            false => &old.0,
+                        }
+                    }
                     _ => &new.0,
                 }
             }
@@ -63,11 +79,20 @@ fn common_prefix(a: &str, b: &str) -> usize {
 }
 
 /// Providers' minimum cacheable prefix, in tokens: OpenAI caches from
-/// 1024; Anthropic from 1024, or 2048 on Haiku models.
+/// 1024; Anthropic from 1024, 2048 on Sonnet 4.6 and older Haiku models,
+/// 4096 on Opus 4.5 and 4.6 and Haiku 4.5 (Anthropic raised them there).
 pub fn minimum_cacheable_tokens(provider: Option<&str>, model: Option<&str>) -> u64 {
-    match (provider, model) {
-        (Some("anthropic"), Some(model)) if crate::text::contains(model, "haiku") => 2048,
-        _ => 1024,
+    let (Some("anthropic"), Some(model)) = (provider, model) else {
+        return 1024;
+    };
+    let model = model.to_ascii_lowercase();
+    let has = |name: &str| crate::text::contains(&model, name);
+    if has("opus-4-5") || has("opus-4-6") || has("haiku-4-5") {
+        4096
+    } else if has("sonnet-4-6") || has("haiku") {
+        2048
+    } else {
+        1024
     }
 }
 
@@ -121,9 +146,10 @@ impl PrefixTracker {
             Some((seen, _)) if *seen == revision => None,
             previous => {
                 let current = store.prefix_parts();
-                let change = previous
-                    .as_ref()
-                    .and_then(|(_, parts)| first_change(parts, &current));
+                let change = previous.as_ref().and_then(|(_, parts)| {
+                    let newer = |a: &str, b: &str| store.serial(a) > store.serial(b);
+                    first_change_with(parts, &current, &newer)
+                });
                 self.checked = Some((revision, current));
                 self.specs = Some(store.to_specs());
                 change

@@ -96,6 +96,11 @@ impl AttachmentStore {
         }
     }
 
+    /// When `id` was last rendered anew: a later pin has a larger one.
+    pub fn serial(&self, id: &str) -> Option<u64> {
+        self.position(id).map(|index| self.pinned[index].serial)
+    }
+
     pub fn contains(&self, id: &str) -> bool {
         self.position(id).is_some()
     }
@@ -142,7 +147,12 @@ impl AttachmentStore {
                 path: pinned.id.clone(),
                 kind: kind.clone(),
             }),
-            None => crate::credentials::check_host_secrets(&pinned.id, &pinned.text),
+            // The spec, not only the text sent: a secret past a file's cut
+            // or in a custom id would still be saved, and shown by getAttachment.
+            None if crate::credentials::any_host_secrets() => {
+                crate::credentials::check_host_secrets_in(&pinned.id, &pinned.attachment.to_spec())
+            }
+            None => Ok(()),
         }
     }
 

@@ -450,19 +450,20 @@ fn the_tracker_reports_first_then_stable_then_the_change() {
 }
 
 #[test]
-fn providers_cache_from_1024_tokens_and_anthropic_haiku_from_2048() {
+fn providers_cache_from_their_minimums_per_model() {
+    let anthropic = |model| minimum_cacheable_tokens(Some("anthropic"), Some(model));
     assert_eq!(
         minimum_cacheable_tokens(Some("openai"), Some("gpt-5-haiku")),
         1024
     );
-    assert_eq!(
-        minimum_cacheable_tokens(Some("anthropic"), Some("claude-haiku-4")),
-        2048
-    );
-    assert_eq!(
-        minimum_cacheable_tokens(Some("anthropic"), Some("claude-sonnet-4")),
-        1024
-    );
+    assert_eq!(anthropic("claude-3-5-haiku-20241022"), 2048);
+    assert_eq!(anthropic("Claude-3-Haiku"), 2048, "whatever the case");
+    assert_eq!(anthropic("claude-haiku-4-5-20251001"), 4096);
+    assert_eq!(anthropic("claude-opus-4-5"), 4096);
+    assert_eq!(anthropic("claude-opus-4-6"), 4096);
+    assert_eq!(anthropic("claude-sonnet-4-6"), 2048);
+    assert_eq!(anthropic("claude-sonnet-4-5"), 1024);
+    assert_eq!(anthropic("claude-sonnet-4"), 1024);
     assert_eq!(minimum_cacheable_tokens(None, None), 1024);
 }
 
@@ -577,6 +578,41 @@ fn a_part_that_moved_is_named_not_the_one_that_shifted_into_its_place() {
     // A custom part whose rank moved it ahead of two others.
     let x = ("custom:x", "X");
     assert_eq!(name(&[a, b, x], &[x, a, b]).as_deref(), Some("custom:x"));
+    // Ahead of one only: both moved one place, so the tracker names the
+    // one re-pinned, by the store's order of pinning.
+    let mut store = AttachmentStore::new();
+    pin(&mut store, json!({"kind": "file", "path": "f1"}));
+    pin(
+        &mut store,
+        json!({"kind": "custom", "id": "c:1", "rank": "todo", "text": "C"}),
+    );
+    let mut tracker = PrefixTracker::default();
+    tracker.check(&store);
+    pin(
+        &mut store,
+        json!({"kind": "custom", "id": "c:1", "rank": "memory", "text": "C"}),
+    );
+    let change = tracker.check(&store).change.unwrap();
+    assert_eq!(change.attachment_id, "c:1");
+    // A memory detached and pinned again behind another: itself.
+    let mut store = AttachmentStore::new();
+    for slug in ["a", "b"] {
+        pin(
+            &mut store,
+            json!({"kind": "memory", "slug": slug, "memory": slug}),
+        );
+    }
+    let mut tracker = PrefixTracker::default();
+    tracker.check(&store);
+    store.detach("memory:a");
+    pin(
+        &mut store,
+        json!({"kind": "memory", "slug": "a", "memory": "a"}),
+    );
+    assert_eq!(
+        tracker.check(&store).change.unwrap().attachment_id,
+        "memory:a"
+    );
     // Newly pinned in the middle: itself; detached from the middle: itself.
     assert_eq!(name(&[a, c], &[a, b, c]).as_deref(), Some("memory:b"));
     assert_eq!(name(&[a, b, c], &[a, c]).as_deref(), Some("memory:b"));
@@ -601,6 +637,35 @@ fn a_secret_registered_after_pinning_is_refused_until_its_pin_goes() {
     assert!(store.detach("memory:notes"));
     assert_eq!(store.check_host_secrets(), Ok(()));
     crate::credentials::clear_host_secrets();
+}
+
+#[test]
+fn a_secret_past_the_cut_or_in_a_custom_id_is_found_in_the_spec() {
+    let key = "Hm4rT8vQ2zW6nJ1c";
+    let mut store = AttachmentStore::new();
+    pin(
+        &mut store,
+        json!({"kind": "file", "path": "big.txt", "contents": format!("{}{key}", "a".repeat(9000))}),
+    );
+    pin(
+        &mut store,
+        json!({"kind": "custom", "id": format!("note:{key}"), "rank": "memory", "text": "hi"}),
+    );
+    assert!(
+        !store.render_all().concat().contains(key),
+        "neither is sent"
+    );
+    crate::credentials::register_host_secret(key).unwrap();
+    // Saved, either would be refused: both are refused where shown.
+    assert_eq!(
+        store.check_pin("file:big.txt").unwrap_err().field(),
+        Some("file:big.txt")
+    );
+    let custom = format!("note:{key}");
+    assert_eq!(store.check_pin(&custom).unwrap_err().code(), "CREDENTIAL");
+    assert!(store.check_host_secrets().is_err());
+    crate::credentials::clear_host_secrets();
+    assert_eq!(store.check_pin("file:big.txt"), Ok(()));
 }
 
 #[test]

@@ -40,6 +40,28 @@ pub fn check_host_secrets(path: &str, text: &str) -> Result<(), Error> {
     }
 }
 
+/// Refuses `value` at `path` if a string or key anywhere in it holds a
+/// registered secret. Free when none is registered.
+pub fn check_host_secrets_in(path: &str, value: &Value) -> Result<(), Error> {
+    match value {
+        _ if HOST_SECRETS.with(|s| s.borrow().is_empty()) => Ok(()),
+        Value::String(text) => check_host_secrets(path, text),
+        Value::Array(items) => items
+            .iter()
+            .try_for_each(|item| check_host_secrets_in(path, item)),
+        Value::Object(fields) => fields.iter().try_for_each(|(key, field)| {
+            check_host_secrets(path, key)?;
+            check_host_secrets_in(path, field)
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Whether the host registered any secret.
+pub fn any_host_secrets() -> bool {
+    HOST_SECRETS.with(|s| !s.borrow().is_empty())
+}
+
 /// The shortest secret a host may register: shorter ones would match
 /// ordinary text.
 pub const MIN_HOST_SECRET: usize = 8;

@@ -416,7 +416,11 @@ fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::Pins, Error> {
     let baseline = super::attempt::call0(&baseline, pinned).unwrap_or(JsValue::NULL);
     let baseline = (!baseline.is_null())
         .then(|| from_js(&baseline, name))
-        .transpose()?;
+        .transpose()?
+        // One holding a credential (a secret registered since the check
+        // that left it) is not saved: no host can see or detach it, and it
+        // would refuse the pins and the turn. The next check starts afresh.
+        .filter(|b| crate::credentials::check_value("", b).is_ok());
     Ok((store, baseline))
 }
 

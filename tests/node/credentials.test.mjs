@@ -129,6 +129,25 @@ test("a saved prefix baseline holding a since-registered secret is dropped, and 
   }
 });
 
+test("once its pin is detached, a secret in the last check's baseline does not stop the next turn", async () => {
+  const sessions = new MemorySessionStore();
+  const { id } = await sessions.createSession();
+  const pinned = new AttachmentStore();
+  const secret = "page-held-key-0456";
+  pinned.setAttachment({ kind: "memory", slug: "note", memory: `my key ${secret}` });
+  pinned.checkPrefix();
+  attache.registerSecret(secret);
+  try {
+    assert.equal(pinned.detachAttachment("memory:note"), true);
+    await sessions.commitTurn(id, { messages: [{ role: "user", content: "hi" }], attachments: pinned });
+    assert.equal((await sessions.loadMessages(id)).length, 1, "the turn was stored");
+    assert.equal(await sessions.loadSessionState(id, "prefix_baseline"), null, "without the baseline");
+  } finally {
+    attache.forgetSecrets();
+    pinned.free();
+  }
+});
+
 test("state keys side by side are not a named pair, in a turn or an import, in either mode", async () => {
   for (const credentials of ["refuse", "redact"]) {
     const events = [];
