@@ -777,6 +777,8 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     while j < bytes.len() && matches!(bytes[j], b' ' | b'\t' | b'"' | b'\'' | b'\\') {
         j += 1;
     }
+    // A quoted name: JSON, or a dict, where `,` `}` `]` end a bare value.
+    let quoted_name = bytes[name_end..j].iter().any(|&b| b == b'"' || b == b'\'');
     let next = bytes.get(j + 1).copied();
     let assigns = match bytes.get(j) {
         Some(b'=') => !matches!(next, Some(b'=' | b'>')),
@@ -864,7 +866,10 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     let digit = quoted || value.as_bytes()[..run].iter().any(u8::is_ascii_digit);
     let literal = &value.as_bytes()[..run];
     let real = !stands_in(literal);
-    if !(run >= 8 && ends && digit && real) {
+    // `"pin": 12345678` is a number, as `{ pin: 12345678 }` is: the field
+    // rule takes text only.
+    let number = quoted_name && !quoted && literal.iter().all(|b| b.is_ascii_digit());
+    if !(run >= 8 && ends && digit && real) || number {
         return None;
     }
     // Only now: measuring the value's end for every name would be quadratic.
@@ -874,6 +879,13 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     let end = match quote {
         Some(_) if run < window.len() || window.len() == value.len() => run,
         Some(_) => value_end(value, true),
+        // After a quoted name, not the `}` that closes the object.
+        None if quoted_name => {
+            let structure = value.bytes().position(|b| matches!(b, b',' | b'}' | b']'));
+            value_end(value, true)
+                .min(structure.unwrap_or(usize::MAX))
+                .max(run)
+        }
         None => value_end(value, true).max(run),
     };
     Some(Hit::new("credential_assignment", start, start + end))

@@ -539,7 +539,19 @@ fn a_credential_field_in_json_text_goes_whole_and_the_text_still_parses() {
             r#"{"k":"-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIB"}"#,
             r#"{"k":"[REDACTED:private_key]"}"#,
         ),
+        // A bare value after a quoted name ends before the object does.
+        (
+            r#"{"user":"ann","password":hunter2x9,"n":1}"#,
+            r#"{"user":"ann","password":[REDACTED:credential_assignment],"n":1}"#,
+        ),
     ] {
+        if text.contains("hunter2x9") {
+            // Not JSON to begin with; what follows the marker is kept.
+            let mut out = text.to_owned();
+            redact_text("t", &mut out, &mut Vec::new()).unwrap();
+            assert_eq!(out, redacted);
+            continue;
+        }
         let mut out = text.to_owned();
         redact_text("t", &mut out, &mut Vec::new()).unwrap();
         assert_eq!(out, redacted, "{text}");
@@ -552,9 +564,14 @@ fn a_credential_field_in_json_text_goes_whole_and_the_text_still_parses() {
         r#"{"password":""}"#,
         r#"{"password":"…"}"#,
         r#"{"password":"****"}"#,
+        // A number, as the field rule reads `{ password: 12345678 }`.
+        r#"{"user":"ann","password":12345678}"#,
+        r#"{\"pin\": 1234567890}"#,
     ] {
         assert_eq!(find(text), None, "{text}");
     }
+    // Unquoted names keep reading a bare number as a typed password.
+    assert!(find("password=12345678").is_some());
 }
 
 #[test]

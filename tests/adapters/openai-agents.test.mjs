@@ -111,6 +111,59 @@ for (const [name, backend] of Object.entries(backends)) {
       store.free();
     });
 
+    it("two replace_suffix on one suffix at once: one applies, the other is rejected", async () => {
+      const opened = backend();
+      const [s1, s2] = [new AttacheSession(await opened.open(), { sessionId: "race" }), new AttacheSession(await opened.open(), { sessionId: "race" })];
+      const u = (text) => ({ role: "user", content: text });
+      await s1.addItems([u("a"), u("b")]);
+      const tx = (s, op, to) => s.applyHistoryTransaction({ operationId: op, transaction: { type: "replace_suffix", expectedSuffix: [u("b")], replacement: [u(to)] } });
+      const results = await Promise.allSettled([tx(s1, "run-1", "X"), tx(s2, "run-2", "Y")]);
+      expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected"]);
+      expect(results[1].reason.message).toMatch(/no longer matches/);
+      expect(await s2.getItems()).toEqual([u("a"), u("X")]);
+    });
+
+    it("on a redacting store, a credential field holding a list still matches its original", async () => {
+      const store = new MemorySessionStore({ credentials: "redact" });
+      const session = new AttacheSession(store, { sessionId: "list" });
+      const item = { role: "user", content: "hi", providerData: { api_key: ["abc", "def"] } };
+      await session.addItems([item]);
+      await session.applyHistoryTransaction({ operationId: "op", transaction: { type: "replace_suffix", expectedSuffix: [item], replacement: [{ role: "user", content: "summary" }] } });
+      expect(await session.getItems()).toEqual([{ role: "user", content: "summary" }]);
+      store.free();
+    });
+
+    it("a number under a credential name stays a number, and the arguments stay JSON", async () => {
+      const store = new MemorySessionStore({ credentials: "redact" });
+      const session = new AttacheSession(store, { sessionId: "num" });
+      await session.addItems([functionCall("login", { user: "ann", password: 12345678 }, { callId: "call_1" })]);
+      const [stored] = await session.getItems();
+      expect(JSON.parse(stored.arguments)).toEqual({ user: "ann", password: 12345678 });
+      store.free();
+    });
+
+    it("a run stopped by an output guardrail resumes though the store changed what it kept", async () => {
+      for (const [output, credentials] of [["cut \ud800 here", "refuse"], [`OPENAI_API_KEY=sk-proj-${"Zx9".repeat(16)}`, "redact"]]) {
+        const store = new MemorySessionStore({ credentials });
+        const session = new AttacheSession(store, { sessionId: "guard" });
+        const t = tool({ name: "t", description: "t", parameters: z.object({}), execute: async () => output });
+        let trip = true;
+        const agent = new Agent({
+          name: "a",
+          tools: [t],
+          model: new ScriptedModel([[functionCall("t", {}, { callId: "call_1" })], [assistantMessage("stopped")], [assistantMessage("unused")]]),
+          outputGuardrails: [{ name: "g", execute: async () => ({ tripwireTriggered: trip, outputInfo: {} }) }],
+        });
+        const stopped = await run(agent, "do it", { session }).catch((e) => e);
+        expect(stopped.state, credentials).toBeDefined();
+        trip = false;
+        const resumed = await run(agent, stopped.state, { session });
+        expect(resumed.finalOutput, credentials).toBe("stopped");
+        expect((await session.getItems()).map((i) => i.role ?? i.type), credentials).toEqual(["user", "function_call", "function_call_result", "assistant"]);
+        store.free();
+      }
+    });
+
     it("the operation digest is taken as a redacting store keeps the transaction: no secret's bits", async () => {
       const store = new MemorySessionStore({ credentials: "redact" });
       const session = new AttacheSession(store, { sessionId: "d" });

@@ -86,34 +86,15 @@ function toItem(message) {
 /** JSON as stored, lone surrogates made U+FFFD: what a later call compares against. */
 const asStored = (value) => JSON.parse(wellFormedJson(JSON.stringify(value)));
 
-// A redacting store replaced each secret with a marker; the runner still
-// holds the secret. A stored string matches when it is the same with each
-// marker standing for some text (never empty), found left to right.
-const MARKER = /\[REDACTED:[a-z0-9_]+\]/;
+/**
+ * Items as a redacting store keeps them: the runner holds the originals,
+ * the store may hold markers (or, once a secret is registered, text now
+ * found to hold one). Both sides compared this way match exactly.
+ */
+const comparable = (items) => items.map((item) => redactCredentials(asStored(item)).value);
 
-function sameText(stored, given) {
-  if (typeof given !== "string" || !MARKER.test(stored)) return false;
-  const parts = stored.split(MARKER);
-  const [first, last] = [parts[0], parts[parts.length - 1]];
-  if (!given.startsWith(first)) return false;
-  let at = first.length;
-  for (const part of parts.slice(1, -1)) {
-    const found = given.indexOf(part, at + 1);
-    if (found < 0) return false;
-    at = found + part.length;
-  }
-  return given.length - last.length >= at + 1 && given.endsWith(last);
-}
-
-/** Deep equality of stored JSON `a` with `b`, a redaction marker in `a` matching its secret. */
-function equal(a, b) {
-  if (a === b) return true;
-  if (typeof a === "string") return sameText(a, b);
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && equal(a[k], b[k]));
-}
+/** Whether stored JSON `a` is `b`, in any key order, once both are comparable. */
+const equal = (a, b) => canonical(comparable([a])) === canonical(comparable([b]));
 
 /** JSON text with object keys sorted: one text per value, in any key order. */
 function canonical(value) {
@@ -193,6 +174,23 @@ function checkedTransaction(args) {
   throw new UserError("Session history transaction must be append_items or replace_suffix.");
 }
 
+// Mutations of one session run one at a time: a suffix replaced by two
+// runs at once would pass the length check twice. Web Locks hold across
+// tabs and workers of the origin; without them (Node), within this realm.
+const queues = new Map();
+function exclusive(sessionId, work) {
+  const name = `attache/openai-agents/${sessionId}`;
+  const locks = globalThis.navigator?.locks;
+  if (typeof locks?.request === "function") return locks.request(name, work);
+  const run = (queues.get(name) ?? Promise.resolve()).then(work, work);
+  const settled = run.then(() => {}, () => {});
+  queues.set(name, settled);
+  settled.then(() => {
+    if (queues.get(name) === settled) queues.delete(name);
+  });
+  return run;
+}
+
 export class AttacheSession {
   #store;
   #sessionId;
@@ -240,22 +238,28 @@ export class AttacheSession {
     return messages.map(toItem);
   }
 
+  /** Stored and expected items as the runner should compare them: see `comparable`. */
+  prepareHistoryItemsForPersistenceComparison(items) {
+    return comparable(items);
+  }
+
   async addItems(items) {
     if (items.length === 0) return;
     const id = await this.getSessionId();
-    await this.#store.appendMessages(id, items.map((item) => toMessage(wellFormed(item))));
+    const messages = items.map((item) => toMessage(wellFormed(item)));
+    await exclusive(id, () => this.#store.appendMessages(id, messages));
   }
 
   async popItem() {
     const id = await this.getSessionId();
-    const message = await this.#store.popMessage(id);
+    const message = await exclusive(id, () => this.#store.popMessage(id));
     return message ? toItem(message) : undefined;
   }
 
   /** Empties the history. Applied operation ids are kept: one is never applied twice. */
   async clearSession() {
     const id = await this.getSessionId();
-    await this.#store.clearMessages(id);
+    await exclusive(id, () => this.#store.clearMessages(id));
   }
 
   /**
@@ -266,6 +270,10 @@ export class AttacheSession {
   async applyHistoryTransaction(args) {
     const { operationId, transaction } = checkedTransaction(args);
     const id = await this.getSessionId();
+    return exclusive(id, () => this.#apply(id, operationId, transaction));
+  }
+
+  async #apply(id, operationId, transaction) {
     const key = opKey(operationId);
     const digest = digestOf(transaction);
     // Built once, whatever the retries: the items came through asStored.
@@ -289,7 +297,7 @@ export class AttacheSession {
         const history = await this.#store.loadMessages(id);
         const from = history.length - transaction.expectedSuffix.length;
         const actual = from < 0 ? null : history.slice(from).map(toItem);
-        if (!actual || !equal(asStored(actual), transaction.expectedSuffix)) {
+        if (!actual || !equal(actual, transaction.expectedSuffix)) {
           throw new UserError("Session history suffix no longer matches the transaction precondition.");
         }
         Object.assign(turn, { messages: incoming, replaceFrom: from, expectedCount: history.length });
