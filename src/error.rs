@@ -152,8 +152,9 @@ impl Error {
         }
     }
 
-    /// Maps a DOMException by name: quota, version and connection loss get
-    /// their own codes; anything else aborted the transaction.
+    /// Maps a DOMException by name: quota, version, connection loss and
+    /// denied storage get their own codes; anything else aborted the
+    /// transaction.
     pub fn from_dom(name: &str, message: &str, cause: Cause) -> Self {
         let (dom_name, message) = (name.to_owned(), message.to_owned());
         let text = message.to_ascii_lowercase();

@@ -65,7 +65,7 @@ export function compact(history, next, budget) {
 function unsent(messages) {
   const [found] = redactCredentials(messages).redactions;
   if (found) {
-    throw Object.assign(new Error(`Not sent: the request holds a credential (${found.kind}) at ${found.path}. Nothing was stored.`), { credential: found.kind });
+    throw Object.assign(new Error(`Not sent: the request holds a credential (${found.kind}) at ${found.path}.`), { credential: found.kind });
   }
 }
 
@@ -113,9 +113,9 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   for (let step = 0; step < MAX_STEPS; step++) {
     const attachments = pinned.consolidatedMessage();
     plan = planTurn({ contextWindow, history, attachments, overheadTokens: overhead, counter: "openai" });
-    // The turn began by compacting; a later step that no longer fits ends
-    // the turn, and the next one compacts first.
-    if (step > 0 && plan.action !== "send") {
+    // The turn began by compacting; a later step whose request would not
+    // fit the window ends the turn (one over the threshold still goes).
+    if (step > 0 && (plan.action === "context_exceeded" || plan.payloadTokens > contextWindow)) {
       frame({ type: "stopped", step, action: plan.action, payloadTokens: plan.payloadTokens });
       break;
     }

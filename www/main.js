@@ -79,12 +79,18 @@ const snapshot = () => ({
 
 /** The pins as stored: after a failed write the page must not show what was not kept. */
 async function reloadPins() {
-  // The old store is left to its finalizer: a running turn may hold it.
-  pinned = (await store.loadAttachments(sessionId)) ?? new AttachmentStore();
+  const id = sessionId;
+  const pins = (await store.loadAttachments(id)) ?? new AttachmentStore();
+  // Another session opened meanwhile: its pins stay. The old store is
+  // left to its finalizer.
+  if (id === sessionId) pinned = pins;
+  else pins.free();
 }
 
 /** `change()` to the pins, then the pins and the snapshot written together, or neither. */
 async function changePins(change) {
+  // A turn or a switch holds the pins until it is written.
+  if (locked) throw new Error("Wait until the turn, or the switch of session, has finished.");
   try {
     change();
     await store.commitTurn(sessionId, { attachments: pinned, state: { snapshot: snapshot() } });
@@ -203,12 +209,23 @@ function describeMessage(m) {
     : p.type === "tool_result" ? `← ${typeof p.content === "string" ? p.content : JSON.stringify(p.content)}` : `[${p.type}]`)).join("\n");
 }
 
-/** Fills the pin's form; saved with another slug or path, it replaces the pin it came from. */
+/** Fills the pin's form; saved with another slug or path, it replaces the pin it came from, as its button says. */
 function editSpec(spec) {
   const form = spec.kind === "memory" ? $("pin-memory") : $("pin-file");
   for (const [name, value] of Object.entries(spec)) if (form.elements[name]) form.elements[name].value = value ?? "";
   form.dataset.editing = spec.kind === "memory" ? `memory:${spec.slug}` : `file:${spec.path}`;
+  const button = form.querySelector("button");
+  button.dataset.label ??= button.textContent;
+  button.textContent = `Save, replacing ${form.dataset.editing}`;
   form.elements[0].focus();
+}
+
+/** Clears a form and its edit. */
+function cleared(form) {
+  form.reset();
+  delete form.dataset.editing;
+  const button = form.querySelector("button");
+  if (button?.dataset.label) button.textContent = button.dataset.label;
 }
 
 /** Pins a spec from `form`, replacing the pin being edited, if its id changed. */
@@ -221,7 +238,7 @@ function pinFrom(form, spec) {
 }
 
 /** A form's submit; `clear` (default: the whole form) runs once it worked, or on a refused credential. */
-function onSubmit(id, handler, clear = (form) => { form.reset(); delete form.dataset.editing; }) {
+function onSubmit(id, handler, clear = cleared) {
   $(id).addEventListener("submit", (event) => {
     event.preventDefault();
     const form = event.currentTarget;
@@ -239,11 +256,14 @@ onSubmit("add-todo", ({ text }) => changePins(() => {
 // them, and a turn started mid-switch would hold pins about to be freed.
 // Each turns the other's controls off.
 const turnControls = ["send", "session-select", "session-new", "session-delete", "session-import"];
+let locked = false;
 const exclusive = async (action) => {
   for (const id of turnControls) $(id).disabled = true;
+  locked = true;
   try {
     await action();
   } finally {
+    locked = false;
     for (const id of turnControls) $(id).disabled = false;
   }
 };

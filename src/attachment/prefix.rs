@@ -85,7 +85,17 @@ pub fn minimum_cacheable_tokens(provider: Option<&str>, model: Option<&str>) -> 
     let (Some("anthropic"), Some(model)) = (provider, model) else {
         return 1024;
     };
-    let model = model.to_ascii_lowercase();
+    // Gateways write `claude-opus-4.5` too.
+    let model: String = model
+        .chars()
+        .map(|c| {
+            if c == '.' {
+                '-'
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect();
     let has = |name: &str| crate::text::contains(&model, name);
     if has("opus-4-5") || has("opus-4-6") || has("haiku-4-5") {
         4096

@@ -137,23 +137,34 @@ impl AttachmentStore {
         Ok(())
     }
 
-    /// The same check for one pin, by id; none pinned passes.
+    /// The same check for one pin, by id; none pinned passes. The error
+    /// names the pin, unless its id is what holds the credential.
     pub fn check_pin(&self, id: &str) -> Result<(), crate::Error> {
         let Some(pinned) = self.position(id).map(|index| &self.pinned[index]) else {
             return Ok(());
         };
-        match &pinned.held {
+        let held = match &pinned.held {
             Some(kind) => Err(crate::Error::Credential {
-                path: pinned.id.clone(),
+                path: String::new(),
                 kind: kind.clone(),
             }),
             // The spec, not only the text sent: a secret past a file's cut
             // or in a custom id would still be saved, and shown by getAttachment.
             None if crate::credentials::any_host_secrets() => {
-                crate::credentials::check_host_secrets_in(&pinned.id, &pinned.attachment.to_spec())
+                crate::credentials::check_host_secrets_in("", &pinned.attachment.to_spec())
             }
             None => Ok(()),
-        }
+        };
+        held.map_err(|e| match e {
+            crate::Error::Credential { kind, .. } => crate::Error::Credential {
+                path: match crate::credentials::check_text("", &pinned.id) {
+                    Ok(()) => pinned.id.clone(),
+                    Err(_) => "(an attachment id)".to_owned(),
+                },
+                kind,
+            },
+            other => other,
+        })
     }
 
     /// Every rendered text in consolidated order: memories, then files,

@@ -464,6 +464,11 @@ fn providers_cache_from_their_minimums_per_model() {
     assert_eq!(anthropic("claude-sonnet-4-6"), 2048);
     assert_eq!(anthropic("claude-sonnet-4-5"), 1024);
     assert_eq!(anthropic("claude-sonnet-4"), 1024);
+    assert_eq!(
+        anthropic("anthropic/claude-opus-4.5"),
+        4096,
+        "a gateway's name"
+    );
     assert_eq!(minimum_cacheable_tokens(None, None), 1024);
 }
 
@@ -662,7 +667,13 @@ fn a_secret_past_the_cut_or_in_a_custom_id_is_found_in_the_spec() {
         Some("file:big.txt")
     );
     let custom = format!("note:{key}");
-    assert_eq!(store.check_pin(&custom).unwrap_err().code(), "CREDENTIAL");
+    let error = store.check_pin(&custom).unwrap_err();
+    assert_eq!(
+        (error.code(), error.field()),
+        ("CREDENTIAL", Some("(an attachment id)")),
+        "never the key"
+    );
+    assert!(!error.to_string().contains(key), "{error}");
     assert!(store.check_host_secrets().is_err());
     crate::credentials::clear_host_secrets();
     assert_eq!(store.check_pin("file:big.txt"), Ok(()));

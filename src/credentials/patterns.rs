@@ -867,8 +867,15 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     let literal = &value.as_bytes()[..run];
     let real = !stands_in(literal);
     // `"pin": 12345678` is a number, as `{ pin: 12345678 }` is: the field
-    // rule takes text only.
-    let number = quoted_name && !quoted && literal.iter().all(|b| b.is_ascii_digit());
+    // rule takes text only. Only where a JSON number ends: a bot token's
+    // digits run on into `:AAH…`.
+    let number = quoted_name
+        && !quoted
+        && literal.iter().all(|b| b.is_ascii_digit())
+        && matches!(
+            after(0),
+            None | Some(b',' | b'}' | b']' | b' ' | b'\t' | b'\r' | b'\n' | b'\\')
+        );
     if !(run >= 8 && ends && digit && real) || number {
         return None;
     }
@@ -879,11 +886,18 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     let end = match quote {
         Some(_) if run < window.len() || window.len() == value.len() => run,
         Some(_) => value_end(value, true),
-        // After a quoted name, not the `}` that closes the object.
+        // After a quoted name, not the `}` that closes the object: a `,`
+        // `}` or `]` that JSON follows ends it (in YAML, `pa,ss` is one).
         None if quoted_name => {
-            let structure = value.bytes().position(|b| matches!(b, b',' | b'}' | b']'));
-            value_end(value, true)
-                .min(structure.unwrap_or(usize::MAX))
+            let end = value_end(value, true);
+            let bytes = value.as_bytes();
+            let json_after = |k: usize| {
+                let next = bytes[k + 1..end].iter().find(|&&b| b != b' ' && b != b'\t');
+                matches!(next, None | Some(b'"' | b'\\' | b'}' | b']' | b','))
+            };
+            (run..end)
+                .find(|&k| matches!(bytes[k], b',' | b'}' | b']') && json_after(k))
+                .unwrap_or(end)
                 .max(run)
         }
         None => value_end(value, true).max(run),

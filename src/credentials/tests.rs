@@ -570,8 +570,19 @@ fn a_credential_field_in_json_text_goes_whole_and_the_text_still_parses() {
     ] {
         assert_eq!(find(text), None, "{text}");
     }
-    // Unquoted names keep reading a bare number as a typed password.
+    // Unquoted names keep reading a bare number as a typed password, and
+    // digits that run on are no number: a bot token in YAML.
     assert!(find("password=12345678").is_some());
+    for text in [
+        r#""bot_token": 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"#,
+        r#""password": 12345678;x"#,
+    ] {
+        assert!(find(text).is_some(), "{text}");
+    }
+    // A YAML value with a comma goes whole; JSON's next field stays.
+    let mut yaml = r#""password": Tr0ub4dor!!,xyz"#.to_owned();
+    redact_text("t", &mut yaml, &mut Vec::new()).unwrap();
+    assert_eq!(yaml, r#""password": [REDACTED:credential_assignment]"#);
 }
 
 #[test]

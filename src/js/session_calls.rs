@@ -100,11 +100,15 @@ impl Intake {
     pub fn state_object(&mut self, value: &JsValue, path: &str) -> Result<Value, Error> {
         let mut value = from_js(value, path)?;
         if self.redact {
-            let pins = PINS.map(|key| format!("{path}.{key}"));
-            let pins = [pins[0].as_str(), pins[1].as_str()];
-            credentials::redact_state(path, &mut value, &pins, &mut self.found)?;
+            self.redact_state(path, &mut value)?;
         }
         Ok(value)
+    }
+
+    fn redact_state(&mut self, path: &str, state: &mut Value) -> Result<(), Error> {
+        let pins = PINS.map(|key| format!("{path}.{key}"));
+        let pins = [pins[0].as_str(), pins[1].as_str()];
+        credentials::redact_state(path, state, &pins, &mut self.found)
     }
 
     /// A session document: its state as `state_object` takes it, the rest
@@ -119,11 +123,7 @@ impl Intake {
             let names = ["document.session.id", "document.frames[].requestId"];
             credentials::redact_value("document", &mut value, &names, &mut self.found)?;
             if let (Some(mut state), Value::Object(document)) = (state, &mut value) {
-                let pins = [
-                    "document.state.attachments",
-                    "document.state.prefix_baseline",
-                ];
-                credentials::redact_state("document.state", &mut state, &pins, &mut self.found)?;
+                self.redact_state("document.state", &mut state)?;
                 document.insert("state".into(), state);
             }
         }

@@ -73,6 +73,8 @@ pub fn state_value(key: &str, value: &Value) -> Result<(), Error> {
             // setAttachment reports it.
             let pins =
                 crate::attachment::AttachmentStore::from_specs(value).map_err(|e| e.within(key))?;
+            // A credential first, as a redacting store refuses the pins.
+            crate::credentials::check_field(key, value)?;
             // Loaded, one would replace the other: the store would not
             // give back what was saved.
             if value.as_array().map_or(0, Vec::len) != pins.len() {

@@ -321,3 +321,25 @@ for (const [name, backend] of Object.entries(backends)) {
     });
   });
 }
+
+describe("AttacheSession's write lock", () => {
+  it("takes a Web Lock where there is one, and falls back to the realm's queue where it is refused", async () => {
+    const had = Object.getOwnPropertyDescriptor(globalThis, "navigator");
+    const u = (text) => ({ role: "user", content: text });
+    const names = [];
+    try {
+      Object.defineProperty(globalThis, "navigator", { configurable: true, value: { locks: { request: async (name, work) => { names.push(name); return work(); } } } });
+      const session = new AttacheSession(new MemorySessionStore(), { sessionId: "locked" });
+      await session.addItems([u("a")]);
+      expect(names).toEqual(["attache/openai-agents/locked"]);
+      // An opaque origin refuses the request: writes go on, within the realm.
+      Object.defineProperty(globalThis, "navigator", { configurable: true, value: { locks: { request: async () => { throw new DOMException("denied", "SecurityError"); } } } });
+      await session.addItems([u("b")]);
+      await session.popItem();
+      expect(await session.getItems()).toEqual([u("a")]);
+    } finally {
+      if (had) Object.defineProperty(globalThis, "navigator", had);
+      else delete globalThis.navigator;
+    }
+  });
+});

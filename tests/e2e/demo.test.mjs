@@ -2,8 +2,9 @@
 // Chromium: scripted turns with the pins leading each request, a todo tick
 // seen by the prefix indicator, a reload that restores the session, export,
 // delete and import, a pasted key refused, an OpenAI-compatible endpoint
-// (a loopback stub) and screenshots at a laptop's and a phone's size, left
-// in target/screenshots/.
+// (a loopback stub) that never gets a key typed into the chat, a pin edited
+// under another slug, the memory store where IndexedDB is denied, and
+// screenshots at a laptop's and a phone's size, left in target/screenshots/.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
@@ -284,11 +285,13 @@ test("a small window compacts the history, persisted before the request is sent"
 
 test("a pin edited under another slug replaces the one it came from", async () => {
   await page.click("button[aria-label='Edit memory:style']");
+  assert.equal(await page.textContent("#pin-memory button"), "Save, replacing memory:style", "the edit is shown");
   await page.fill("#pin-memory input[name=slug]", "tone");
   await page.click("#pin-memory button");
   await page.waitForFunction(() => /memory:tone/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
   const ids = await page.$$eval("#pinned code", (codes) => codes.map((c) => c.textContent));
   assert.ok(!ids.includes("memory:style"), ids.join(", "));
+  assert.equal(await page.textContent("#pin-memory button"), "Pin memory");
   // A plain pin afterwards is a new pin, not another rename.
   await page.fill("#pin-memory input[name=slug]", "extra");
   await page.fill("#pin-memory textarea[name=memory]", "more");

@@ -86,13 +86,13 @@ test("a done: that matches no todo says so", async () => {
   assert.match(JSON.stringify(tool), /No todo reads \\"review auth design\\"/);
 });
 
-test("a step whose plan no longer says send is not sent", async () => {
+test("a step whose request would not fit the window is not sent", async () => {
   // A model whose tool output fills the window: the step after it stops.
   const talkative = {
     complete: (messages) => ({ role: "assistant", content: [{ type: "tool_call", id: `c${messages.length}`, name: "lookup", arguments: { query: "x".repeat(4000) } }] }),
   };
   const { calls, turn } = await session(talkative);
   const result = await turn("look it up", 1200);
-  assert.equal(calls.length, 1, "one request, then the plan said compact");
+  assert.equal(calls.length, 1, "one request; the next would not fit");
   assert.equal(result.steps.length, 1);
 });

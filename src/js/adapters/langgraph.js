@@ -138,7 +138,12 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       const key = Object.keys(names).find((k) =>
         [`state.${k}`, `stateIfAbsent.${k}`].some((at) => field === at || field.startsWith(`${at}.`)),
       );
-      if (key !== undefined && typeof e.message === "string") e.message += ` (${names[key]})`;
+      if (key !== undefined && typeof e.message === "string") {
+        // A frozen error keeps its message: the refusal matters more.
+        try {
+          e.message += ` (${names[key]})`;
+        } catch {}
+      }
       throw e;
     }
   }

@@ -176,12 +176,26 @@ function checkedTransaction(args) {
 
 // Mutations of one session run one at a time: a suffix replaced by two
 // runs at once would pass the length check twice. Web Locks hold across
-// tabs and workers of the origin; without them (Node), within this realm.
+// tabs and workers of the origin; without them (Node, an insecure origin)
+// or where they are refused (an opaque origin), within this realm only.
 const queues = new Map();
-function exclusive(sessionId, work) {
+let locksRefused = false;
+async function exclusive(sessionId, work) {
   const name = `attache/openai-agents/${sessionId}`;
   const locks = globalThis.navigator?.locks;
-  if (typeof locks?.request === "function") return locks.request(name, work);
+  if (!locksRefused && typeof locks?.request === "function") {
+    let started = false;
+    try {
+      return await locks.request(name, () => {
+        started = true;
+        return work();
+      });
+    } catch (e) {
+      // Refused before the work ran: the realm's queue instead, from now on.
+      if (started) throw e;
+      locksRefused = true;
+    }
+  }
   const run = (queues.get(name) ?? Promise.resolve()).then(work, work);
   const settled = run.then(() => {}, () => {});
   queues.set(name, settled);
