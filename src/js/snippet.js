@@ -23,6 +23,14 @@ export function toJson(value, path) {
   const seen = new Set();
   let items = 0;
   const field = (at, key) => (at ? `${at}.${key}` : key);
+  // A getter (or a Proxy's trap) that throws is named at its own path.
+  const read = (o, k, at) => {
+    try {
+      return o[k];
+    } catch {
+      throw { path: at, reason: "has a getter that threw" };
+    }
+  };
   // `key` is what JSON.stringify passes to toJSON; `replaced`, that v is a
   // toJSON's result, whose own toJSON JSON.stringify does not call. Returns
   // a copy of what it read: each getter and toJSON runs once, and the copy
@@ -65,7 +73,7 @@ export function toJson(value, path) {
       result = [];
       // Every index: forEach skips holes, which JSON.stringify writes as null.
       for (let i = 0, length = v.length; i < length; i++) {
-        const item = v[i];
+        const item = read(v, i, `${at}[${i}]`);
         if (item === undefined) throw { path: `${at}[${i}]`, reason: "is undefined or a hole, which JSON cannot hold" };
         result.push(check(item, `${at}[${i}]`, String(i), false));
       }
@@ -74,7 +82,7 @@ export function toJson(value, path) {
       result = Object.create(null);
       for (const k of Object.keys(v)) {
         if (illFormed(k)) throw { path: at, reason: "has a key with a lone surrogate, which UTF-8 cannot hold" };
-        const item = v[k];
+        const item = read(v, k, field(at, k));
         // Absent and undefined mean the same, as in JSON.stringify.
         if (item !== undefined) result[k] = check(item, field(at, k), k, false);
       }

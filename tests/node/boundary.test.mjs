@@ -457,6 +457,17 @@ test("a URL is stored as its href; a look-alike tagged URL is still not a plain 
   store.free();
 });
 
+test("a getter that throws deep inside a value is named at its own path", async () => {
+  const store = new MemorySessionStore();
+  const { id } = await store.createSession();
+  await assert.rejects(store.appendActivityFrames(id, "r", [{ ok: 1 }, { a: { get b() { throw new Error("x"); } } }]),
+    (e) => e.code === "INVALID_VALUE" && e.field === "frames[1].a.b" && /getter that threw/.test(e.message));
+  const items = new Proxy([1, 2], { get: (t, k) => { if (k === "1") throw new Error("trap"); return Reflect.get(t, k); } });
+  await assert.rejects(store.saveSessionState(id, "k", { list: items }), (e) => e.field === "k.list[1]");
+  assert.deepEqual(await store.loadActivityFrames(id), [], "nothing written");
+  store.free();
+});
+
 test("a value too large for one call is INVALID_VALUE before it is copied in", async () => {
   const store = new MemorySessionStore();
   const { id } = await store.createSession();
