@@ -20,16 +20,9 @@ pub struct PrefixChange {
 }
 
 /// `None` when both prefixes have the same parts with the same texts.
+/// `newer(a, b)` says `a` was pinned after `b`, which decides between two
+/// parts that moved as far: a re-pin by one place.
 pub fn first_change(
-    previous: &[(String, String)],
-    current: &[(String, String)],
-) -> Option<PrefixChange> {
-    first_change_with(previous, current, &|_: &str, _: &str| false)
-}
-
-/// As `first_change`; `newer(a, b)` says `a` was pinned after `b`, which
-/// decides between two parts that moved as far: a re-pin by one place.
-pub fn first_change_with(
     previous: &[(String, String)],
     current: &[(String, String)],
     newer: &dyn Fn(&str, &str) -> bool,
@@ -158,7 +151,7 @@ impl PrefixTracker {
                 let current = store.prefix_parts();
                 let change = previous.as_ref().and_then(|(_, parts)| {
                     let newer = |a: &str, b: &str| store.serial(a) > store.serial(b);
-                    first_change_with(parts, &current, &newer)
+                    first_change(parts, &current, &newer)
                 });
                 self.checked = Some((revision, current));
                 self.specs = Some(store.to_specs());

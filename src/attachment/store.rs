@@ -143,6 +143,10 @@ impl AttachmentStore {
         let Some(pinned) = self.position(id).map(|index| &self.pinned[index]) else {
             return Ok(());
         };
+        // Every pin passed at this generation (a held one keeps it at MAX).
+        if self.checked.get() == crate::credentials::host_secrets_generation() {
+            return Ok(());
+        }
         let held = match &pinned.held {
             Some(kind) => Err(crate::Error::Credential {
                 path: String::new(),
@@ -215,6 +219,10 @@ impl AttachmentStore {
             .as_array()
             .ok_or_else(|| crate::Error::invalid("", "attachments must be an array of specs"))?;
         let mut store = Self::new();
+        // Each spec is checked here, against the secrets registered now.
+        store
+            .checked
+            .set(crate::credentials::host_secrets_generation());
         for (index, spec) in specs.iter().enumerate() {
             let (attachment, held) =
                 Attachment::from_saved(spec).map_err(|e| e.within(&format!("[{index}]")))?;

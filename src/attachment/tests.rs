@@ -13,6 +13,11 @@ fn rendered(spec: crate::json::Value) -> String {
         .render()
 }
 
+/// `first_change` with no pin order: ties go to the part that left.
+fn changed(previous: &[(String, String)], current: &[(String, String)]) -> Option<PrefixChange> {
+    first_change(previous, current, &|_: &str, _: &str| false)
+}
+
 #[test]
 fn a_memory_renders_its_slug_header_and_text_verbatim() {
     assert_eq!(
@@ -317,7 +322,7 @@ fn parts(list: &[(&str, &str)]) -> PrefixParts {
 #[test]
 fn identical_prefixes_have_no_change() {
     let a = parts(&[("memory:m", "abc"), ("todo:session", "[Todo list]")]);
-    assert_eq!(first_change(&a, &a.clone()), None);
+    assert_eq!(changed(&a, &a.clone()), None);
 }
 
 #[test]
@@ -331,7 +336,7 @@ fn a_change_names_the_first_differing_byte_and_its_attachment() {
         ("todo:session", "[Todo list]\n- [x] x"),
     ]);
     assert_eq!(
-        first_change(&before, &after),
+        changed(&before, &after),
         Some(PrefixChange {
             offset: 3 + 15,
             attachment_id: "todo:session".into()
@@ -345,7 +350,7 @@ fn offsets_count_utf8_bytes() {
     let before = parts(&[("memory:m", "é中x")]);
     let after = parts(&[("memory:m", "é中y")]);
     assert_eq!(
-        first_change(&before, &after).unwrap().offset,
+        changed(&before, &after).unwrap().offset,
         5,
         "é is 2 bytes, 中 is 3"
     );
@@ -356,14 +361,14 @@ fn a_detached_tail_is_blamed_on_what_was_there() {
     let before = parts(&[("memory:m", "abc"), ("file:f", "F")]);
     let after = parts(&[("memory:m", "abc")]);
     assert_eq!(
-        first_change(&before, &after),
+        changed(&before, &after),
         Some(PrefixChange {
             offset: 3,
             attachment_id: "file:f".into()
         })
     );
     assert_eq!(
-        first_change(&after, &before),
+        changed(&after, &before),
         Some(PrefixChange {
             offset: 3,
             attachment_id: "file:f".into()
@@ -384,7 +389,7 @@ fn a_new_memory_ahead_of_the_files_is_blamed_at_its_own_start() {
         &mut store,
         json!({"kind": "memory", "slug": "m", "memory": "M"}),
     );
-    let change = first_change(&before, &store.prefix_parts()).unwrap();
+    let change = changed(&before, &store.prefix_parts()).unwrap();
     assert_eq!(
         (change.offset, change.attachment_id.as_str()),
         (1, "memory:m"),
@@ -397,7 +402,7 @@ fn text_moving_between_parts_is_a_change_though_the_bytes_run_the_same() {
     let before = parts(&[("memory:a", "ab"), ("memory:b", "c")]);
     let after = parts(&[("memory:a", "a"), ("memory:b", "bc")]);
     assert_eq!(
-        first_change(&before, &after),
+        changed(&before, &after),
         Some(PrefixChange {
             offset: 1,
             attachment_id: "memory:a".into()
@@ -411,7 +416,7 @@ fn a_detach_in_the_middle_names_the_detached_attachment() {
     let before = parts(&[("memory:a", "A"), ("memory:b", "B"), ("file:f", "F")]);
     let after = parts(&[("memory:a", "A"), ("file:f", "F")]);
     assert_eq!(
-        first_change(&before, &after),
+        changed(&before, &after),
         Some(PrefixChange {
             offset: 1,
             attachment_id: "memory:b".into()
@@ -574,7 +579,7 @@ fn a_restored_baseline_compares_the_first_check_after_a_reload() {
 #[test]
 fn a_part_that_moved_is_named_not_the_one_that_shifted_into_its_place() {
     let name = |before: &[(&str, &str)], after: &[(&str, &str)]| {
-        first_change(&parts(before), &parts(after)).map(|c| c.attachment_id)
+        changed(&parts(before), &parts(after)).map(|c| c.attachment_id)
     };
     // memory:a detached and pinned again goes after memory:b.
     let (a, b, c) = (("memory:a", "A"), ("memory:b", "B"), ("memory:c", "C"));

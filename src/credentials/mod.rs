@@ -17,7 +17,9 @@ use crate::Error;
 mod redact;
 
 pub use patterns::{locate, scan, Hit};
-pub use redact::{redact_field, redact_state, redact_text, redact_value, Redaction};
+pub use redact::{
+    redact_field, redact_state, redact_text, redact_value, redactions_value, Redaction,
+};
 
 thread_local! {
     /// Exact strings the host holds (the page's API key, say).
@@ -43,17 +45,20 @@ pub fn check_host_secrets(path: &str, text: &str) -> Result<(), Error> {
 /// Refuses `value` at `path` if a string or key anywhere in it holds a
 /// registered secret. Free when none is registered.
 pub fn check_host_secrets_in(path: &str, value: &Value) -> Result<(), Error> {
-    match value {
-        _ if HOST_SECRETS.with(|s| s.borrow().is_empty()) => Ok(()),
-        Value::String(text) => check_host_secrets(path, text),
-        Value::Array(items) => items
-            .iter()
-            .try_for_each(|item| check_host_secrets_in(path, item)),
-        Value::Object(fields) => fields.iter().try_for_each(|(key, field)| {
-            check_host_secrets(path, key)?;
-            check_host_secrets_in(path, field)
-        }),
-        _ => Ok(()),
+    fn walk(path: &str, value: &Value) -> Result<(), Error> {
+        match value {
+            Value::String(text) => check_host_secrets(path, text),
+            Value::Array(items) => items.iter().try_for_each(|item| walk(path, item)),
+            Value::Object(fields) => fields.iter().try_for_each(|(key, field)| {
+                check_host_secrets(path, key)?;
+                walk(path, field)
+            }),
+            _ => Ok(()),
+        }
+    }
+    match any_host_secrets() {
+        true => walk(path, value),
+        false => Ok(()),
     }
 }
 

@@ -13,6 +13,14 @@ pub struct Redaction {
     pub kind: &'static str,
 }
 
+/// Redactions as hosts see them: `[{path, kind}]`.
+pub fn redactions_value(found: &[Redaction]) -> Value {
+    found
+        .iter()
+        .map(|r| crate::json!({"path": (r.path.as_str()), "kind": (r.kind)}))
+        .collect()
+}
+
 /// Redacts every string in `value`. Names are never rewritten, so one
 /// holding a secret is still `CREDENTIAL`: object keys, and whatever sits
 /// at a path in `names` (a session's `id`, a batch's `requestId`, the pins,

@@ -539,19 +539,7 @@ fn a_credential_field_in_json_text_goes_whole_and_the_text_still_parses() {
             r#"{"k":"-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIB"}"#,
             r#"{"k":"[REDACTED:private_key]"}"#,
         ),
-        // A bare value after a quoted name ends before the object does.
-        (
-            r#"{"user":"ann","password":hunter2x9,"n":1}"#,
-            r#"{"user":"ann","password":[REDACTED:credential_assignment],"n":1}"#,
-        ),
     ] {
-        if text.contains("hunter2x9") {
-            // Not JSON to begin with; what follows the marker is kept.
-            let mut out = text.to_owned();
-            redact_text("t", &mut out, &mut Vec::new()).unwrap();
-            assert_eq!(out, redacted);
-            continue;
-        }
         let mut out = text.to_owned();
         redact_text("t", &mut out, &mut Vec::new()).unwrap();
         assert_eq!(out, redacted, "{text}");
@@ -560,6 +548,14 @@ fn a_credential_field_in_json_text_goes_whole_and_the_text_still_parses() {
             "{out}"
         );
     }
+    // A bare value after a quoted name ends before the object does (not
+    // JSON to begin with: what follows the marker is kept).
+    let mut bare = r#"{"user":"ann","password":hunter2x9,"n":1}"#.to_owned();
+    redact_text("t", &mut bare, &mut Vec::new()).unwrap();
+    assert_eq!(
+        bare,
+        r#"{"user":"ann","password":[REDACTED:credential_assignment],"n":1}"#
+    );
     for text in [
         r#"{"password":""}"#,
         r#"{"password":"…"}"#,

@@ -41,12 +41,8 @@ pub fn redact_credentials(
         let mut value = super::values::from_js(&value, "value")?;
         let mut found = Vec::new();
         credentials::redact_value("", &mut value, &[], &mut found)?;
-        let redactions = found
-            .into_iter()
-            .map(|r| crate::json!({"path": (r.path), "kind": (r.kind)}))
-            .collect();
-        let result =
-            crate::json!({"value": value, "redactions": (crate::json::Value::Array(redactions))});
+        let redactions = credentials::redactions_value(&found);
+        let result = crate::json!({"value": value, "redactions": redactions});
         Ok(super::values::to_js(&result))
     };
     redact().map_err(|e: crate::Error| to_js(&e))

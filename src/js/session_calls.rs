@@ -59,12 +59,8 @@ impl Policy {
         let Some(listener) = self.on_redact.as_ref().filter(|_| !found.is_empty()) else {
             return;
         };
-        let redactions = found
-            .iter()
-            .map(|r| crate::json!({"path": (r.path.as_str()), "kind": (r.kind)}))
-            .collect();
-        let event =
-            crate::json!({"sessionId": session_id, "redactions": (Value::Array(redactions))});
+        let redactions = crate::credentials::redactions_value(found);
+        let event = crate::json!({"sessionId": session_id, "redactions": redactions});
         let _ = super::attempt::call1(listener, &JsValue::UNDEFINED, &to_js(&event));
     }
 }

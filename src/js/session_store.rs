@@ -417,10 +417,11 @@ fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::Pins, Error> {
     let baseline = (!baseline.is_null())
         .then(|| from_js(&baseline, name))
         .transpose()?
-        // One holding a credential (a secret registered since the check
-        // that left it) is not saved: no host can see or detach it, and it
-        // would refuse the pins and the turn. The next check starts afresh.
-        .filter(|b| crate::credentials::check_value("", b).is_ok());
+        // One holding a secret registered since the check that left it
+        // (its pins were checked when pinned) is not saved: no host can see
+        // or detach it, and it would refuse the pins and the turn. The next
+        // check starts afresh. Free when none is registered.
+        .filter(|b| crate::credentials::check_host_secrets_in("", b).is_ok());
     Ok((store, baseline))
 }
 

@@ -64,6 +64,7 @@ pub fn nesting(path: &str, value: &Value) -> Result<(), Error> {
 /// the two typed keys enforced.
 pub fn state_value(key: &str, value: &Value) -> Result<(), Error> {
     nesting(key, value)?;
+    let mut pins = None;
     match key {
         super::SNAPSHOT_KEY => snapshot(value)?,
         super::REPL_STATE_KEY => repl_state(value)?,
@@ -71,19 +72,22 @@ pub fn state_value(key: &str, value: &Value) -> Result<(), Error> {
         super::ATTACHMENTS_KEY | super::PREFIX_BASELINE_KEY => {
             // Keeps the spec's own code (UNKNOWN_KIND, INVALID_SPEC, ...), as
             // setAttachment reports it.
-            let pins =
+            let store =
                 crate::attachment::AttachmentStore::from_specs(value).map_err(|e| e.within(key))?;
-            // A credential first, as a redacting store refuses the pins.
-            crate::credentials::check_field(key, value)?;
-            // Loaded, one would replace the other: the store would not
-            // give back what was saved.
-            if value.as_array().map_or(0, Vec::len) != pins.len() {
-                return Err(Error::value(key, "pins one attachment id twice"));
-            }
+            pins = Some(store.len());
         }
         _ => {}
     }
-    crate::credentials::check_field(key, value)
+    // A credential before a duplicate, as a redacting store refuses pins.
+    crate::credentials::check_field(key, value)?;
+    // Loaded, one would replace the other: the store would not give back
+    // what was saved.
+    match pins {
+        Some(n) if value.as_array().map_or(0, Vec::len) != n => {
+            Err(Error::value(key, "pins one attachment id twice"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Frames and messages are JSON objects.
