@@ -83,6 +83,7 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
     say(full);
   };
   const user = { role: "user", content: text };
+  // Before the compaction: the user's text never goes anywhere.
   unsent([user]);
   // buildRequest adds the system prompt; planTurn counts it as overhead.
   const overhead = estimateTokens([{ role: "system", content: SYSTEM }], "openai");
@@ -110,6 +111,7 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   const added = [user];
   history = [...history, user];
   const steps = [];
+  let checked = 0;
   for (let step = 0; step < MAX_STEPS; step++) {
     const attachments = pinned.consolidatedMessage();
     plan = planTurn({ contextWindow, history, attachments, overheadTokens: overhead, counter: "openai" });
@@ -120,7 +122,10 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
       break;
     }
     const { messages } = buildRequest({ system: SYSTEM, history, attachments });
-    unsent(messages);
+    // The history once, then what each step added (the pins refuse
+    // themselves, and the system prompt is ours).
+    unsent(history.slice(checked));
+    checked = history.length;
     const prefix = pinned.checkPrefix({ provider: "openai" });
     steps.push({ messages, plan, prefix });
     frame({ type: "request", step, messages: messages.length, prefixStable: prefix.first ? null : prefix.stable, changed: prefix.change?.attachmentId ?? null });

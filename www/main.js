@@ -27,11 +27,6 @@ function notice(text) {
   $("notice").textContent = text;
 }
 
-/**
- * Runs an action; a refusal is shown, naming where and what, never the
- * value. A refused credential is cleared by `clear`, so it does not stay
- * on screen. `body[data-busy]` stays until the page shows the outcome.
- */
 const describe = (e) => (isAttacheError(e) ? `${e.code}: ${e.message}` : String(e?.message ?? e));
 
 /** `f()`, or `blocked(e)` when a pin holding the model's key refused it. */
@@ -45,21 +40,21 @@ function unlessBlocked(f, blocked) {
 }
 
 let busy = 0;
+/**
+ * Runs an action; a refusal is shown, naming where and what, never the
+ * value. A refused credential (the store's, or a request not sent) is
+ * cleared by `clear`, so it does not stay on screen. `body[data-busy]`
+ * stays until the page shows the outcome.
+ */
 async function attempt(action, clear) {
   document.body.dataset.busy = String(++busy);
   notice("");
   try {
     await action();
   } catch (e) {
-    if (isAttacheError(e) && e.code === "CREDENTIAL") {
-      clear?.();
-      notice(`Refused: a credential (${e.kind}) in ${e.field}. Nothing was stored.`);
-    } else if (e?.credential) {
-      clear?.();
-      notice(e.message);
-    } else {
-      notice(describe(e));
-    }
+    const refused = isAttacheError(e) && e.code === "CREDENTIAL";
+    if (refused || e?.credential) clear?.();
+    notice(refused ? `Refused: a credential (${e.kind}) in ${e.field}. Nothing was stored.` : describe(e));
   }
   try {
     await render();
@@ -87,17 +82,24 @@ async function reloadPins() {
   else pins.free();
 }
 
-/** `change()` to the pins, then the pins and the snapshot written together, or neither. */
-async function changePins(change) {
-  // A turn or a switch holds the pins until it is written.
-  if (locked) throw new Error("Wait until the turn, or the switch of session, has finished.");
+/** `write()`; if it fails, the pins as stored, since it may have changed them first. */
+async function orReload(write) {
   try {
-    change();
-    await store.commitTurn(sessionId, { attachments: pinned, state: { snapshot: snapshot() } });
+    return await write();
   } catch (e) {
     await reloadPins().catch(() => {});
     throw e;
   }
+}
+
+/** `change()` to the pins, then the pins and the snapshot written together, or neither. */
+async function changePins(change) {
+  // A turn or a switch holds the pins until it is written.
+  if (locked) throw new Error("Wait until the turn, or the switch of session, has finished.");
+  await orReload(async () => {
+    change();
+    await store.commitTurn(sessionId, { attachments: pinned, state: { snapshot: snapshot() } });
+  });
 }
 
 // The session this tab last opened resumes after a reload. Switching
@@ -159,7 +161,7 @@ async function render() {
     const cut = rendered.match(/… \(truncated, (\d+) bytes total\)$/);
     const detail = cut ? `cut at 8 KiB of ${cut[1]} bytes` : `${sizeOf(rendered)} bytes`;
     const edit = el("button", { type: "button", "aria-label": `Edit ${id}` }, "Edit");
-    edit.onclick = () => editSpec(spec);
+    edit.onclick = () => editSpec(spec, id);
     return el("li", {}, el("code", {}, id), ` ${detail} `, spec.kind === "todo" ? "" : edit, detach);
   }));
 
@@ -210,10 +212,10 @@ function describeMessage(m) {
 }
 
 /** Fills the pin's form; saved with another slug or path, it replaces the pin it came from, as its button says. */
-function editSpec(spec) {
+function editSpec(spec, id) {
   const form = spec.kind === "memory" ? $("pin-memory") : $("pin-file");
   for (const [name, value] of Object.entries(spec)) if (form.elements[name]) form.elements[name].value = value ?? "";
-  form.dataset.editing = spec.kind === "memory" ? `memory:${spec.slug}` : `file:${spec.path}`;
+  form.dataset.editing = id;
   const button = form.querySelector("button");
   button.dataset.label ??= button.textContent;
   button.textContent = `Save, replacing ${form.dataset.editing}`;
@@ -267,17 +269,12 @@ const exclusive = async (action) => {
     for (const id of turnControls) $(id).disabled = false;
   }
 };
-onSubmit("composer", ({ text, window: size }) => exclusive(async () => {
-  try {
-    const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot, say: () => {} });
-    lastSteps = turn.steps;
-    window.demo.requests.push(...turn.steps.map((s) => s.messages));
-  } catch (e) {
-    // A tool may have changed the pins before the turn failed: nothing of it was stored.
-    await reloadPins().catch(() => {});
-    throw e;
-  }
-}), (form) => { form.elements.text.value = ""; });
+// A tool may change the pins before a turn fails: nothing of it is stored.
+onSubmit("composer", ({ text, window: size }) => exclusive(() => orReload(async () => {
+  const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot, say: () => {} });
+  lastSteps = turn.steps;
+  window.demo.requests.push(...turn.steps.map((s) => s.messages));
+})), (form) => { form.elements.text.value = ""; });
 onSubmit("model-form", async ({ url, model: name, key }) => {
   // Checked before the key in use is forgotten: a bad URL or key keeps it guarded.
   const next = endpoint({ url, model: name || "default", key });

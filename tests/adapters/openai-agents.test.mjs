@@ -323,7 +323,8 @@ for (const [name, backend] of Object.entries(backends)) {
 }
 
 describe("AttacheSession's write lock", () => {
-  it("takes a Web Lock where there is one, and falls back to the realm's queue where it is refused", async () => {
+  // Last in this file: a refused request makes the module use its queue from then on.
+  it("takes a Web Lock where there is one; where it is refused, writes still go one at a time", async () => {
     const had = Object.getOwnPropertyDescriptor(globalThis, "navigator");
     const u = (text) => ({ role: "user", content: text });
     const names = [];
@@ -335,8 +336,10 @@ describe("AttacheSession's write lock", () => {
       // An opaque origin refuses the request: writes go on, within the realm.
       Object.defineProperty(globalThis, "navigator", { configurable: true, value: { locks: { request: async () => { throw new DOMException("denied", "SecurityError"); } } } });
       await session.addItems([u("b")]);
-      await session.popItem();
-      expect(await session.getItems()).toEqual([u("a")]);
+      const tx = (op, to) => session.applyHistoryTransaction({ operationId: op, transaction: { type: "replace_suffix", expectedSuffix: [u("b")], replacement: [u(to)] } });
+      const results = await Promise.allSettled([tx("run-1", "X"), tx("run-2", "Y")]);
+      expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected"]);
+      expect(await session.getItems()).toEqual([u("a"), u("X")]);
     } finally {
       if (had) Object.defineProperty(globalThis, "navigator", had);
       else delete globalThis.navigator;

@@ -126,8 +126,8 @@ function cyrb53(text, seed) {
  * transaction: a hash of a secret's text would let anyone holding the
  * store test guesses at what a marker replaced.
  */
-function digestOf(transaction) {
-  return `r1.${hashes(canonical(redactCredentials(transaction).value))}`;
+function digestOf(redacted) {
+  return `r1.${hashes(canonical(redacted))}`;
 }
 
 /** The digest before redaction, as records written before r1 hold it. */
@@ -289,7 +289,11 @@ export class AttacheSession {
 
   async #apply(id, operationId, transaction) {
     const key = opKey(operationId);
-    const digest = digestOf(transaction);
+    // Redacted once, whatever the retries: the digest, and the suffix as a
+    // redacting store would keep it (the transaction came through asStored).
+    const redacted = redactCredentials(transaction).value;
+    const digest = digestOf(redacted);
+    const expected = transaction.type === "replace_suffix" ? canonical(redacted.expectedSuffix) : undefined;
     // Built once, whatever the retries: the items came through asStored.
     const incoming = (transaction.type === "append_items" ? transaction.items : transaction.replacement).map(toMessage);
     // Another writer may come between the read and the commit: the commit
@@ -311,7 +315,7 @@ export class AttacheSession {
         const history = await this.#store.loadMessages(id);
         const from = history.length - transaction.expectedSuffix.length;
         const actual = from < 0 ? null : history.slice(from).map(toItem);
-        if (!actual || !equal(actual, transaction.expectedSuffix)) {
+        if (!actual || canonical(comparable(actual)) !== expected) {
           throw new UserError("Session history suffix no longer matches the transaction precondition.");
         }
         Object.assign(turn, { messages: incoming, replaceFrom: from, expectedCount: history.length });
