@@ -64,6 +64,9 @@ pub enum Error {
     Freed { class: String },
     /// A method got a `this` that is not a live object of its class.
     InvalidThis { class: String },
+    /// A call that changes the object came while another of its calls was
+    /// still reading its arguments (from a getter, say): it would land first.
+    Busy { class: &'static str },
 }
 
 /// The JS error (a DOMException, say) behind a storage error, kept so the
@@ -113,6 +116,7 @@ impl Error {
             Error::Unavailable { .. } => "UNAVAILABLE",
             Error::Freed { .. } => "FREED",
             Error::InvalidThis { .. } => "INVALID_THIS",
+            Error::Busy { .. } => "BUSY",
         }
     }
 
@@ -299,6 +303,11 @@ impl fmt::Display for Error {
             Error::InvalidThis { class } => {
                 write!(f, "called with a `this` that is not a live {class}")
             }
+            Error::Busy { class } => write!(
+                f,
+                "this {class} is in use by a call still reading its arguments; call it again \
+                 once that call returns"
+            ),
         }
     }
 }

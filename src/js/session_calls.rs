@@ -4,6 +4,7 @@
 //! IndexedDB store's share one `future_to_promise`. One state machine per
 //! backend instead of one per method is most of the wasm this saves.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use js_sys::{Function, Promise};
@@ -27,12 +28,24 @@ pub enum Store {
     Idb(Rc<idb::IdbSessionStore>),
 }
 
+impl Store {
+    fn class(&self) -> &'static str {
+        match self {
+            Store::Memory(_) => "MemorySessionStore",
+            Store::Idb(_) => "IdbSessionStore",
+        }
+    }
+}
+
 /// What a store does with a credential in a value: refuse the write (the
 /// default) or redact it, and whom it tells.
 #[derive(Default)]
 pub struct Policy {
     pub redact: bool,
     pub on_redact: Option<Function>,
+    /// Set while one of the store's calls reads its arguments, where a
+    /// getter or toJSON may call back into the store.
+    reading: Cell<bool>,
 }
 
 impl Policy {
@@ -50,7 +63,11 @@ impl Policy {
             }
         };
         let on_redact = options.function("onRedact")?;
-        Ok(Self { redact, on_redact })
+        Ok(Self {
+            redact,
+            on_redact,
+            reading: Cell::new(false),
+        })
     }
 
     /// Tells the host what a completed write redacted. Its callback throwing
@@ -70,6 +87,8 @@ impl Policy {
 pub struct Intake {
     redact: bool,
     found: Vec<Redaction>,
+    /// Whether another call was reading its arguments when this began.
+    outer: bool,
 }
 
 impl Intake {
@@ -149,21 +168,43 @@ pub struct Backend {
 impl Backend {
     /// The call's promise. Never throws: a bad argument is a rejection.
     pub fn call(&self, call: Result<Call, Error>) -> Promise {
-        self.run(call, Vec::new())
+        let intake = self.intake(false);
+        self.run(call, intake)
     }
 
     /// A call that takes values in, through the store's policy.
     pub fn call_with(&self, build: impl FnOnce(&mut Intake) -> Result<Call, Error>) -> Promise {
-        let mut intake = Intake {
+        let mut intake = self.intake(true);
+        let call = build(&mut intake);
+        self.run(call, intake)
+    }
+
+    /// A call's intake; `reads` marks the store as reading arguments until
+    /// `run`, which restores what it was: a nested call ends inside this one.
+    #[inline(never)]
+    fn intake(&self, reads: bool) -> Intake {
+        let reading = &self.policy.reading;
+        Intake {
             redact: self.policy.redact,
             found: Vec::new(),
-        };
-        let call = build(&mut intake);
-        self.run(call, intake.found)
+            outer: if reads {
+                reading.replace(true)
+            } else {
+                reading.get()
+            },
+        }
     }
 
     #[inline(never)]
-    fn run(&self, call: Result<Call, Error>, found: Vec<Redaction>) -> Promise {
+    fn run(&self, call: Result<Call, Error>, intake: Intake) -> Promise {
+        self.policy.reading.set(intake.outer);
+        let found = intake.found;
+        let call = match call {
+            Ok(call) if call.writes() && intake.outer => Err(Error::Busy {
+                class: self.store.class(),
+            }),
+            call => call,
+        };
         let call = match call {
             Ok(call) => call,
             Err(e) => return Promise::reject(&error_to_js(&e)),

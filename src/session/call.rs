@@ -72,6 +72,26 @@ impl Call {
             | Call::LoadAttachments(id) => id,
         })
     }
+
+    /// Whether the call changes the store. One started while another call
+    /// on the same store still reads its arguments is BUSY: it would land
+    /// before the call that began first.
+    pub fn writes(&self) -> bool {
+        !matches!(
+            self,
+            Call::GetSession(_)
+                | Call::ListSessions
+                | Call::LoadState(..)
+                | Call::StateKeys(..)
+                | Call::LoadStates(..)
+                | Call::LoadFrames(..)
+                | Call::LoadMessages(..)
+                | Call::ListRequests(_)
+                | Call::LoadFramesByRequest(_)
+                | Call::ExportSession(_)
+                | Call::LoadAttachments(_)
+        )
+    }
 }
 
 pub enum Reply {

@@ -390,6 +390,34 @@ test("a call back into a busy object is BUSY, and the outer call goes on", async
   sessions.free();
 });
 
+test("a session store's write from inside another call's arguments is BUSY, on both stores", async () => {
+  const { IdbSessionStore } = attache;
+  const stores = [new MemorySessionStore(), await IdbSessionStore.open({ name: `busy-${Date.now()}` })];
+  for (const store of stores) {
+    const { id } = await store.createSession();
+    const inner = [];
+    let read;
+    const hook = { toJSON() {
+      // Settled at once: they reject before the outer call is awaited.
+      const settled = (p) => p.then(() => "resolved", (e) => e);
+      inner.push(settled(store.appendMessages(id, [{ role: "user", content: "inner" }])), settled(store.deleteSession(id)));
+      read = store.loadMessages(id);
+      return "outer";
+    } };
+    await store.appendMessages(id, [{ role: "user", content: hook }]);
+    for (const e of await Promise.all(inner)) {
+      assert.ok(isAttacheError(e) && e.code === "BUSY" && e.field === undefined, `${store.constructor.name}: ${e}`);
+    }
+    assert.deepEqual(await read, [], "a read inside is no change");
+    assert.deepEqual((await store.loadMessages(id)).map((m) => m.content), ["outer"], "the outer call went on, alone");
+    // Once the outer call has read its arguments, the store takes writes.
+    await store.appendMessages(id, [{ role: "user", content: "after" }]);
+    assert.equal((await store.loadMessages(id)).length, 2);
+    if (store.close) store.close();
+    store.free();
+  }
+});
+
 test("an instance freed through a Proxy is not freed again when collected", async () => {
   const { setFlagsFromString } = await import("node:v8");
   const { runInNewContext } = await import("node:vm");
