@@ -32,8 +32,7 @@ pub fn payload(record: &JsValue) -> Result<Value, Error> {
 }
 
 pub fn session_payload(record: &JsValue) -> Result<SessionInfo, Error> {
-    SessionInfo::from_value(&payload(record)?)
-        .ok_or_else(|| corrupt("a session record is malformed"))
+    SessionInfo::from_value(&payload(record)?).map_err(|_| corrupt("a session record is malformed"))
 }
 
 pub fn key(parts: &[&str]) -> JsValue {

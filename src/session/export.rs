@@ -113,20 +113,21 @@ impl SessionExport {
             crate::credentials::check_text("document", key)?;
             return Err(wrong(key, "is not a field of a session document"));
         }
-        // Exactly these fields (one more would be dropped unseen), and
-        // times a JS Date holds (a larger one would not export back).
-        // Checked here, not in from_value, which also reads stored records.
+        // Exactly these fields (one more would be dropped unseen); each
+        // field is named where it is wrong.
         const SESSION_FIELDS: [&str; 5] = ["id", "title", "createdAt", "updatedAt", "meta"];
-        const MAX_TIME: f64 = 8.64e15;
-        let session = fields
-            .get("session")
-            .filter(|s| {
-                s.as_object()
-                    .is_some_and(|s| s.keys().all(|k| SESSION_FIELDS.contains(&k.as_str())))
-            })
-            .and_then(SessionInfo::from_value)
-            .filter(|s| s.created_at <= MAX_TIME && s.updated_at <= MAX_TIME)
+        let header = fields.get("session").filter(|s| {
+            s.as_object()
+                .is_some_and(|s| s.keys().all(|k| SESSION_FIELDS.contains(&k.as_str())))
+        });
+        let header = header
             .ok_or_else(|| wrong("session", "must be {id, title, createdAt, updatedAt, meta}"))?;
+        let session = SessionInfo::from_value(header)
+            .map_err(|(key, reason)| wrong(&format!("session.{key}"), reason))?;
+        // The stores never move updatedAt back (a clock that does leaves it).
+        if session.updated_at < session.created_at {
+            return Err(wrong("session.updatedAt", "must not be before createdAt"));
+        }
         checks::id_argument("document.session.id", &session.id).map_err(malformed)?;
         crate::credentials::check_text("document.session.title", &session.title)?;
         let meta = Value::Object(session.meta.clone());

@@ -56,15 +56,23 @@ impl SessionInfo {
         })
     }
 
-    /// A stored session record; `None` if it is not one.
-    pub fn from_value(value: &Value) -> Option<Self> {
-        let time = |name: &str| value[name].as_u64().map(|ms| ms as f64);
-        Some(Self {
-            id: value["id"].as_str()?.to_owned(),
-            title: value["title"].as_str()?.to_owned(),
+    /// A stored session record, or the field that is wrong and why.
+    pub fn from_value(value: &Value) -> Result<Self, (&'static str, &'static str)> {
+        let text = |name: &'static str| value[name].as_str().ok_or((name, "must be a string"));
+        // Whole milliseconds a JS Date holds: a larger one would not export back.
+        let time = |name: &'static str| match value[name].as_u64().map(|ms| ms as f64) {
+            Some(ms) if ms <= 8.64e15 => Ok(ms),
+            _ => Err((name, "must be whole milliseconds from 0 to 8.64e15")),
+        };
+        Ok(Self {
+            id: text("id")?.to_owned(),
+            title: text("title")?.to_owned(),
             created_at: time("createdAt")?,
             updated_at: time("updatedAt")?,
-            meta: value["meta"].as_object()?.clone(),
+            meta: (value["meta"]
+                .as_object()
+                .ok_or(("meta", "must be an object"))?)
+            .clone(),
         })
     }
 }
@@ -368,16 +376,19 @@ impl TurnWrite {
         let mut previous = ("", 0);
         for (key, at) in keys {
             let (before, in_state) = std::mem::replace(&mut previous, (key, at));
-            if before == key && at > 0 && clash.is_none_or(|c| at < c.0) {
-                let reason = if in_state == 0 {
-                    "is also in state"
-                } else {
-                    "is given twice"
+            // Twice in state: only a key the pins write can be, as the
+            // host's state is one object. One of the two would be lost.
+            if before == key && (at > 0 || in_state == 0) && clash.is_none_or(|c| at < c.0) {
+                let reason = match (in_state, at) {
+                    (0, 0) => "is also written by `attachments`",
+                    (0, _) => "is also in state",
+                    _ => "is given twice",
                 };
                 clash = Some((at, key, reason));
             }
         }
         match clash {
+            Some((0, key, reason)) => Err(Error::value(&format!("state.{key}"), reason)),
             Some((_, key, reason)) => Err(Error::value(&format!("stateIfAbsent.{key}"), reason)),
             None => Ok(()),
         }

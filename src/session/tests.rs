@@ -130,6 +130,7 @@ proptest::proptest! {
     }
 
     /// The sorted clash check reports what comparing every pair does: the
+    /// least key given twice in state (only the pins' can be), else the
     /// first stateIfAbsent key, in the order given, that is also in state
     /// or given earlier.
     #[test]
@@ -143,7 +144,9 @@ proptest::proptest! {
             state_if_absent: pairs(&if_absent),
             ..super::TurnWrite::default()
         };
-        let expected = if_absent.iter().enumerate().find_map(|(i, key)| {
+        let twice = state.iter().enumerate().filter(|(i, k)| state[..*i].contains(k)).map(|(_, k)| k).min();
+        let twice = twice.map(|key| (format!("state.{key}"), "is also written by `attachments`".to_owned()));
+        let expected = twice.or_else(|| if_absent.iter().enumerate().find_map(|(i, key)| {
             if state.contains(key) {
                 Some((format!("stateIfAbsent.{key}"), "is also in state".to_owned()))
             } else if if_absent[..i].contains(key) {
@@ -151,7 +154,7 @@ proptest::proptest! {
             } else {
                 None
             }
-        });
+        }));
         let got = turn.check().err().map(|e| match e {
             Error::InvalidValue { path, reason } => (path, reason),
             other => panic!("{other:?}"),
@@ -309,4 +312,80 @@ fn pins_saved_twice_under_one_id_are_refused() {
         code(state_value("prefix_baseline", &json!([pin, pin]))),
         "INVALID_VALUE"
     );
+}
+
+#[test]
+fn a_key_the_pins_write_is_refused_in_the_hosts_state() {
+    // As commitTurn builds it: the host's state, then the pins' keys.
+    let turn = |state: &[&str], if_absent: &[&str]| super::TurnWrite {
+        state: state.iter().map(|k| (k.to_string(), json!([]))).collect(),
+        state_if_absent: if_absent
+            .iter()
+            .map(|k| (k.to_string(), json!([])))
+            .collect(),
+        ..super::TurnWrite::default()
+    };
+    let pins = ["attachments", "prefix_baseline"];
+    assert_eq!(
+        code(turn(&["notes", pins[0], pins[1]], &["seen"]).check()),
+        "OK"
+    );
+    for (state, if_absent, path) in [
+        (
+            &["prefix_baseline", pins[0], pins[1]][..],
+            &[][..],
+            "state.prefix_baseline",
+        ),
+        (
+            &["attachments", pins[0], pins[1]][..],
+            &["x"][..],
+            "state.attachments",
+        ),
+        (&pins[..], &["attachments"][..], "stateIfAbsent.attachments"),
+    ] {
+        let error = turn(state, if_absent).check().unwrap_err();
+        assert_eq!((error.code(), error.field()), ("INVALID_VALUE", Some(path)));
+    }
+}
+
+#[test]
+fn a_bad_session_header_names_its_field() {
+    use super::export::SessionExport;
+    let document = |session: crate::json::Value| {
+        json!({"format": "attache-session", "version": 1, "session": session,
+               "state": {}, "messages": [], "frames": []})
+    };
+    let good = json!({"id": "s", "title": "", "createdAt": 5, "updatedAt": 5, "meta": {}});
+    assert!(SessionExport::from_value(&document(good.clone())).is_ok());
+    for (field, value, path) in [
+        ("title", json!(5), "title"),
+        ("createdAt", json!("1"), "createdAt"),
+        ("updatedAt", json!(-1), "updatedAt"),
+        ("updatedAt", crate::json::parse("1.5").unwrap(), "updatedAt"),
+        (
+            "createdAt",
+            crate::json::parse("8.7e15").unwrap(),
+            "createdAt",
+        ),
+        ("meta", json!([]), "meta"),
+        ("id", json!(null), "id"),
+        // Before createdAt: no store writes that (a clock moved back
+        // leaves updatedAt as it was).
+        ("updatedAt", json!(4), "updatedAt"),
+    ] {
+        let mut session = good.clone();
+        session[field] = value;
+        let error = SessionExport::from_value(&document(session)).err().unwrap();
+        let path = format!("document.session.{path}");
+        assert_eq!(
+            (error.code(), error.field()),
+            ("INVALID_VALUE", Some(path.as_str()))
+        );
+    }
+    let mut session = good.clone();
+    if let crate::json::Value::Object(fields) = &mut session {
+        fields.remove("meta");
+    }
+    let error = SessionExport::from_value(&document(session)).err().unwrap();
+    assert_eq!(error.field(), Some("document.session.meta"));
 }
