@@ -11,7 +11,7 @@ use crate::Error;
 impl AttachmentStore {
     /// ```js
     /// const check = store.checkPrefix({ provider: "anthropic", model });
-    /// if (!check.stable && !check.first) log(`cache miss from ${check.change.attachmentId}`);
+    /// if (!check.stable && !check.first) log(`cache miss from ${check.change?.attachmentId}`);
     /// if (check.warning) log(check.warning);
     /// ```
     ///

@@ -155,6 +155,10 @@ macro_rules! session_store_methods {
             }
 
             /// `await store.saveSessionState(sessionId, "plan", { step: 2 })`
+            ///
+            /// Four keys keep checked shapes: `snapshot` and `repl_state`
+            /// (see their helpers), and the pins' `attachments` and
+            /// `prefix_baseline` (attachment specs, as `saveAttachments` writes).
             #[wasm_bindgen(js_name = saveSessionState, unchecked_return_type = "Promise<void>")]
             pub fn save_session_state(
                 &self,

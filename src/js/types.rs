@@ -253,9 +253,20 @@ export interface TurnCommit {
   /** Replace the history from this position on with `messages`, rather than append. */
   replaceFrom?: number;
   frames?: ReadonlyArray<{ requestId: string; frames: readonly JsonObjectInput[] }>;
-  /** Session state by key; `snapshot` and `repl_state` keep their checked shapes. */
-  state?: { snapshot?: SnapshotNode; repl_state?: SerializedReplState; [key: string]: JsonInput | SnapshotNode | SerializedReplState | undefined };
-  /** Session state written only where its key holds nothing yet: the first write wins. */
+  /**
+   * Session state by key. Four keys keep checked shapes: `snapshot`,
+   * `repl_state`, and the pins' own `attachments` and `prefix_baseline`
+   * (attachment specs), which `attachments` below writes: with it given,
+   * neither may be here or in `stateIfAbsent`.
+   */
+  state?: {
+    snapshot?: SnapshotNode;
+    repl_state?: SerializedReplState;
+    attachments?: readonly AttachmentSpec[];
+    prefix_baseline?: readonly AttachmentSpec[] | null;
+    [key: string]: JsonInput | SnapshotNode | SerializedReplState | readonly AttachmentSpec[] | undefined;
+  };
+  /** Session state written only where its key holds nothing yet: the first write wins. Checked as `state`. */
   stateIfAbsent?: { readonly [key: string]: JsonInput | undefined };
   /** `CONFLICT`, and nothing written, unless the history holds this many messages. */
   expectedCount?: number;
@@ -284,6 +295,7 @@ export interface SessionStore {
   getSession(id: string): Promise<SessionInfo | null>;
   listSessions(): Promise<SessionInfo[]>;
   deleteSession(id: string): Promise<boolean>;
+  /** `snapshot`, `repl_state`, `attachments` and `prefix_baseline` keep checked shapes (see `TurnCommit.state`). */
   saveSessionState(sessionId: string, key: string, value: JsonInput): Promise<void>;
   loadSessionState(sessionId: string, key: string): Promise<Json | null>;
   listSessionStateKeys(sessionId: string, options?: StateKeyOptions): Promise<string[]>;

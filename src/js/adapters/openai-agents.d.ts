@@ -17,6 +17,8 @@ export declare class AttacheSession implements SessionHistoryTransactionAwareSes
   getItems(limit?: number): Promise<AgentInputItem[]>;
   addItems(items: AgentInputItem[]): Promise<void>;
   popItem(): Promise<AgentInputItem | undefined>;
+  /** Items as a redacting store keeps them, so stored and expected items compare equal. */
+  prepareHistoryItemsForPersistenceComparison(items: AgentInputItem[]): AgentInputItem[];
   /** Empties the history; applied operation ids are kept, so none is applied twice. */
   clearSession(): Promise<void>;
   /** Atomic and idempotent per `operationId`: `append_items`, or `replace_suffix` when the suffix still matches. */

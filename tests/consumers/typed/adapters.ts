@@ -12,5 +12,8 @@ const tuple: Promise<CheckpointTuple | undefined> = saver.getTuple({ configurabl
 const session: Session = new AttacheSession(store, { sessionId: "chat" });
 const transactional: SessionHistoryTransactionAwareSession = new AttacheSession(store);
 const items: Promise<AgentInputItem[]> = session.getItems(10);
+// Declared, not only inherited as optional: a host may call it directly.
+const compared: AgentInputItem[] = new AttacheSession(store).prepareHistoryItemsForPersistenceComparison(await items);
+console.log(compared.length);
 await transactional.applyHistoryTransaction({ operationId: "op", transaction: { type: "append_items", items: await items } });
 console.log(tuple);

@@ -115,6 +115,9 @@ async function persist(sessions: SessionStore): Promise<SessionInfo> {
   const requests: RequestSummary[] = await sessions.listRequests(session.id);
   const grouped: RequestFrames[] = await sessions.loadFramesByRequest(session.id);
   await sessions.commitTurn(session.id, { messages: tail, frames: [{ requestId: "r2", frames }], state: { snapshot }, attachments: pinned });
+  await sessions.commitTurn(session.id, { state: { attachments: pinned.specs(), prefix_baseline: null } });
+  // @ts-expect-error the pins' key holds attachment specs
+  await sessions.commitTurn(session.id, { state: { attachments: [1, 2] } });
   await sessions.clearMessages(session.id);
   // @ts-expect-error replaceMessages needs `from`
   await sessions.replaceMessages(session.id, { messages: [] });
