@@ -124,6 +124,13 @@ impl SessionExport {
             .ok_or_else(|| wrong("session", "must be {id, title, createdAt, updatedAt, meta}"))?;
         let session = SessionInfo::from_value(header)
             .map_err(|(key, reason)| wrong(&format!("session.{key}"), reason))?;
+        // A larger time would not export back.
+        if session.created_at > 8.64e15 {
+            return Err(wrong("session.createdAt", super::TIME_RANGE));
+        }
+        if session.updated_at > 8.64e15 {
+            return Err(wrong("session.updatedAt", super::TIME_RANGE));
+        }
         // The stores never move updatedAt back (a clock that does leaves it).
         if session.updated_at < session.created_at {
             return Err(wrong("session.updatedAt", "must not be before createdAt"));

@@ -19,6 +19,9 @@ use crate::Error;
 pub const SNAPSHOT_KEY: &str = "snapshot";
 /// Session-state key of the REPL's `{env?, history?}`.
 pub const REPL_STATE_KEY: &str = "repl_state";
+/// Why a session time was refused: JS Dates end at 8.64e15.
+pub const TIME_RANGE: &str = "must be whole milliseconds from 0 to 8.64e15";
+
 /// Session-state key of the pinned attachments' specs, in pin order.
 pub const ATTACHMENTS_KEY: &str = "attachments";
 /// Session-state key of the specs `checkPrefix` last compared against, so
@@ -59,10 +62,11 @@ impl SessionInfo {
     /// A stored session record, or the field that is wrong and why.
     pub fn from_value(value: &Value) -> Result<Self, (&'static str, &'static str)> {
         let text = |name: &'static str| value[name].as_str().ok_or((name, "must be a string"));
-        // Whole milliseconds a JS Date holds: a larger one would not export back.
-        let time = |name: &'static str| match value[name].as_u64().map(|ms| ms as f64) {
-            Some(ms) if ms <= 8.64e15 => Ok(ms),
-            _ => Err((name, "must be whole milliseconds from 0 to 8.64e15")),
+        // Not bounded here: a record stored before imports capped times
+        // still lists. An import checks the bound.
+        let time = |name: &'static str| match value[name].as_u64() {
+            Some(ms) => Ok(ms as f64),
+            None => Err((name, TIME_RANGE)),
         };
         Ok(Self {
             id: text("id")?.to_owned(),
