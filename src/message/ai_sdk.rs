@@ -230,9 +230,14 @@ fn part(value: &Value, at: At, role: Role) -> Result<Part, Error> {
         ("image", Role::User) => &["type", "image", "mediaType", "providerOptions"],
         ("file", Role::User) => &["type", "data", "mediaType", "filename", "providerOptions"],
         ("reasoning", Role::Assistant) => &["type", "text", "providerOptions"],
-        ("tool-call", Role::Assistant) => {
-            &["type", "toolCallId", "toolName", "input", "providerOptions"]
-        }
+        ("tool-call", Role::Assistant) => &[
+            "type",
+            "toolCallId",
+            "toolName",
+            "input",
+            "providerOptions",
+            "providerExecuted",
+        ],
         ("tool-result", Role::Tool) => &[
             "type",
             "toolCallId",
@@ -260,9 +265,15 @@ fn part(value: &Value, at: At, role: Role) -> Result<Part, Error> {
             }
         }
         "reasoning" => {
-            let signature = part
+            let anthropic = part
                 .get("providerOptions")
-                .and_then(|options| options.get("anthropic"))
+                .and_then(|options| options.get("anthropic"));
+            // Stored as an empty thinking part, it could never go back.
+            if anthropic.is_some_and(|a| a.get("redactedData").is_some()) {
+                let reason = "holds redacted reasoning, which is not converted";
+                return Err(part.wrong("providerOptions", reason));
+            }
+            let signature = anthropic
                 .and_then(|anthropic| anthropic.get("signature"))
                 .and_then(Value::as_str);
             Part::Thinking {
@@ -272,7 +283,11 @@ fn part(value: &Value, at: At, role: Role) -> Result<Part, Error> {
         }
         "file" => image_file(&part)?,
         "tool-call" => Part::ToolCall {
-            id: part.string("toolCallId")?,
+            // Run by the provider, it has no neutral form.
+            id: match part.opt_bool("providerExecuted")? {
+                Some(true) => return Err(part.wrong("providerExecuted", "is not converted")),
+                _ => part.string("toolCallId")?,
+            },
             name: part.string("toolName")?,
             arguments: part.any("input")?.clone(),
         },

@@ -314,7 +314,17 @@ fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
     let allowed: &[&str] = match (kind, role) {
         ("text", _) => &["type", "text", "cache_control", "citations"],
         ("image", "user" | "tool") => &["type", "source", "cache_control"],
-        ("tool_use", "assistant") => &["type", "id", "name", "input", "cache_control"],
+        // `caller` and `toolset_name` are in every response of the current
+        // SDK; a direct call and no toolset are what a request without them means.
+        ("tool_use", "assistant") => &[
+            "type",
+            "id",
+            "name",
+            "input",
+            "cache_control",
+            "caller",
+            "toolset_name",
+        ],
         ("thinking", "assistant") => &["type", "thinking", "signature"],
         ("tool_result", "user") => &[
             "type",
@@ -354,11 +364,23 @@ fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
                 _ => return Err(source.wrong("type", "must be \"url\" or \"base64\"")),
             })
         }
-        "tool_use" => Part::ToolCall {
-            id: block.string("id")?,
-            name: block.string("name")?,
-            arguments: block.any("input")?.clone(),
-        },
+        "tool_use" => {
+            if let Some(caller) = block.get("caller") {
+                let direct = caller.as_object().is_some_and(|c| c.len() == 1);
+                if !direct || caller["type"] != "direct" {
+                    // A call from code execution needs its server tool blocks.
+                    return Err(block.wrong("caller", "must be {type: \"direct\"}"));
+                }
+            }
+            if block.opt_string("toolset_name")?.is_some() {
+                return Err(block.wrong("toolset_name", "is not converted"));
+            }
+            Part::ToolCall {
+                id: block.string("id")?,
+                name: block.string("name")?,
+                arguments: block.any("input")?.clone(),
+            }
+        }
         "thinking" => Part::Thinking {
             thinking: block.string("thinking")?,
             signature: Some(block.string("signature")?),

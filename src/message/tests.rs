@@ -674,3 +674,58 @@ fn no_request_holds_an_empty_block_or_content_a_provider_refuses() {
         ("INVALID_VALUE", "messages[0].content")
     );
 }
+
+#[test]
+fn an_anthropic_tool_use_called_directly_converts_and_any_other_caller_is_refused() {
+    let response = |caller: Value, toolset: Value| {
+        json!({"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-6",
+               "stop_reason": "tool_use", "stop_sequence": null,
+               "usage": {"input_tokens": 1, "output_tokens": 1},
+               "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"a": 1},
+                            "caller": caller, "toolset_name": toolset}]})
+    };
+    let direct = from_anthropic(
+        &response(json!({"type": "direct"}), Value::Null),
+        At::Name("r"),
+    );
+    let call = Part::ToolCall {
+        id: "toolu_1".into(),
+        name: "f".into(),
+        arguments: json!({"a": 1}),
+    };
+    assert_eq!(direct.unwrap()[0].parts, vec![call]);
+    for (caller, toolset, field) in [
+        (
+            json!({"type": "code_execution_20250825", "tool_id": "srvtoolu_1"}),
+            Value::Null,
+            "caller",
+        ),
+        (json!({"type": "direct", "extra": 1}), Value::Null, "caller"),
+        (json!({"type": "direct"}), json!("browser"), "toolset_name"),
+    ] {
+        let error = from_anthropic(&response(caller, toolset), At::Name("r")).unwrap_err();
+        let path = format!("r.content[0].{field}");
+        assert_eq!(
+            (error.code(), error.field()),
+            ("INVALID_VALUE", Some(path.as_str()))
+        );
+    }
+}
+
+#[test]
+fn ai_sdk_redacted_reasoning_and_provider_run_calls_are_refused_not_emptied() {
+    let assistant = |part: Value| json!([{"role": "assistant", "content": [part]}]);
+    let redacted = assistant(json!({"type": "reasoning", "text": "",
+        "providerOptions": {"anthropic": {"redactedData": "abc"}}}));
+    let error = from_ai_sdk(&redacted, At::Name("input")).unwrap_err();
+    assert_eq!(error.field(), Some("input[0].content[0].providerOptions"));
+    let call = |executed: Value| {
+        assistant(
+            json!({"type": "tool-call", "toolCallId": "c", "toolName": "f", "input": {},
+                         "providerExecuted": executed}),
+        )
+    };
+    assert!(from_ai_sdk(&call(Value::Bool(false)), At::Name("input")).is_ok());
+    let error = from_ai_sdk(&call(Value::Bool(true)), At::Name("input")).unwrap_err();
+    assert_eq!(error.field(), Some("input[0].content[0].providerExecuted"));
+}

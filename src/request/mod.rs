@@ -122,6 +122,9 @@ pub fn build_request(format: Format, turn: Turn) -> Result<Value, Error> {
     messages.extend(contributors);
     messages.extend(memories);
     messages.extend(rest);
+    if format != Format::Generic {
+        check_tool_pairs(&messages)?;
+    }
     let marker = turn.cache_control.as_ref();
     Ok(match format {
         Format::Generic => {
@@ -132,6 +135,49 @@ pub fn build_request(format: Format, turn: Turn) -> Result<Value, Error> {
         Format::AnthropicMessages => anthropic::to_anthropic(&messages, pinned_at, marker)?,
         Format::AiSdk => ai_sdk::to_ai_sdk_request(&messages, pinned_at, marker)?,
     })
+}
+
+/// Each tool call answered by the tool messages right after its message,
+/// and each result answering one: OpenAI and Anthropic refuse a request
+/// otherwise, on every later turn. A crash between a call and its result,
+/// or a history cut between them, leaves such a history.
+fn check_tool_pairs(messages: &[Sourced]) -> Result<(), Error> {
+    // (message, part) of each call still unanswered.
+    let mut pending: Vec<(usize, usize)> = Vec::new();
+    let unanswered = |(m, p): (usize, usize)| {
+        let content = messages[m].0.field("content");
+        let reason = "has no tool result right after it";
+        content.index(p).field("id").wrong(reason)
+    };
+    for (i, (at, message)) in messages.iter().enumerate() {
+        if message.role != Role::Tool {
+            if let Some(&call) = pending.first() {
+                return Err(unanswered(call));
+            }
+        }
+        for (j, part) in message.parts.iter().enumerate() {
+            match part {
+                Part::ToolCall { .. } => pending.push((i, j)),
+                Part::ToolResult { call_id, .. } => {
+                    let answers = |&(m, p): &(usize, usize)| matches!(&messages[m].1.parts[p], Part::ToolCall { id, .. } if id == call_id);
+                    match pending.iter().position(answers) {
+                        Some(k) => {
+                            pending.remove(k);
+                        }
+                        None => {
+                            let content = at.field("content");
+                            let reason = "answers no tool call just before it";
+                            return Err(content.index(j).field("callId").wrong(reason));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    pending
+        .first()
+        .map_or(Ok(()), |&call| Err(unanswered(call)))
 }
 
 #[cfg(test)]

@@ -386,3 +386,69 @@ fn attachments_must_be_the_consolidated_message_for_a_plan_too() {
         json!({"role": "user", "content": [{"type": "text", "text": "[Pinned memory: m]\n\nM"}]});
     assert!(super::consolidated(&pinned).is_ok());
 }
+
+fn call(ids: &[&str]) -> Value {
+    let parts: Vec<Value> = ids
+        .iter()
+        .map(|id| json!({"type": "tool_call", "id": (*id), "name": "f", "arguments": {}}))
+        .collect();
+    json!({"role": "assistant", "content": (Value::Array(parts))})
+}
+
+fn result(id: &str) -> Value {
+    json!({"role": "tool", "content": [{"type": "tool_result", "callId": id, "content": "ok"}]})
+}
+
+#[test]
+fn every_tool_call_is_answered_right_after_it_and_every_result_answers_one() {
+    let paired = vec![
+        user("q"),
+        call(&["a", "b"]),
+        result("b"),
+        result("a"),
+        assistant("done"),
+        user("next"),
+    ];
+    let cases: [(Vec<Value>, &str); 6] = [
+        // The tail of a longer history: its call was cut off.
+        (
+            vec![result("a"), user("next")],
+            "history[0].content[0].callId",
+        ),
+        // A crash between the call and its result.
+        (
+            vec![user("q"), call(&["a"]), user("next")],
+            "history[1].content[0].id",
+        ),
+        (
+            vec![user("q"), call(&["a", "b"]), result("a"), user("next")],
+            "history[1].content[1].id",
+        ),
+        (vec![user("q"), call(&["a"])], "history[1].content[0].id"),
+        (
+            vec![user("q"), call(&["a"]), user("hurry"), result("a")],
+            "history[1].content[0].id",
+        ),
+        (
+            vec![user("q"), call(&["a"]), result("a"), result("a")],
+            "history[3].content[0].callId",
+        ),
+    ];
+    for format in [Format::OpenAiChat, Format::AnthropicMessages, Format::AiSdk] {
+        let turn = |history: Vec<Value>| Turn {
+            history,
+            ..Turn::default()
+        };
+        assert!(build_request(format, turn(paired.clone())).is_ok());
+        for (history, path) in &cases {
+            let error = build_request(format, turn(history.clone())).unwrap_err();
+            assert_eq!(
+                (error.code(), error.field()),
+                ("INVALID_VALUE", Some(*path))
+            );
+        }
+        // attache's own shape is not a provider's request.
+        let generic = build_request(Format::Generic, turn(cases[0].0.clone()));
+        assert!(generic.is_ok());
+    }
+}
