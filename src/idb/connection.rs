@@ -121,7 +121,7 @@ impl Connection {
 
     pub fn close(&self) {
         if let Some(db) = self.shared.db.borrow_mut().take() {
-            db.close();
+            release(&db);
         }
     }
 
@@ -154,7 +154,7 @@ impl Connection {
             };
             // Close at once so the other connection's upgrade is not blocked.
             if let Some(db) = shared.db.borrow_mut().take() {
-                db.close();
+                release(&db);
             }
             let event: IdbVersionChangeEvent = event.unchecked_into();
             let change = VersionChange {
@@ -229,6 +229,15 @@ impl Connection {
             raw,
         })
     }
+}
+
+/// Closes `db` with its handlers unset first: an event already queued for
+/// it (fake-indexeddb delivers one after close) must not reach a handler
+/// dropped with the store or replaced by the next connection's.
+fn release(db: &IdbDatabase) {
+    db.set_onversionchange(None);
+    db.set_onclose(None);
+    db.close();
 }
 
 impl Drop for Connection {

@@ -418,6 +418,35 @@ test("a session store's write from inside another call's arguments is BUSY, on b
   }
 });
 
+test("a store freed or closed just before another connection's upgrade is told leaves nothing to throw", async () => {
+  const { IdbSessionStore } = attache;
+  const thrown = [];
+  const record = (e) => thrown.push(e);
+  process.on("uncaughtException", record);
+  try {
+    for (const end of ["free", "close"]) {
+      const name = `upgrade-${end}-${Date.now()}`;
+      const store = await IdbSessionStore.open({ name });
+      await store.createSession({ id: "x" });
+      const upgrade = new Promise((resolve, reject) => {
+        const request = indexedDB.open(name, 2);
+        request.onsuccess = () => { request.result.close(); resolve(request.result.version); };
+        request.onerror = () => reject(request.error);
+      });
+      // The versionchange event is queued, then the store lets go.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (end === "free") store.free();
+      else store.close();
+      assert.equal(await upgrade, 2);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (end === "close") store.free();
+    }
+  } finally {
+    process.off("uncaughtException", record);
+  }
+  assert.deepEqual(thrown.map(String), []);
+});
+
 test("an instance freed through a Proxy is not freed again when collected", async () => {
   const { setFlagsFromString } = await import("node:v8");
   const { runInNewContext } = await import("node:vm");
