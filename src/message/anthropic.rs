@@ -365,14 +365,14 @@ fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
             })
         }
         "tool_use" => {
-            if let Some(caller) = block.get("caller") {
+            if let Some(caller) = block.get("caller").filter(|c| !c.is_null()) {
                 let direct = caller.as_object().is_some_and(|c| c.len() == 1);
                 if !direct || caller["type"] != "direct" {
                     // A call from code execution needs its server tool blocks.
                     return Err(block.wrong("caller", "must be {type: \"direct\"}"));
                 }
             }
-            if block.opt_string("toolset_name")?.is_some() {
+            if block.get("toolset_name").is_some_and(|t| !t.is_null()) {
                 return Err(block.wrong("toolset_name", "is not converted"));
             }
             Part::ToolCall {

@@ -79,6 +79,24 @@ pub fn to_openai(messages: &[Sourced]) -> Result<Value, Error> {
                 Part::Thinking { .. } => {}
             }
         }
+        // Assistant messages after one with tool calls are its turn (the
+        // Agents adapter stores each parallel call as its own message):
+        // OpenAI wants the calls in one message, answered right after it.
+        if let (Role::Assistant, Some(Value::Object(last))) = (message.role, out.last_mut()) {
+            if let Some(Value::Array(all)) = last.get_mut("tool_calls") {
+                all.extend(calls);
+                if !texts.is_empty() {
+                    let mut parts = match last.insert("content".into(), Value::Null) {
+                        Some(Value::String(text)) => vec![text_part(&text)],
+                        Some(Value::Array(parts)) => parts,
+                        _ => Vec::new(),
+                    };
+                    parts.extend(texts);
+                    last.insert("content".into(), content(parts));
+                }
+                continue;
+            }
+        }
         match message.role {
             // Each result is its own message: with none, the message would
             // vanish unseen.

@@ -123,7 +123,8 @@ pub fn build_request(format: Format, turn: Turn) -> Result<Value, Error> {
     messages.extend(memories);
     messages.extend(rest);
     if format != Format::Generic {
-        check_tool_pairs(&messages)?;
+        // Anthropic and the AI SDK lift system text out of the messages.
+        check_tool_pairs(&messages, format != Format::OpenAiChat)?;
     }
     let marker = turn.cache_control.as_ref();
     Ok(match format {
@@ -140,19 +141,29 @@ pub fn build_request(format: Format, turn: Turn) -> Result<Value, Error> {
 /// Each tool call answered by the tool messages right after its message,
 /// and each result answering one: OpenAI and Anthropic refuse a request
 /// otherwise, on every later turn. A crash between a call and its result,
-/// or a history cut between them, leaves such a history.
-fn check_tool_pairs(messages: &[Sourced]) -> Result<(), Error> {
+/// or a history cut between them, leaves such a history. Assistant
+/// messages in a row are one turn (the OpenAI Agents adapter stores each
+/// parallel call as its own), as the providers read them.
+fn check_tool_pairs(messages: &[Sourced], lifts_system: bool) -> Result<(), Error> {
     // (message, part) of each call still unanswered.
     let mut pending: Vec<(usize, usize)> = Vec::new();
+    // Whether a tool message came since the last assistant message.
+    let mut answering = false;
     let unanswered = |(m, p): (usize, usize)| {
         let content = messages[m].0.field("content");
         let reason = "has no tool result right after it";
         content.index(p).field("id").wrong(reason)
     };
     for (i, (at, message)) in messages.iter().enumerate() {
-        if message.role != Role::Tool {
-            if let Some(&call) = pending.first() {
-                return Err(unanswered(call));
+        match message.role {
+            Role::Tool => answering = true,
+            Role::System if lifts_system => continue,
+            Role::Assistant if !answering => {}
+            _ => {
+                if let Some(&call) = pending.iter().min() {
+                    return Err(unanswered(call));
+                }
+                answering = false;
             }
         }
         for (j, part) in message.parts.iter().enumerate() {
@@ -162,7 +173,7 @@ fn check_tool_pairs(messages: &[Sourced]) -> Result<(), Error> {
                     let answers = |&(m, p): &(usize, usize)| matches!(&messages[m].1.parts[p], Part::ToolCall { id, .. } if id == call_id);
                     match pending.iter().position(answers) {
                         Some(k) => {
-                            pending.remove(k);
+                            pending.swap_remove(k);
                         }
                         None => {
                             let content = at.field("content");
@@ -176,7 +187,8 @@ fn check_tool_pairs(messages: &[Sourced]) -> Result<(), Error> {
         }
     }
     pending
-        .first()
+        .iter()
+        .min()
         .map_or(Ok(()), |&call| Err(unanswered(call)))
 }
 

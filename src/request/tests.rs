@@ -409,7 +409,20 @@ fn every_tool_call_is_answered_right_after_it_and_every_result_answers_one() {
         assistant("done"),
         user("next"),
     ];
-    let cases: [(Vec<Value>, &str); 6] = [
+    // Parallel calls stored one per message (the Agents adapter), and a
+    // blank assistant message between (a hosted tool's), are one turn.
+    let split = vec![
+        user("q"),
+        call(&["a"]),
+        call(&["b"]),
+        assistant(""),
+        result("a"),
+        result("b"),
+        call(&["c"]),
+        result("c"),
+        user("next"),
+    ];
+    let cases: [(Vec<Value>, &str); 7] = [
         // The tail of a longer history: its call was cut off.
         (
             vec![result("a"), user("next")],
@@ -433,6 +446,17 @@ fn every_tool_call_is_answered_right_after_it_and_every_result_answers_one() {
             vec![user("q"), call(&["a"]), result("a"), result("a")],
             "history[3].content[0].callId",
         ),
+        // An assistant message after a result starts the next turn.
+        (
+            vec![
+                user("q"),
+                call(&["a", "b"]),
+                result("a"),
+                assistant("x"),
+                result("b"),
+            ],
+            "history[1].content[1].id",
+        ),
     ];
     for format in [Format::OpenAiChat, Format::AnthropicMessages, Format::AiSdk] {
         let turn = |history: Vec<Value>| Turn {
@@ -440,6 +464,16 @@ fn every_tool_call_is_answered_right_after_it_and_every_result_answers_one() {
             ..Turn::default()
         };
         assert!(build_request(format, turn(paired.clone())).is_ok());
+        assert!(
+            build_request(format, turn(split.clone())).is_ok(),
+            "{format:?}"
+        );
+        // A system message between a call and its result: only Anthropic
+        // and the AI SDK lift it out.
+        let system = json!({"role": "system", "content": "s"});
+        let between = vec![user("q"), call(&["a"]), system, result("a")];
+        let lifted = build_request(format, turn(between)).is_ok();
+        assert_eq!(lifted, format != Format::OpenAiChat, "{format:?}");
         for (history, path) in &cases {
             let error = build_request(format, turn(history.clone())).unwrap_err();
             assert_eq!(
@@ -451,4 +485,36 @@ fn every_tool_call_is_answered_right_after_it_and_every_result_answers_one() {
         let generic = build_request(Format::Generic, turn(cases[0].0.clone()));
         assert!(generic.is_ok());
     }
+}
+
+#[test]
+fn openai_gets_parallel_calls_stored_one_per_message_as_one_assistant_message() {
+    let history = vec![
+        user("q"),
+        call(&["a"]),
+        assistant("checking"),
+        call(&["b"]),
+        result("a"),
+        result("b"),
+        user("next"),
+    ];
+    let turn = Turn {
+        history,
+        ..Turn::default()
+    };
+    let request = build_request(Format::OpenAiChat, turn).unwrap();
+    let messages = request["messages"].as_array().unwrap();
+    let roles: Vec<&str> = messages
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["user", "assistant", "tool", "tool", "user"]);
+    let calls: Vec<&str> = messages[1]["tool_calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(calls, ["a", "b"]);
+    assert_eq!(messages[1]["content"], "checking");
 }
