@@ -176,6 +176,8 @@ impl Connection {
                 if db.as_ref() == Some(&watched) {
                     db.take();
                 }
+                // Its handlers go with it, as on every other close.
+                release(&watched);
             }
         });
         db.set_onversionchange(Some(on_version_change.as_ref().unchecked_ref()));

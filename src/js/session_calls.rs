@@ -199,14 +199,12 @@ impl Backend {
     fn run(&self, call: Result<Call, Error>, intake: Intake) -> Promise {
         self.policy.reading.set(intake.outer);
         let found = intake.found;
-        let call = match call {
-            Ok(call) if call.writes() && intake.outer => Err(Error::Busy {
-                class: self.store.class(),
-            }),
-            call => call,
+        let busy = Error::Busy {
+            class: self.store.class(),
         };
         let call = match call {
-            Ok(call) => call,
+            Ok(call) if !(intake.outer && call.writes()) => call,
+            Ok(_) => return Promise::reject(&error_to_js(&busy)),
             Err(e) => return Promise::reject(&error_to_js(&e)),
         };
         let session_id = call.session_id().map(str::to_owned);

@@ -164,7 +164,7 @@ macro_rules! session_store_methods {
                 &self,
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
-                #[wasm_bindgen(unchecked_param_type = "JsonInput")] value: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "JsonInput | readonly AttachmentSpec[]")] value: JsValue,
             ) -> Promise {
                 self.backend().call_with(|intake| calls::save_state(&session_id, id_arg(&key, "key"), &value, intake))
             }
@@ -359,7 +359,8 @@ macro_rules! session_store_methods {
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "AttachmentStore")] pinned: JsValue,
             ) -> Promise {
-                self.backend().call(save_attachments(&session_id, &pinned))
+                // Read as values are: a Proxy's trap may call back in (BUSY).
+                self.backend().call_with(|_| save_attachments(&session_id, &pinned))
             }
 
             /// `const pinned = (await store.loadAttachments(sessionId)) ?? new AttachmentStore()`

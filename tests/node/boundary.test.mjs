@@ -397,9 +397,9 @@ test("a session store's write from inside another call's arguments is BUSY, on b
     const { id } = await store.createSession();
     const inner = [];
     let read;
+    // Settled at once: they reject before the outer call is awaited.
+    const settled = (p) => p.then(() => "resolved", (e) => e);
     const hook = { toJSON() {
-      // Settled at once: they reject before the outer call is awaited.
-      const settled = (p) => p.then(() => "resolved", (e) => e);
       inner.push(settled(store.appendMessages(id, [{ role: "user", content: "inner" }])), settled(store.deleteSession(id)));
       read = store.loadMessages(id);
       return "outer";
@@ -408,6 +408,15 @@ test("a session store's write from inside another call's arguments is BUSY, on b
     for (const e of await Promise.all(inner)) {
       assert.ok(isAttacheError(e) && e.code === "BUSY" && e.field === undefined, `${store.constructor.name}: ${e}`);
     }
+    // saveAttachments reads its store through a Proxy's traps too.
+    const pinned = new AttachmentStore();
+    const trap = new Proxy(pinned, { getPrototypeOf(target) {
+      if (inner.length === 2) inner.push(settled(store.appendMessages(id, [{ role: "user", content: "trap" }])));
+      return Reflect.getPrototypeOf(target);
+    } });
+    await store.saveAttachments(id, trap);
+    pinned.free();
+    assert.equal(inner.length, 3, "the trap ran");
     assert.deepEqual(await read, [], "a read inside is no change");
     assert.deepEqual((await store.loadMessages(id)).map((m) => m.content), ["outer"], "the outer call went on, alone");
     // Once the outer call has read its arguments, the store takes writes.
