@@ -267,7 +267,7 @@ export interface TurnCommit {
     [key: string]: JsonInput | SnapshotNode | SerializedReplState | readonly AttachmentSpec[] | undefined;
   };
   /** Session state written only where its key holds nothing yet: the first write wins. Checked as `state`. */
-  stateIfAbsent?: { readonly [key: string]: JsonInput | undefined };
+  stateIfAbsent?: { readonly [key: string]: JsonInput | readonly AttachmentSpec[] | undefined };
   /** `CONFLICT`, and nothing written, unless the history holds this many messages. */
   expectedCount?: number;
   /** `CONFLICT`, and nothing written, if any of these state keys holds a value. */
@@ -296,7 +296,7 @@ export interface SessionStore {
   listSessions(): Promise<SessionInfo[]>;
   deleteSession(id: string): Promise<boolean>;
   /** `snapshot`, `repl_state`, `attachments` and `prefix_baseline` keep checked shapes (see `TurnCommit.state`). */
-  saveSessionState(sessionId: string, key: string, value: JsonInput): Promise<void>;
+  saveSessionState(sessionId: string, key: string, value: JsonInput | readonly AttachmentSpec[]): Promise<void>;
   loadSessionState(sessionId: string, key: string): Promise<Json | null>;
   listSessionStateKeys(sessionId: string, options?: StateKeyOptions): Promise<string[]>;
   loadSessionStates(sessionId: string, keys: readonly string[]): Promise<(Json | null)[]>;

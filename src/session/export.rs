@@ -125,10 +125,10 @@ impl SessionExport {
         let session = SessionInfo::from_value(header)
             .map_err(|(key, reason)| wrong(&format!("session.{key}"), reason))?;
         // A larger time would not export back.
-        if session.created_at > 8.64e15 {
+        if session.created_at > super::MAX_TIME {
             return Err(wrong("session.createdAt", super::TIME_RANGE));
         }
-        if session.updated_at > 8.64e15 {
+        if session.updated_at > super::MAX_TIME {
             return Err(wrong("session.updatedAt", super::TIME_RANGE));
         }
         // The stores never move updatedAt back (a clock that does leaves it).

@@ -19,7 +19,8 @@ use crate::Error;
 pub const SNAPSHOT_KEY: &str = "snapshot";
 /// Session-state key of the REPL's `{env?, history?}`.
 pub const REPL_STATE_KEY: &str = "repl_state";
-/// Why a session time was refused: JS Dates end at 8.64e15.
+/// The last millisecond a JS Date holds, and why a time past it is refused.
+pub const MAX_TIME: f64 = 8.64e15;
 pub const TIME_RANGE: &str = "must be whole milliseconds from 0 to 8.64e15";
 
 /// Session-state key of the pinned attachments' specs, in pin order.
@@ -512,7 +513,7 @@ pub trait Environment {
     /// last time a JS `Date` holds. A clock before 1970 or NaN would store
     /// a record that fails to read back.
     fn now(&self) -> f64 {
-        self.clock().floor().max(0.0).min(8.64e15)
+        self.clock().floor().max(0.0).min(MAX_TIME)
     }
 }
 

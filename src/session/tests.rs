@@ -362,11 +362,9 @@ fn a_bad_session_header_names_its_field() {
         ("createdAt", json!("1"), "createdAt"),
         ("updatedAt", json!(-1), "updatedAt"),
         ("updatedAt", crate::json::parse("1.5").unwrap(), "updatedAt"),
-        (
-            "createdAt",
-            crate::json::parse("8.7e15").unwrap(),
-            "createdAt",
-        ),
+        // Past the last Date: checked by the import, not the reader.
+        ("createdAt", json!(8_700_000_000_000_000u64), "createdAt"),
+        ("updatedAt", json!(8_640_000_000_000_001u64), "updatedAt"),
         ("meta", json!([]), "meta"),
         ("id", json!(null), "id"),
         // Before createdAt: no store writes that (a clock moved back

@@ -144,7 +144,7 @@ test("a refused import names importSession's field, and the same file can be pic
     await writeFile(file, JSON.stringify({ format: "attache-session", version: 1, session: { id: 5 } }));
     await page.setInputFiles("#session-import", file);
     await page.waitForFunction(() => document.querySelector("#notice").textContent !== "" && !document.body.dataset.busy);
-    assert.match(await page.textContent("#notice"), /^INVALID_VALUE: value at `document\.session`/);
+    assert.match(await page.textContent("#notice"), /^INVALID_VALUE: value at `document\.session\.id` must be a string/);
     assert.equal(await page.inputValue("#session-import"), "", "the input is cleared, so picking bad.json again fires a change");
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -116,6 +116,8 @@ async function persist(sessions: SessionStore): Promise<SessionInfo> {
   const grouped: RequestFrames[] = await sessions.loadFramesByRequest(session.id);
   await sessions.commitTurn(session.id, { messages: tail, frames: [{ requestId: "r2", frames }], state: { snapshot }, attachments: pinned });
   await sessions.commitTurn(session.id, { state: { attachments: pinned.specs(), prefix_baseline: null } });
+  await sessions.commitTurn(session.id, { stateIfAbsent: { attachments: pinned.specs() } });
+  await sessions.saveSessionState(session.id, "attachments", pinned.specs());
   // @ts-expect-error the pins' key holds attachment specs
   await sessions.commitTurn(session.id, { state: { attachments: [1, 2] } });
   await sessions.clearMessages(session.id);
