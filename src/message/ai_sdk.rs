@@ -179,6 +179,17 @@ pub fn to_ai_sdk(
                 anthropic_option("cacheControl", marker.clone()),
             );
         }
+        // As to_openai: assistant messages after one with tool calls are
+        // its turn, and a Chat Completions provider behind the SDK sends
+        // each message as one.
+        if let (Role::Assistant, Some(Value::Object(last))) = (message.role, out.last_mut()) {
+            if let Some(Value::Array(previous)) = last.get_mut("content") {
+                if previous.iter().any(|p| p["type"] == "tool-call") {
+                    previous.extend(parts);
+                    continue;
+                }
+            }
+        }
         out.push(object([("role", role), ("content", Value::Array(parts))]));
     }
     Ok(Value::Array(out))

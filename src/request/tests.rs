@@ -504,17 +504,32 @@ fn openai_gets_parallel_calls_stored_one_per_message_as_one_assistant_message() 
     };
     let request = build_request(Format::OpenAiChat, turn).unwrap();
     let messages = request["messages"].as_array().unwrap();
-    let roles: Vec<&str> = messages
-        .iter()
-        .map(|m| m["role"].as_str().unwrap())
-        .collect();
+    // One field of each item of a list.
+    let each = |list: &Value, field: &str| -> Vec<String> {
+        let items = list.as_array().unwrap().iter();
+        items
+            .map(|item| item[field].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let roles = each(&request["messages"], "role");
     assert_eq!(roles, ["user", "assistant", "tool", "tool", "user"]);
-    let calls: Vec<&str> = messages[1]["tool_calls"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["id"].as_str().unwrap())
-        .collect();
-    assert_eq!(calls, ["a", "b"]);
+    assert_eq!(each(&messages[1]["tool_calls"], "id"), ["a", "b"]);
     assert_eq!(messages[1]["content"], "checking");
+    let turn = Turn {
+        history: vec![
+            user("q"),
+            call(&["a"]),
+            call(&["b"]),
+            result("a"),
+            result("b"),
+        ],
+        ..Turn::default()
+    };
+    let request = build_request(Format::AiSdk, turn).unwrap();
+    let messages = request["messages"].as_array().unwrap();
+    let kinds = each(&messages[1]["content"], "type");
+    assert_eq!(
+        (messages.len(), kinds),
+        (4, vec!["tool-call".to_owned(), "tool-call".to_owned()])
+    );
 }

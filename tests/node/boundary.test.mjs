@@ -417,6 +417,8 @@ test("a session store's write from inside another call's arguments is BUSY, on b
     await store.saveAttachments(id, trap);
     pinned.free();
     assert.equal(inner.length, 3, "the trap ran");
+    const trapped = await inner[2];
+    assert.ok(isAttacheError(trapped) && trapped.code === "BUSY", `${store.constructor.name}: ${trapped}`);
     assert.deepEqual(await read, [], "a read inside is no change");
     assert.deepEqual((await store.loadMessages(id)).map((m) => m.content), ["outer"], "the outer call went on, alone");
     // Once the outer call has read its arguments, the store takes writes.
