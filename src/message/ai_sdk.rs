@@ -181,8 +181,10 @@ pub fn to_ai_sdk(
         }
         // As to_openai: assistant messages after one with tool calls are
         // its turn, and a Chat Completions provider behind the SDK sends
-        // each message as one.
-        if let (Role::Assistant, Some(Value::Object(last))) = (message.role, out.last_mut()) {
+        // each message as one. System messages between do not count:
+        // buildRequest lifts them to `instructions`.
+        let last = out.iter_mut().rev().find(|m| m["role"] != "system");
+        if let (Role::Assistant, Some(Value::Object(last))) = (message.role, last) {
             if let Some(Value::Array(previous)) = last.get_mut("content") {
                 if previous.iter().any(|p| p["type"] == "tool-call") {
                     previous.extend(parts);

@@ -519,6 +519,7 @@ fn openai_gets_parallel_calls_stored_one_per_message_as_one_assistant_message() 
         history: vec![
             user("q"),
             call(&["a"]),
+            json!({"role": "system", "content": "lifted to instructions"}),
             call(&["b"]),
             result("a"),
             result("b"),
@@ -526,6 +527,7 @@ fn openai_gets_parallel_calls_stored_one_per_message_as_one_assistant_message() 
         ..Turn::default()
     };
     let request = build_request(Format::AiSdk, turn).unwrap();
+    assert_eq!(request["instructions"], "lifted to instructions");
     let messages = request["messages"].as_array().unwrap();
     let kinds = each(&messages[1]["content"], "type");
     assert_eq!(
