@@ -19,10 +19,11 @@ apt_install() {
 }
 
 command -v cargo >/dev/null || { say "cargo is missing: install Rust with rustup first"; exit 1; }
-# proptest, which the native tests use, needs 1.88; the library, 1.85.
+# proptest, which the native tests use, needs 1.88; the library, its
+# rust-version in Cargo.toml.
 rust=$(rustc --version | awk '{ print $2 }')
 floor=1.88.0
-[ -n "$demo_only" ] && floor=1.85.0
+[ -n "$demo_only" ] && floor=$(awk -F'"' '/^rust-version/ { print $2; exit }' Cargo.toml)
 printf '%s\n%s\n' "$floor" "$rust" | sort -V -C || { say "rustc $rust is too old: this needs $floor or later (rustup update)"; exit 1; }
 # cargo install builds C code (ring, under wasm-pack) and links with cc.
 if ! command -v cc >/dev/null; then

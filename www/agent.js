@@ -83,12 +83,13 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
     say(full);
   };
   const user = { role: "user", content: text };
-  // Before the compaction: the user's text never goes anywhere.
-  unsent([user]);
   // buildRequest adds the system prompt; planTurn counts it as overhead.
   const overhead = estimateTokens([{ role: "system", content: SYSTEM }], "openai");
   let history = await store.loadMessages(sessionId);
   const stored = history.length;
+  // Before the compaction: the user's text, and history stored before a
+  // key was registered, never go anywhere. Each step then checks what it added.
+  unsent([...history, user]);
 
   // The budget first: a compaction is persisted before anything is sent.
   let plan = planTurn({ contextWindow, history: [...history, user], attachments: pinned.consolidatedMessage(), overheadTokens: overhead, counter: "openai" });
@@ -111,19 +112,20 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   const added = [user];
   history = [...history, user];
   const steps = [];
-  let checked = 0;
+  // Checked before the compaction, whose summary is ours.
+  let checked = history.length;
   for (let step = 0; step < MAX_STEPS; step++) {
     const attachments = pinned.consolidatedMessage();
     plan = planTurn({ contextWindow, history, attachments, overheadTokens: overhead, counter: "openai" });
     // The turn began by compacting; a later step whose request would not
     // fit the window ends the turn (one over the threshold still goes).
-    if (step > 0 && (plan.action === "context_exceeded" || plan.payloadTokens > contextWindow)) {
+    if (step > 0 && plan.payloadTokens > contextWindow) {
       frame({ type: "stopped", step, action: plan.action, payloadTokens: plan.payloadTokens });
       break;
     }
     const { messages } = buildRequest({ system: SYSTEM, history, attachments });
-    // The history once, then what each step added (the pins refuse
-    // themselves, and the system prompt is ours).
+    // What each step added (the pins refuse themselves, and the system
+    // prompt is ours).
     unsent(history.slice(checked));
     checked = history.length;
     const prefix = pinned.checkPrefix({ provider: "openai" });

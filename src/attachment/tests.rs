@@ -574,6 +574,12 @@ fn a_restored_baseline_compares_the_first_check_after_a_reload() {
     let mut tracker = PrefixTracker::default();
     assert_eq!(tracker.restore(&held).unwrap_err().code(), "CREDENTIAL");
     assert!(tracker.baseline().is_none());
+    // Refused over a baseline it had, it keeps that one, unchanged.
+    let mut tracker = PrefixTracker::default();
+    tracker.restore(&saved).unwrap();
+    let before = tracker.baseline().cloned();
+    assert_eq!(tracker.restore(&held).unwrap_err().code(), "CREDENTIAL");
+    assert!(before.is_some() && tracker.baseline().cloned() == before);
 }
 
 #[test]

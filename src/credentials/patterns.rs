@@ -892,7 +892,7 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
             let end = value_end(value, true);
             let bytes = value.as_bytes();
             let json_after = |k: usize| {
-                let next = bytes[k + 1..end].iter().find(|&&b| b != b' ' && b != b'\t');
+                let next = bytes[..end].get(k + 1 + blanks(&bytes[k + 1..end]));
                 matches!(next, None | Some(b'"' | b'\\' | b'}' | b']' | b','))
             };
             (run..end)

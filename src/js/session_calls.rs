@@ -199,12 +199,12 @@ impl Backend {
     fn run(&self, call: Result<Call, Error>, intake: Intake) -> Promise {
         self.policy.reading.set(intake.outer);
         let found = intake.found;
-        let busy = Error::Busy {
-            class: self.store.class(),
-        };
         let call = match call {
             Ok(call) if !(intake.outer && call.writes()) => call,
-            Ok(_) => return Promise::reject(&error_to_js(&busy)),
+            Ok(_) => {
+                let class = self.store.class();
+                return Promise::reject(&error_to_js(&Error::Busy { class }));
+            }
             Err(e) => return Promise::reject(&error_to_js(&e)),
         };
         let session_id = call.session_id().map(str::to_owned);

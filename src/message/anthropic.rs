@@ -372,9 +372,7 @@ fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
                     return Err(block.wrong("caller", "must be {type: \"direct\"}"));
                 }
             }
-            if block.get("toolset_name").is_some_and(|t| !t.is_null()) {
-                return Err(block.wrong("toolset_name", "is not converted"));
-            }
+            block.absent(&["toolset_name"], "is not converted")?;
             Part::ToolCall {
                 id: block.string("id")?,
                 name: block.string("name")?,

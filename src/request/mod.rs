@@ -160,7 +160,7 @@ fn check_tool_pairs(messages: &[Sourced], lifts_system: bool) -> Result<(), Erro
             Role::System if lifts_system => continue,
             Role::Assistant if !answering => {}
             _ => {
-                if let Some(&call) = pending.iter().min() {
+                if let Some(&call) = pending.first() {
                     return Err(unanswered(call));
                 }
                 answering = false;
@@ -173,7 +173,7 @@ fn check_tool_pairs(messages: &[Sourced], lifts_system: bool) -> Result<(), Erro
                     let answers = |&(m, p): &(usize, usize)| matches!(&messages[m].1.parts[p], Part::ToolCall { id, .. } if id == call_id);
                     match pending.iter().position(answers) {
                         Some(k) => {
-                            pending.swap_remove(k);
+                            pending.remove(k);
                         }
                         None => {
                             let content = at.field("content");
@@ -187,8 +187,7 @@ fn check_tool_pairs(messages: &[Sourced], lifts_system: bool) -> Result<(), Erro
         }
     }
     pending
-        .iter()
-        .min()
+        .first()
         .map_or(Ok(()), |&call| Err(unanswered(call)))
 }
 

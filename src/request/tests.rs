@@ -458,11 +458,14 @@ fn every_tool_call_is_answered_right_after_it_and_every_result_answers_one() {
             "history[1].content[1].id",
         ),
     ];
+    let turn = |history: Vec<Value>| Turn {
+        history,
+        ..Turn::default()
+    };
+    // attache's own shape is not a provider's request.
+    let generic = build_request(Format::Generic, turn(cases[0].0.clone()));
+    assert!(generic.is_ok());
     for format in [Format::OpenAiChat, Format::AnthropicMessages, Format::AiSdk] {
-        let turn = |history: Vec<Value>| Turn {
-            history,
-            ..Turn::default()
-        };
         assert!(build_request(format, turn(paired.clone())).is_ok());
         assert!(
             build_request(format, turn(split.clone())).is_ok(),
@@ -481,9 +484,6 @@ fn every_tool_call_is_answered_right_after_it_and_every_result_answers_one() {
                 ("INVALID_VALUE", Some(*path))
             );
         }
-        // attache's own shape is not a provider's request.
-        let generic = build_request(Format::Generic, turn(cases[0].0.clone()));
-        assert!(generic.is_ok());
     }
 }
 

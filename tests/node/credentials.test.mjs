@@ -106,13 +106,19 @@ test("redactCredentials gives a value as a redacting store keeps it, and where i
   assert.throws(() => attache.redactCredentials(() => 1), (e) => isAttacheError(e) && e.code === "INVALID_VALUE");
 });
 
-test("a saved prefix baseline holding a since-registered secret is dropped, and saving goes on", async () => {
+// A session, and pins whose last check's baseline holds `secret`.
+async function checkedWith(secret, spec) {
   const sessions = new MemorySessionStore();
   const { id } = await sessions.createSession();
   const pinned = new AttachmentStore();
-  const secret = "page-held-key-0123";
-  pinned.setAttachment({ kind: "memory", slug: "a", memory: `old note ${secret}` });
+  pinned.setAttachment({ kind: "memory", ...spec, memory: `${spec.memory} ${secret}` });
   pinned.checkPrefix();
+  return { sessions, id, pinned };
+}
+
+test("a saved prefix baseline holding a since-registered secret is dropped, and saving goes on", async () => {
+  const secret = "page-held-key-0123";
+  const { sessions, id, pinned } = await checkedWith(secret, { slug: "a", memory: "old note" });
   pinned.setAttachment({ kind: "memory", slug: "a", memory: "new clean note" });
   await sessions.saveAttachments(id, pinned);
   attache.registerSecret(secret);
@@ -126,16 +132,13 @@ test("a saved prefix baseline holding a since-registered secret is dropped, and 
     attache.forgetSecrets();
     pinned.free();
     loaded?.free();
+    sessions.free();
   }
 });
 
 test("once its pin is detached, a secret in the last check's baseline does not stop the next turn", async () => {
-  const sessions = new MemorySessionStore();
-  const { id } = await sessions.createSession();
-  const pinned = new AttachmentStore();
   const secret = "page-held-key-0456";
-  pinned.setAttachment({ kind: "memory", slug: "note", memory: `my key ${secret}` });
-  pinned.checkPrefix();
+  const { sessions, id, pinned } = await checkedWith(secret, { slug: "note", memory: "my key" });
   attache.registerSecret(secret);
   try {
     assert.equal(pinned.detachAttachment("memory:note"), true);
@@ -145,6 +148,7 @@ test("once its pin is detached, a secret in the last check's baseline does not s
   } finally {
     attache.forgetSecrets();
     pinned.free();
+    sessions.free();
   }
 });
 
