@@ -18,7 +18,25 @@ case "$engine" in
 esac
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-"${run[@]}" --mode no-install -- "$@" 2>&1 | tee "$log"
+# WebKitGTK 2.50's wasm faulted three times in full runs (in a worker: two
+# out-of-bounds reads in core::str, one null pointer), in code that passes
+# in Chromium, Firefox and Node, and in none of about 100 runs of WebKit
+# alone; JSC has had Linux x64 wasm JIT bugs (WebKit bug 289009). So WebKit
+# gets one rerun on those faults only, which must pass; the first log is
+# kept under target/webkit-faults and named in the summary line.
+fault='RuntimeError: Out of bounds memory access|null pointer dereference occurred'
+status=0
+"${run[@]}" --mode no-install -- "$@" 2>&1 | tee "$log" || status=$?
+if [ "$status" -ne 0 ] && [ "$engine" = safari ] && grep -qE "$fault" "$log"; then
+  mkdir -p target/webkit-faults
+  kept="target/webkit-faults/$(date -u +%Y%m%dT%H%M%SZ)-${ATTACHE_TEST_CONTEXT:-Window}.log"
+  cp "$log" "$kept"
+  echo "browser-test: WARNING: WebKit wasm fault, kept in $kept; rerunning once" >&2
+  status=0
+  "${run[@]}" --mode no-install -- "$@" 2>&1 | tee "$log" || status=$?
+  rerun=" (after a rerun; the fault's log is $kept)"
+fi
+[ "$status" -eq 0 ] || exit "$status"
 if grep -q "skipping" "$log"; then
   echo "browser-test: $engine skipped its tests (is WASM_BINDGEN_USE_* set?)" >&2
   exit 1
@@ -41,4 +59,4 @@ if [ "$passed" -eq 0 ]; then
   echo "browser-test: $engine ran no test" >&2
   exit 1
 fi
-echo "browser-test: $engine, ${ATTACHE_TEST_CONTEXT:-Window}: $passed passed"
+echo "browser-test: $engine, ${ATTACHE_TEST_CONTEXT:-Window}: $passed passed${rerun:-}"
