@@ -66,7 +66,8 @@ impl AttachmentStore {
             v => Some(super::values::string_arg(&v, "model")?),
         };
         let counter = match (get("counter"), provider.as_deref()) {
-            (counter, _) if !counter.is_undefined() => counter,
+            // null is absent here too: the provider's counter, as documented.
+            (counter, _) if !counter.is_undefined() && !counter.is_null() => counter,
             // Checked above: "openai" or "anthropic", each a counter's name.
             (_, Some(provider)) => JsValue::from_str(provider),
             _ => JsValue::UNDEFINED,

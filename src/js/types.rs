@@ -171,7 +171,7 @@ export function buildRequest(options: BuildRequestOptions): GenericRequest | Ope
 export interface CheckPrefixOptions {
   /** Picks the minimum cacheable length and the default counter. */
   provider?: "openai" | "anthropic";
-  /** Anthropic Haiku models cache from 2048 tokens, others from 1024. */
+  /** Anthropic: 4096 on Opus 4.5 and 4.6 and Haiku 4.5, 2048 on Sonnet 4.6 and older Haiku, else 1024. */
   model?: string;
   /** Overrides the provider's minimum cacheable length. */
   minTokens?: number;

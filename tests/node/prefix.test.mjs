@@ -52,6 +52,9 @@ test("a prefix under the provider's minimum is flagged", () => {
   const store = pinned();
   const anthropic = store.checkPrefix({ provider: "anthropic" });
   assert.equal(anthropic.prefixTokens, estimateTokens([store.consolidatedMessage()], "anthropic"));
+  assert.notEqual(anthropic.prefixTokens, estimateTokens([store.consolidatedMessage()]), "the two counters differ here");
+  assert.equal(store.checkPrefix({ provider: "anthropic", counter: null }).prefixTokens, anthropic.prefixTokens,
+    "counter: null is absent, so the provider's counter counts, as with provider: null");
   assert.deepEqual([anthropic.minCacheableTokens, anthropic.belowMinimum], [1024, true]);
   assert.match(anthropic.warning, /under the 1024-token minimum anthropic caches/);
   assert.equal(store.checkPrefix({ provider: "anthropic", model: "claude-haiku-x" }).minCacheableTokens, 2048);
