@@ -4,7 +4,7 @@
 // after a reload (a new store opened on the same IndexedDB database).
 import "fake-indexeddb/auto";
 import { describe, it, expect } from "vitest";
-import { Agent, MemorySession, run, tool } from "@openai/agents-core";
+import { Agent, MemorySession, run, tool, UserError } from "@openai/agents-core";
 import { ScriptedModel, assistantMessage, functionCall } from "@openai/agents-core/testing";
 import { z } from "zod";
 import { MemorySessionStore, IdbSessionStore } from "../../pkg/node.js";
@@ -287,6 +287,48 @@ for (const [name, backend] of Object.entries(backends)) {
       await session.applyHistoryTransaction(append);
       expect(calls).toEqual(["commitTurn", "loadSessionState"]);
       expect(await session.getItems()).toEqual(items.slice(0, 4));
+    });
+
+    it("a compaction replaces the whole history in one store call, or changes nothing", async () => {
+      const store = await backend().open();
+      const { store: watched, calls } = counted(store);
+      const session = new AttacheSession(watched);
+      await session.addItems(items);
+      calls.length = 0;
+      const compaction = { type: "compaction", encrypted_content: "opaque-summary", id: "cmp_1" };
+      // A replacement the store refuses (bytes are not JSON) leaves the history whole.
+      const bytes = { ...items[3], output: { type: "image", image: { data: new Uint8Array([137, 80]) } } };
+      await expect(session.replaceHistoryWithCompaction([compaction, bytes])).rejects.toMatchObject({ code: "INVALID_VALUE" });
+      expect(await session.getItems()).toEqual(items);
+      calls.length = 0;
+      await session.replaceHistoryWithCompaction([compaction, items[5]]);
+      expect(calls).toEqual(["replaceMessages"]);
+      expect(await session.getItems()).toEqual([compaction, items[5]]);
+    });
+
+    it("transaction items the store would refuse are a UserError, as MemorySession's, and change nothing", async () => {
+      const store = await backend().open();
+      const session = new AttacheSession(store);
+      await session.addItems(items.slice(0, 1));
+      const cyclic = { role: "user", content: "loop" };
+      cyclic.self = cyclic;
+      const bad = [
+        { role: "user", content: [{ type: "input_image", image: new Uint8Array([1, 2]) }] },
+        cyclic,
+        { role: "user", content: "big", n: 1n },
+      ];
+      for (const item of bad) {
+        for (const transaction of [
+          { type: "append_items", items: [item] },
+          { type: "replace_suffix", expectedSuffix: items.slice(0, 1), replacement: [item] },
+        ]) {
+          const applied = session.applyHistoryTransaction({ operationId: "op-bad", transaction });
+          await expect(applied).rejects.toThrow(UserError);
+          await expect(applied).rejects.toThrow(/invalid or unsupported data/);
+        }
+      }
+      expect(await session.getItems()).toEqual(items.slice(0, 1));
+      expect(await store.loadSessionState(await session.getSessionId(), "agents/op/op-bad")).toBeNull();
     });
 
     it("a run() with a scripted model resumes its conversation after a reload", async () => {

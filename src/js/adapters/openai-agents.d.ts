@@ -21,6 +21,8 @@ export declare class AttacheSession implements SessionHistoryTransactionAwareSes
   prepareHistoryItemsForPersistenceComparison(items: AgentInputItem[]): AgentInputItem[];
   /** Empties the history; applied operation ids are kept, so none is applied twice. */
   clearSession(): Promise<void>;
+  /** The whole history becomes `items` (a compaction and what it keeps), in one transaction. */
+  replaceHistoryWithCompaction(items: AgentInputItem[]): Promise<void>;
   /** Atomic and idempotent per `operationId`: `append_items`, or `replace_suffix` when the suffix still matches. */
   applyHistoryTransaction(args: SessionHistoryTransactionArgs): Promise<void>;
 }

@@ -41,7 +41,7 @@ function outputOf(output) {
 
 /**
  * An agent item as an attache message, the item itself in `meta`. The item
- * comes well formed (`wellFormed`, or `asStored` for a transaction's): a
+ * comes well formed (`wellFormed`, or `transactionAsStored` for a transaction's): a
  * lone surrogate, text cut through an emoji, is U+FFFD by then, in the item
  * and so in its neutral form, as the store refuses it.
  */
@@ -85,6 +85,23 @@ function toItem(message) {
 
 /** JSON as stored, lone surrogates made U+FFFD: what a later call compares against. */
 const asStored = (value) => JSON.parse(wellFormedJson(JSON.stringify(value)));
+
+/**
+ * A transaction as stored. What the store refuses in `addItems` is refused
+ * here too, as MemorySession refuses it: bytes (which JSON.stringify would
+ * make an object of indexes), a cycle, a BigInt.
+ */
+function transactionAsStored(transaction) {
+  const bytes = (_, v) => {
+    if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) throw new TypeError("bytes");
+    return v;
+  };
+  try {
+    return JSON.parse(wellFormedJson(JSON.stringify(transaction, bytes)));
+  } catch {
+    throw new UserError("Session history transaction items contain invalid or unsupported data.");
+  }
+}
 
 /**
  * Items as a redacting store keeps them: the runner holds the originals,
@@ -159,12 +176,12 @@ function checkedTransaction(args) {
     return list;
   };
   if (transaction?.type === "append_items") {
-    return { operationId, transaction: asStored({ type: "append_items", items: items(transaction.items, "items") }) };
+    return { operationId, transaction: transactionAsStored({ type: "append_items", items: items(transaction.items, "items") }) };
   }
   if (transaction?.type === "replace_suffix") {
     return {
       operationId,
-      transaction: asStored({
+      transaction: transactionAsStored({
         type: "replace_suffix",
         expectedSuffix: items(transaction.expectedSuffix, "expectedSuffix"),
         replacement: items(transaction.replacement, "replacement"),
@@ -277,6 +294,17 @@ export class AttacheSession {
   }
 
   /**
+   * The whole history becomes `items` (a compaction item and what it
+   * keeps) in one transaction: without this, the runner clears and then
+   * adds, and a tab closed between the two loses the conversation.
+   */
+  async replaceHistoryWithCompaction(items) {
+    const id = await this.getSessionId();
+    const messages = items.map((item) => toMessage(wellFormed(item)));
+    await exclusive(id, () => this.#store.replaceMessages(id, { from: 0, messages }));
+  }
+
+  /**
    * Appends, or replaces a suffix that must match, in one transaction with
    * its operation id. A repeated id with the same transaction does nothing;
    * with another, it throws and changes nothing.
@@ -290,11 +318,11 @@ export class AttacheSession {
   async #apply(id, operationId, transaction) {
     const key = opKey(operationId);
     // Redacted once, whatever the retries: the digest, and the suffix as a
-    // redacting store would keep it (the transaction came through asStored).
+    // redacting store would keep it (the transaction came through transactionAsStored).
     const redacted = redactCredentials(transaction).value;
     const digest = digestOf(redacted);
     const expected = transaction.type === "replace_suffix" ? canonical(redacted.expectedSuffix) : undefined;
-    // Built once, whatever the retries: the items came through asStored.
+    // Built once, whatever the retries: the items came through transactionAsStored.
     const incoming = (transaction.type === "append_items" ? transaction.items : transaction.replacement).map(toMessage);
     // Another writer may come between the read and the commit: the commit
     // then conflicts, and the precondition is read again. An append has no
