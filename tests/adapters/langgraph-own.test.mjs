@@ -6,7 +6,7 @@
 // credential writing nothing, and deleteThread.
 import "fake-indexeddb/auto";
 import { describe, it, expect } from "vitest";
-import { emptyCheckpoint, uuid6, ERROR } from "@langchain/langgraph-checkpoint";
+import { BaseCheckpointSaver, emptyCheckpoint, uuid6, ERROR } from "@langchain/langgraph-checkpoint";
 import { Annotation, StateGraph, START, END } from "@langchain/langgraph";
 import { MemorySessionStore, IdbSessionStore } from "../../pkg/node.js";
 import { AttacheCheckpointSaver } from "../../pkg/langgraph.js";
@@ -256,6 +256,42 @@ for (const [name, open] of Object.entries(stores)) {
       // As text the guard still reads it.
       const secret = { ...emptyCheckpoint(), id: uuid6(2), channel_values: { tree: { c: tree, key: `use sk-proj-${"Zx9".repeat(16)}` } }, channel_versions: { tree: 2 } };
       await expect(saver.put(thread(), secret, metadata(2), { tree: 2 })).rejects.toMatchObject({ code: "CREDENTIAL" });
+    });
+
+    it("delta channel history is the default walk's, without loading other channels or whole tuples", async () => {
+      const store = await open();
+      const loaded = [];
+      const watched = new Proxy(store, {
+        get: (target, name) => (typeof target[name] === "function"
+          ? (...args) => { loaded.push([name, name === "loadSessionStates" ? args[1] : []]); return target[name](...args); }
+          : target[name]),
+      });
+      const saver = new AttacheCheckpointSaver(watched);
+      const big = "x".repeat(100_000);
+      // "log" holds a value at the first checkpoint only (its seed); later
+      // versions are empty, its entries are writes. "big" changes each step.
+      let config = thread();
+      const n = 8;
+      for (let i = 0; i < n; i++) {
+        const values = i === 0 ? { log: ["start"], big } : { big: big + i };
+        const versions = { log: i + 1, big: i + 1 };
+        const checkpoint = { ...emptyCheckpoint(), id: uuid6(i), channel_values: values, channel_versions: versions };
+        config = await saver.put(config, checkpoint, metadata(i), versions);
+        await saver.putWrites(config, [["log", `entry ${i}b`], ["big", "ignored"]], `task-b${i}`, `~${i}`);
+        await saver.putWrites(config, [["log", `entry ${i}a`]], `task-a${i}`, `~${i}`);
+      }
+      const options = { config, channels: ["log", "missing"] };
+      const expected = await BaseCheckpointSaver.prototype.getDeltaChannelHistory.call(saver, options);
+      expect(expected.log.seed).toEqual(["start"]);
+      expect(expected.log.writes.map((w) => w[2])).toEqual(Array.from({ length: n - 1 }, (_, i) => [`entry ${i}a`, `entry ${i}b`]).flat());
+      loaded.length = 0;
+      expect(await saver.getDeltaChannelHistory(options)).toEqual(expected);
+      // The target, then per ancestor its record and "log"'s value; then
+      // the write keys and the writes: never "big".
+      const keys = loaded.flatMap(([, k]) => k);
+      expect(keys.some((k) => k.includes("/big/"))).toBe(false);
+      expect(loaded.length).toBeLessThanOrEqual(1 + 2 * (n - 1) + 2);
+      expect(await saver.getDeltaChannelHistory({ config: { configurable: { thread_id: "none" } }, channels: ["log"] })).toEqual({ log: { writes: [] } });
     });
 
     it("a node's error quoting a key is kept with the key redacted, not dropped", async () => {
