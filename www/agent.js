@@ -12,12 +12,24 @@ export function todoItems(pinned) {
   return pinned.getAttachment("todo:session")?.items ?? [];
 }
 
+/** Whether `v` is a list of non-blank strings. */
+const texts = (v) => Array.isArray(v) && v.every((s) => typeof s === "string" && s.trim() !== "");
+
+/**
+ * Runs a tool call. Arguments of the wrong shape (small models send a
+ * string for a list, or null) get an error the model reads, not a turn
+ * that fails or a todo per letter.
+ */
 function runTool(call, pinned) {
+  const args = call.arguments;
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return `Error: ${call.name} takes an object of arguments.`;
   if (call.name === "update_todos") {
+    const { add = [], complete = [] } = args;
+    if (!texts(add) || !texts(complete)) return "Error: update_todos takes `add` and `complete` as lists of non-empty strings.";
     const items = todoItems(pinned).map((item) => ({ ...item }));
-    for (const text of call.arguments.add ?? []) items.push({ text, completed: false });
+    for (const text of add) items.push({ text, completed: false });
     const missing = [];
-    for (const text of call.arguments.complete ?? []) {
+    for (const text of complete) {
       const item = items.find((i) => i.text.toLowerCase() === text.toLowerCase());
       if (item) item.completed = true;
       else missing.push(text);
@@ -27,8 +39,11 @@ function runTool(call, pinned) {
     return `The todo list has ${items.length} item(s), ${items.filter((i) => !i.completed).length} open.${none}`;
   }
   if (call.name === "lookup") {
-    const query = String(call.arguments.query ?? "").toLowerCase();
-    const hits = pinned.specs().filter((s) => s.kind !== "todo" && JSON.stringify(s).toLowerCase().includes(query));
+    if (typeof args.query !== "string" || args.query.trim() === "") return "Error: lookup takes a non-empty `query` string.";
+    const query = args.query.toLowerCase();
+    // What a pin says, not its field names: "memory" or "path" is no hit.
+    const said = (s) => (s.kind === "memory" ? s.memory : `${s.path}\n${s.contents ?? ""}`);
+    const hits = pinned.specs().filter((s) => (s.kind === "memory" || s.kind === "file") && said(s).toLowerCase().includes(query));
     return hits.length ? `"${query}" appears in ${hits.map((s) => (s.kind === "memory" ? `memory:${s.slug}` : `file:${s.path}`)).join(", ")}.` : `Nothing pinned mentions "${query}".`;
   }
   return `Unknown tool ${call.name}.`;
@@ -62,10 +77,12 @@ export function compact(history, next, budget) {
  * store would refuse the turn too, but only once it was sent. Catches the
  * user's text, and history stored before its key was registered.
  */
-function unsent(messages) {
+function unsent(messages, typedAt = -1) {
   const [found] = redactCredentials(messages).redactions;
   if (found) {
-    throw Object.assign(new Error(`Not sent: the request holds a credential (${found.kind}) at ${found.path}.`), { credential: found.kind });
+    // `typed`: it is in the user's new message, which the page then clears.
+    const typed = found.path.startsWith(`[${typedAt}]`);
+    throw Object.assign(new Error(`Not sent: the request holds a credential (${found.kind}) at ${found.path}.`), { credential: found.kind, typed });
   }
 }
 
@@ -89,7 +106,7 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   const stored = history.length;
   // Before the compaction: the user's text, and history stored before a
   // key was registered, never go anywhere. Each step then checks what it added.
-  unsent([...history, user]);
+  unsent([...history, user], history.length);
 
   // The budget first: a compaction is persisted before anything is sent.
   let plan = planTurn({ contextWindow, history: [...history, user], attachments: pinned.consolidatedMessage(), overheadTokens: overhead, counter: "openai" });
@@ -147,7 +164,9 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
     added.push(tool);
   }
 
+  // Another tab's turn in between is CONFLICT, and nothing is written.
   await store.commitTurn(sessionId, {
+    expectedCount: compacted ? compacted.length : stored,
     messages: added,
     frames: [{ requestId, frames }],
     state: { snapshot: snapshot() },

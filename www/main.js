@@ -43,18 +43,24 @@ let busy = 0;
 /**
  * Runs an action; a refusal is shown, naming where and what, never the
  * value. A refused credential (the store's, or a request not sent) is
- * cleared by `clear`, so it does not stay on screen. `body[data-busy]`
- * stays until the page shows the outcome.
+ * passed to `clear`, which clears it so it does not stay on screen.
+ * `body[data-busy]` stays until the page shows the outcome. `announce`:
+ * other tabs hear that this session may have changed.
  */
-async function attempt(action, clear) {
+async function attempt(action, clear, announce = true) {
   document.body.dataset.busy = String(++busy);
   notice("");
+  const began = sessionId;
   try {
     await action();
+    // Other tabs on this session (or the one it left: a delete) reload.
+    if (announce) for (const id of new Set([began, sessionId])) changes?.postMessage(id);
   } catch (e) {
     const refused = isAttacheError(e) && e.code === "CREDENTIAL";
-    if (refused || e?.credential) clear?.();
-    notice(refused ? `Refused: a credential (${e.kind}) in ${e.field}. Nothing was stored.` : describe(e));
+    if (refused || e?.credential) clear?.(e);
+    notice(refused ? `Refused: a credential (${e.kind}) in ${e.field}. Nothing was stored.`
+      : isAttacheError(e) && e.code === "CONFLICT" ? "Another tab changed this session meanwhile; nothing of this turn was stored. The page now shows what is."
+        : describe(e));
   }
   try {
     await render();
@@ -97,17 +103,35 @@ async function changePins(change) {
   // A turn or a switch holds the pins until it is written.
   if (locked) throw new Error("Wait until the turn, or the switch of session, has finished.");
   await orReload(async () => {
+    // Another tab may have changed them: change what is stored, not this
+    // tab's copy, or its write would undo the other's.
+    await reloadPins();
     change();
     await store.commitTurn(sessionId, { attachments: pinned, state: { snapshot: snapshot() } });
   });
 }
 
-// The session this tab last opened resumes after a reload. Switching
+// Tabs on one session tell each other when they wrote; the others reload.
+const changes = typeof BroadcastChannel === "function" ? new BroadcastChannel("attache-demo") : null;
+if (changes) {
+  changes.onmessage = ({ data }) => {
+    // Mid-turn, the turn's own write reports what it finds.
+    if (data === sessionId && !locked && busy === 0) attempt(reloadPins, undefined, false);
+  };
+}
+
+// The session this tab last opened resumes after a reload: sessionStorage
+// is this tab's; a new tab takes the one any tab opened last. Switching
 // writes nothing to the store, so the most recent session would not do.
 // Storage may be off or full: then a reload opens the most recent one.
 const current = "attache-demo:session";
-const remembered = () => { try { return localStorage.getItem(current); } catch { return null; } };
-const remember = (id) => { try { localStorage.setItem(current, id); } catch { /* see above */ } };
+const read = (storage) => { try { return globalThis[storage].getItem(current); } catch { return null; } };
+const remembered = () => read("sessionStorage") ?? read("localStorage");
+const remember = (id) => {
+  for (const storage of ["sessionStorage", "localStorage"]) {
+    try { globalThis[storage].setItem(current, id); } catch { /* see above */ }
+  }
+};
 
 /** Swaps in a session's pins once they are loaded: a failed load keeps the old ones. */
 function show(id, pins) {
@@ -117,6 +141,8 @@ function show(id, pins) {
   lastSteps = [];
   old.free();
   remember(id);
+  // An edit names a pin of the session it began in.
+  for (const form of [$("pin-memory"), $("pin-file")]) if (form.dataset.editing) cleared(form);
 }
 
 async function openSession(id) {
@@ -136,6 +162,12 @@ async function newSession() {
 }
 
 async function render() {
+  // Deleted in another tab: its writes would fail, so open another.
+  if (!locked && !(await store.getSession(sessionId))) {
+    const [next] = await store.listSessions();
+    await (next ? openSession(next.id) : newSession());
+    notice("That session was deleted in another tab; this is the most recent one.");
+  }
   const sessions = await store.listSessions();
   $("session-select").replaceChildren(...sessions.map((s) => el("option", { value: s.id, selected: s.id === sessionId }, s.title || s.id)));
   $("model-name").textContent = model.name;
@@ -201,8 +233,11 @@ async function render() {
   const requests = await store.loadFramesByRequest(sessionId);
   $("timeline").replaceChildren(...requests.map((r) => el("li", {}, el("code", {}, r.requestId), list(r.frames.map(describeFrame)))));
   $("snapshot").textContent = JSON.stringify(await store.loadSnapshot(sessionId), null, 2);
-  const estimate = await navigator.storage?.estimate?.();
-  $("storage").textContent = estimate ? `Using ${(estimate.usage / 1024).toFixed(1)} KiB of ${(estimate.quota / 2 ** 20).toFixed(0)} MiB.` : "Storage estimate unavailable.";
+  // Rejects where IndexedDB is denied too (an opaque origin).
+  const estimate = await navigator.storage?.estimate?.().catch(() => null);
+  $("storage").textContent = store instanceof MemorySessionStore
+    ? "IndexedDB is not available here: sessions last until this tab closes."
+    : estimate ? `Using ${(estimate.usage / 1024).toFixed(1)} KiB of ${(estimate.quota / 2 ** 20).toFixed(0)} MiB.` : "Storage estimate unavailable.";
 }
 
 function describeMessage(m) {
@@ -219,6 +254,7 @@ function editSpec(spec, id) {
   const button = form.querySelector("button");
   button.dataset.label ??= button.textContent;
   button.textContent = `Save, replacing ${form.dataset.editing}`;
+  form.querySelector(".cancel").hidden = false;
   form.elements[0].focus();
 }
 
@@ -228,7 +264,10 @@ function cleared(form) {
   delete form.dataset.editing;
   const button = form.querySelector("button");
   if (button?.dataset.label) button.textContent = button.dataset.label;
+  const cancel = form.querySelector(".cancel");
+  if (cancel) cancel.hidden = true;
 }
+for (const form of [$("pin-memory"), $("pin-file")]) form.querySelector(".cancel").onclick = () => cleared(form);
 
 /** Pins a spec from `form`, replacing the pin being edited, if its id changed. */
 function pinFrom(form, spec) {
@@ -245,7 +284,7 @@ function onSubmit(id, handler, clear = cleared) {
     event.preventDefault();
     const form = event.currentTarget;
     const values = Object.fromEntries(new FormData(form));
-    attempt(async () => { await handler(values, form); clear(form); }, () => clear(form));
+    attempt(async () => { await handler(values, form); clear(form); }, (e) => clear(form, e));
   });
 }
 
@@ -271,10 +310,17 @@ const exclusive = async (action) => {
 };
 // A tool may change the pins before a turn fails: nothing of it is stored.
 onSubmit("composer", ({ text, window: size }) => exclusive(() => orReload(async () => {
+  // The pins as stored: another tab may have changed them.
+  await reloadPins();
   const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot, say: () => {} });
   lastSteps = turn.steps;
   window.demo.requests.push(...turn.steps.map((s) => s.messages));
-})), (form) => { form.elements.text.value = ""; });
+})), (form, e) => {
+  // Cleared once sent, or when the credential refused is in what was typed
+  // (the turn's first message); one elsewhere (the history, a pin, the
+  // model's reply) leaves the user's text.
+  if (!e || e.typed || (isAttacheError(e) && /^messages\[0\]/.test(e.field ?? ""))) form.elements.text.value = "";
+});
 onSubmit("model-form", async ({ url, model: name, key }) => {
   // Checked before the key in use is forgotten: a bad URL or key keeps it guarded.
   const next = endpoint({ url, model: name || "default", key });
@@ -325,8 +371,12 @@ $("persist").onclick = () => attempt(async () => {
 });
 
 // This tab's last session resumes after a reload; else the most recent.
-const sessions = await store.listSessions();
-const resume = sessions.find((s) => s.id === remembered()) ?? sessions[0];
-await (resume ? openSession(resume.id) : newSession());
-await render();
-document.body.dataset.ready = "true";
+try {
+  const sessions = await store.listSessions();
+  const resume = sessions.find((s) => s.id === remembered()) ?? sessions[0];
+  await (resume ? openSession(resume.id) : newSession());
+  await render();
+  document.body.dataset.ready = "true";
+} catch (e) {
+  notice(`The demo could not start: ${describe(e)}`);
+}

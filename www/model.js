@@ -2,7 +2,10 @@
 // the page works offline with no key: it looks up what is pinned, and
 // keeps its todo list when asked. The other speaks to any OpenAI-compatible
 // endpoint (a local Ollama, say). Both take and return attache's messages.
-import { fromOpenAI, toOpenAI } from "../pkg/attache.js";
+import { fromOpenAI, redactCredentials, toOpenAI } from "../pkg/attache.js";
+
+// A request that hangs would hold the page's controls for good.
+const TIMEOUT_MS = 120_000;
 
 /** The pretend tools, as an OpenAI-compatible endpoint is told of them. */
 export const tools = [
@@ -65,9 +68,21 @@ export function endpoint({ url, model, key }) {
         method: "POST",
         headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
         body: JSON.stringify(body),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      }).catch((e) => {
+        throw new Error(e?.name === "TimeoutError" ? `the endpoint did not answer in ${TIMEOUT_MS / 1000} s` : `the endpoint could not be reached (${e?.message ?? e})`);
       });
-      if (!response.ok) throw new Error(`the endpoint answered ${response.status}`);
-      const [reply] = fromOpenAI(await response.json());
+      const text = await response.text();
+      // What it said ("model not found"), short, and without a key it may echo.
+      const excerpt = () => redactCredentials(text.slice(0, 4096)).value.slice(0, 200);
+      if (!response.ok) throw new Error(`the endpoint answered ${response.status}: ${excerpt()}`);
+      let completion;
+      try {
+        completion = JSON.parse(text);
+      } catch {
+        throw new Error(`the endpoint's answer is not JSON: ${excerpt()}`);
+      }
+      const [reply] = fromOpenAI(completion);
       return reply;
     },
   };

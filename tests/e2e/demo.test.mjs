@@ -115,6 +115,18 @@ test("a reload resumes the session this tab had open, not the most recent one", 
   await page.waitForFunction((id) => document.querySelector("#session-select").value !== id && !document.body.dataset.busy, older);
   await page.selectOption("#session-select", older);
   await page.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, older);
+  // Another tab opening another session does not move this tab's.
+  const other = await env.context.newPage();
+  try {
+    await other.goto(`${env.origin}/`);
+    await other.waitForSelector("body[data-ready=true]", { timeout: 20000 });
+    assert.equal(await other.inputValue("#session-select"), older, "a new tab opens the one opened last");
+    const newer = await other.$eval("#session-select", (s) => [...s.options].map((o) => o.value).find((v) => v !== s.value));
+    await other.selectOption("#session-select", newer);
+    await other.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, newer);
+  } finally {
+    await other.close();
+  }
   await page.reload();
   await page.waitForSelector("body[data-ready=true]", { timeout: 20000 });
   assert.equal(await page.inputValue("#session-select"), older);
@@ -250,6 +262,7 @@ test("an OpenAI-compatible endpoint gets the pins first and the key only in its 
     await page.click("#send");
     await page.waitForFunction(() => /Refused: a credential \(host_secret\) in memory:early/.test(document.querySelector("#notice").textContent));
     assert.equal(bodies.length, sent, "nothing reached the endpoint");
+    assert.equal(await page.inputValue("#composer-text"), "Still there?", "the credential was in a pin, not in what was typed");
     // A pin added now cannot be saved beside the blocked one: the page
     // shows the pins as stored, not the one that was refused.
     await page.fill("#pin-memory input[name=slug]", "fresh");
@@ -300,11 +313,165 @@ test("a pin edited under another slug replaces the one it came from", async () =
   assert.match(await page.textContent("#pinned"), /memory:tone/);
 });
 
+test("an edit can be cancelled, and a switch of session ends it", async () => {
+  await page.click("button[aria-label='Edit memory:tone']");
+  assert.equal(await page.isVisible("#pin-memory .cancel"), true);
+  await page.click("#pin-memory .cancel");
+  assert.equal(await page.textContent("#pin-memory button"), "Pin memory");
+  assert.equal(await page.isVisible("#pin-memory .cancel"), false);
+  await page.fill("#pin-memory input[name=slug]", "unrelated");
+  await page.fill("#pin-memory textarea[name=memory]", "a new pin");
+  await page.click("#pin-memory button");
+  await page.waitForFunction(() => /memory:unrelated/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+  assert.match(await page.textContent("#pinned"), /memory:tone/, "a cancelled edit replaces nothing");
+  await page.click("button[aria-label='Detach memory:unrelated']");
+  await page.waitForFunction(() => !/memory:unrelated/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+  // Begun in one session, an edit does not detach a pin of the next.
+  const here = await page.inputValue("#session-select");
+  await page.click("button[aria-label='Edit memory:tone']");
+  await page.click("#session-new");
+  await page.waitForFunction((id) => document.querySelector("#session-select").value !== id && !document.body.dataset.busy, here);
+  assert.equal(await page.textContent("#pin-memory button"), "Pin memory");
+  await page.selectOption("#session-select", here);
+  await page.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, here);
+});
+
+test("two tabs on one session: a pin from one is kept by the other's turn, and shown there", async () => {
+  const id = await page.inputValue("#session-select");
+  // One tab hears nothing from the others: its turn must still read the pins.
+  const deaf = await env.context.newPage();
+  const other = await env.context.newPage();
+  try {
+    await deaf.addInitScript(() => { delete window.BroadcastChannel; });
+    for (const tab of [deaf, other]) {
+      await tab.goto(`${env.origin}/`);
+      await tab.waitForSelector("body[data-ready=true]", { timeout: 20000 });
+      assert.equal(await tab.inputValue("#session-select"), id);
+    }
+    await other.fill("#pin-memory input[name=slug]", "second-tab");
+    await other.fill("#pin-memory textarea[name=memory]", "pinned in another tab");
+    await other.click("#pin-memory button");
+    await other.waitForFunction(() => /memory:second-tab/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+    // This page hears of it and shows it; the deaf one does not, yet.
+    await page.waitForFunction(() => /memory:second-tab/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+    assert.doesNotMatch(await deaf.textContent("#pinned"), /memory:second-tab/);
+    await deaf.fill("#composer-text", "todo: keep both tabs' pins");
+    await deaf.click("#send");
+    await deaf.waitForFunction(() => window.demo.requests.length > 0 && !document.body.dataset.busy);
+    assert.match(await deaf.textContent("#pinned"), /memory:second-tab/, "the turn read the pins as stored");
+    const stored = await deaf.evaluate(async (sid) => {
+      const { IdbSessionStore } = await import("/pkg/attache.js");
+      const store = await IdbSessionStore.open({ name: "attache-demo" });
+      const pins = await store.loadAttachments(sid);
+      const result = { ids: pins.attachmentIds(), todos: pins.getAttachment("todo:session").items.map((i) => i.text) };
+      pins.free();
+      store.close();
+      return result;
+    }, id);
+    assert.ok(stored.ids.includes("memory:second-tab"), stored.ids.join(", "));
+    assert.ok(stored.todos.includes("keep both tabs' pins"), stored.todos.join(", "));
+    await page.click("button[aria-label='Detach memory:second-tab']");
+    await page.waitForFunction(() => !/memory:second-tab/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+  } finally {
+    await deaf.close();
+    await other.close();
+  }
+});
+
+test("a session deleted in another tab: this tab moves to the most recent one", async () => {
+  const doomed = await page.inputValue("#session-select");
+  await page.click("#session-new");
+  await page.waitForFunction((id) => document.querySelector("#session-select").value !== id && !document.body.dataset.busy, doomed);
+  const fresh = await page.inputValue("#session-select");
+  const other = await env.context.newPage();
+  try {
+    await other.goto(`${env.origin}/`);
+    await other.waitForSelector("body[data-ready=true]", { timeout: 20000 });
+    assert.equal(await other.inputValue("#session-select"), fresh);
+    await other.click("#session-delete");
+    await other.waitForFunction((id) => document.querySelector("#session-select").value !== id && !document.body.dataset.busy, fresh);
+    await page.waitForFunction((id) => document.querySelector("#session-select").value !== id && !document.body.dataset.busy, fresh);
+    assert.match(await page.textContent("#notice"), /deleted in another tab/);
+    assert.equal(await page.locator(`#session-select option[value="${fresh}"]`).count(), 0);
+  } finally {
+    await other.close();
+  }
+  await page.selectOption("#session-select", doomed);
+  await page.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, doomed);
+});
+
+test("the agent: tool arguments of the wrong shape get an error result; another tab's turn in between is CONFLICT", async () => {
+  const outcome = await page.evaluate(async () => {
+    const { runTurn, todoItems } = await import("/www/agent.js");
+    const { AttachmentStore, MemorySessionStore } = await import("/pkg/attache.js");
+    const store = new MemorySessionStore();
+    const { id } = await store.createSession({});
+    const pinned = new AttachmentStore();
+    pinned.setAttachment({ kind: "todo", items: [{ text: "one", completed: false }] });
+    const replies = [
+      { role: "assistant", content: [{ type: "tool_call", id: "c1", name: "update_todos", arguments: { add: "buy milk" } },
+        { type: "tool_call", id: "c2", name: "lookup", arguments: { query: null } }] },
+      { role: "assistant", content: [{ type: "text", text: "done" }] },
+    ];
+    const model = { name: "fake", complete: async () => replies.shift() };
+    const args = { store, sessionId: id, pinned, model, text: "add milk", contextWindow: 8000, snapshot: () => ({ name: "t" }), say: () => {} };
+    await runTurn(args);
+    const results = (await store.loadMessages(id)).find((m) => m.role === "tool").content.map((p) => p.content);
+    const todos = todoItems(pinned).map((i) => i.text);
+    // A model that takes its time while another tab's turn lands.
+    const racing = { name: "racing", complete: async () => {
+      await store.appendMessages(id, [{ role: "user", content: "from the other tab" }]);
+      return { role: "assistant", content: [{ type: "text", text: "late" }] };
+    } };
+    let code = null;
+    const before = (await store.loadMessages(id)).length;
+    await runTurn({ ...args, model: racing, text: "again" }).catch((e) => { code = e.code; });
+    const after = (await store.loadMessages(id)).map((m) => (typeof m.content === "string" ? m.content : ""));
+    pinned.free();
+    return { results, todos, code, added: after.length - before, last: after.at(-1) };
+  });
+  assert.match(outcome.results[0], /^Error: update_todos takes `add` and `complete` as lists/);
+  assert.match(outcome.results[1], /^Error: lookup takes a non-empty `query` string/);
+  assert.deepEqual(outcome.todos, ["one"], "no todo per letter");
+  assert.equal(outcome.code, "CONFLICT");
+  assert.equal(outcome.added, 1, "only the other tab's message");
+  assert.equal(outcome.last, "from the other tab");
+});
+
+test("an endpoint's error says what it answered, without a key it echoes", async () => {
+  const stub = createServer((req, res) => {
+    const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type, authorization" };
+    if (req.method === "OPTIONS") return res.writeHead(204, cors).end();
+    res.writeHead(404, { ...cors, "content-type": "application/json" })
+      .end(JSON.stringify({ error: { message: `model "nope" not found; your key ${hostKey} is fine` } }));
+  });
+  await new Promise((resolve) => stub.listen(0, "127.0.0.1", resolve));
+  await page.$eval("#model-settings", (details) => { details.open = true; });
+  try {
+    await page.fill("#model-form input[name=url]", `http://127.0.0.1:${stub.address().port}/v1`);
+    await page.fill("#model-form input[name=model]", "nope");
+    await page.fill("#model-form input[name=key]", hostKey);
+    await page.click("#model-form button:not([type=button])");
+    await page.waitForFunction(() => /nope/.test(document.querySelector("#model-name").textContent) && !document.body.dataset.busy);
+    await page.fill("#composer-text", "Anyone there?");
+    await page.click("#send");
+    await page.waitForFunction(() => /answered 404/.test(document.querySelector("#notice").textContent) && !document.body.dataset.busy);
+    const notice = await page.textContent("#notice");
+    assert.match(notice, /model \\"nope\\" not found|model "nope" not found/);
+    assert.ok(!notice.includes(hostKey), "the echoed key is redacted");
+  } finally {
+    stub.close();
+    await page.click("#model-scripted");
+  }
+});
+
 test("with IndexedDB denied, the demo runs on the memory store and says so", async () => {
   const denied = await env.context.newPage();
   try {
     await denied.addInitScript(() => {
       IDBFactory.prototype.open = () => { throw new DOMException("denied", "SecurityError"); };
+      // As on an opaque origin, where the storage estimate rejects too.
+      StorageManager.prototype.estimate = () => Promise.reject(new TypeError("opaque origin"));
     });
     await denied.goto(`${env.origin}/`);
     await denied.waitForSelector("body[data-ready=true]", { timeout: 20000 });
@@ -313,6 +480,8 @@ test("with IndexedDB denied, the demo runs on the memory store and says so", asy
     await denied.click("#send");
     await denied.waitForFunction(() => window.demo.requests.length > 0 && !document.body.dataset.busy);
     assert.match(await denied.textContent("#history"), /README/);
+    assert.equal(await denied.textContent("#notice"), "", "the turn's refresh worked");
+    assert.match(await denied.textContent("#storage"), /IndexedDB is not available here/, "and the page still says so");
   } finally {
     await denied.close();
   }
