@@ -77,11 +77,22 @@ pub fn register_host_secret(secret: &str) -> Result<(), Error> {
         return Err(Error::argument("secret", "must be at least 8 characters"));
     }
     let secret = secret.trim();
+    // As JSON text holds it too (tool arguments kept as a string): a `"`
+    // or `\` in a password is escaped there.
+    let mut escaped = String::with_capacity(secret.len() + 2);
+    for c in secret.chars() {
+        if c == '"' || c == '\\' {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
     HOST_SECRETS.with(|secrets| {
         let mut secrets = secrets.borrow_mut();
-        if !secrets.iter().any(|s| s == secret) {
-            secrets.push(secret.to_owned());
-            GENERATION.with(|g| g.set(g.get() + 1));
+        for form in [secret, &escaped] {
+            if !secrets.iter().any(|s| s == form) {
+                secrets.push(form.to_owned());
+                GENERATION.with(|g| g.set(g.get() + 1));
+            }
         }
     });
     Ok(())

@@ -261,6 +261,20 @@ fn blanks(bytes: &[u8]) -> usize {
         .count()
 }
 
+/// The gap JSON allows between tokens: spaces, tabs and line breaks, or,
+/// in JSON escaped inside a string, their escapes (`\n`), as pretty-printed
+/// text has them (a HAR file's `"name": "Authorization",\n "value": …`).
+fn json_gap(bytes: &[u8], escaped: bool) -> usize {
+    let mut k = 0;
+    loop {
+        match bytes.get(k..) {
+            Some([b' ' | b'\t' | b'\n' | b'\r', ..]) => k += 1,
+            Some([b'\\', b'n' | b'r' | b't', ..]) if escaped => k += 2,
+            _ => return k,
+        }
+    }
+}
+
 /// Whether text stands in for a secret: a redaction marker or a
 /// placeholder.
 pub fn stands_in(text: &[u8]) -> bool {
@@ -303,7 +317,9 @@ fn quoted_len(value: &[u8], quote: u8, escaped: bool) -> usize {
 /// whatever its length, as the same field parsed would, and the whole
 /// string goes. Words with spaces are a label (an i18n file's
 /// `"forgotPassword": "Forgot password?"`), but for a passphrase's.
-fn json_field(text: &str, i: usize, name_end: usize) -> Option<Hit> {
+/// `Some(None)`: a field that holds none (a label), which no other rule
+/// reads again.
+fn json_field(text: &str, i: usize, name_end: usize) -> Option<Option<Hit>> {
     let bytes = text.as_bytes();
     let escaped = match bytes[..i] {
         [.., b'\\', b'"'] => true,
@@ -311,18 +327,19 @@ fn json_field(text: &str, i: usize, name_end: usize) -> Option<Hit> {
         _ => return None,
     };
     let quote: &[u8] = if escaped { b"\\\"" } else { b"\"" };
+    let gap = |b: &[u8]| json_gap(b, escaped);
     let mut rest = bytes[name_end..].strip_prefix(quote)?;
-    rest = &rest[blanks(rest)..];
+    rest = &rest[gap(rest)..];
     if let Some(after) = rest.strip_prefix(b",") {
-        let after = &after[blanks(after)..];
+        let after = &after[gap(after)..];
         let after = after
             .strip_prefix(quote)?
             .strip_prefix(b"value")?
             .strip_prefix(quote)?;
-        rest = &after[blanks(after)..];
+        rest = &after[gap(after)..];
     }
     let rest = rest.strip_prefix(b":")?;
-    let value = rest[blanks(rest)..].strip_prefix(quote)?;
+    let value = rest[gap(rest)..].strip_prefix(quote)?;
     // Its shape first: the name is read only for a field's.
     let name = crate::text::part(text, i, name_end);
     if !super::is_credential_name(name) {
@@ -339,7 +356,7 @@ fn json_field(text: &str, i: usize, name_end: usize) -> Option<Hit> {
         && literal[1..].iter().all(u8::is_ascii_lowercase);
     let label = (words && !passphrase(name)) || word;
     let real = !literal.is_empty() && !label && !stands_in(literal);
-    real.then(|| Hit::new("credential_field", start, start + literal.len()))
+    Some(real.then(|| Hit::new("credential_field", start, start + literal.len())))
 }
 
 /// A placeholder for a secret, not one: `$OPENAI_API_KEY`, `${TOKEN}`,
@@ -405,6 +422,16 @@ fn escape_letter(bytes: &[u8], i: usize) -> bool {
     matches!(bytes[i], b'n' | b't' | b'r') && backslashes_before(bytes, i) % 2 == 1
 }
 
+/// Whether a `\uXXXX` escape starts at byte `i` (its `u`): Python's
+/// json.dumps writes curly quotes so, Go writes `<` so; not a word.
+fn unicode_escape(bytes: &[u8], i: usize) -> bool {
+    bytes[i] == b'u'
+        && backslashes_before(bytes, i) % 2 == 1
+        && bytes
+            .get(i + 1..i + 5)
+            .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
+}
+
 /// Where `part`, a slice of `text`, starts in it.
 fn offset(text: &str, part: &str) -> usize {
     part.as_ptr() as usize - text.as_ptr() as usize
@@ -418,17 +445,36 @@ fn words(text: &str, from: usize) -> Option<Hit> {
     let mut dead = Dead::new();
     let mut header_dead = [0; 6];
     let mut i = from;
+    // Where the last `\uXXXX` escape ended: a word may start there.
+    let mut escape_end = usize::MAX;
     while i < bytes.len() {
+        if unicode_escape(bytes, i) {
+            i += 5;
+            escape_end = i;
+            continue;
+        }
         if !word(bytes[i]) || escape_letter(bytes, i) {
             i += 1;
             continue;
         }
         let (prev_word, prev_alnum) = match i.checked_sub(1) {
-            Some(p) if !escape_letter(bytes, p) => (word(bytes[p]), alnum(bytes[p])),
+            Some(p) if !escape_letter(bytes, p) && i != escape_end => {
+                (word(bytes[p]), alnum(bytes[p]))
+            }
             _ => (false, false),
         };
-        // A key starts a word: "desk-antenna" holds no "sk-" key.
-        let found = if prev_alnum {
+        // A key starts a word: "desk-antenna" holds no "sk-" key. Nor does
+        // a long base64url run (an encrypted reasoning item) at a `-` or
+        // `_` inside it: 24 characters before it are no word's start.
+        let in_data = prev_word
+            && bytes[..i]
+                .iter()
+                .rev()
+                .take(24)
+                .take_while(|&&b| word(b))
+                .count()
+                == 24;
+        let found = if prev_alnum || in_data {
             None
         } else {
             keyed_at(bytes, i, &mut dead)
@@ -443,21 +489,25 @@ fn words(text: &str, from: usize) -> Option<Hit> {
         };
         // A quoted field before its header line: `"Authorization":"Bearer …"`
         // goes whole, as the same field parsed would.
-        let found = found.or_else(|| {
-            if prev_word {
-                None
-            } else {
-                json_field(text, i, name_end?)
-            }
-        });
-        let found = found.or_else(|| {
+        let field = match (prev_word, name_end) {
+            (false, Some(end)) if found.is_none() => json_field(text, i, end),
+            _ => None,
+        };
+        let found = found.or(field.flatten()).or_else(|| {
             if prev_word {
                 None
             } else {
                 header_at(text, i, &mut header_dead)
             }
         });
-        let found = found.or_else(|| assignment_at(text, i, name_end?));
+        // A field found holding a label (an i18n string of words) is not
+        // read again as `name: value`, cut at its first space.
+        let found = found.or_else(|| {
+            field
+                .is_none()
+                .then(|| assignment_at(text, i, name_end?))
+                .flatten()
+        });
         if found.is_some() {
             return found;
         }

@@ -723,3 +723,64 @@ fn cut_values_json_in_strings_later_headers_and_long_quoted_values_are_still_fou
     redact_text("t", &mut text, &mut Vec::new()).unwrap();
     assert!(!text.contains("YWRtaW46"), "{text}");
 }
+
+#[test]
+fn pretty_printed_json_and_unicode_escapes_do_not_hide_a_credential() {
+    let key = "sk-proj-Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9Bc";
+    for text in [
+        // A HAR file's header, as JSON.stringify(x, null, 2) writes it.
+        "{\n  \"name\": \"Authorization\",\n  \"value\": \"Basic dXNlcjpodW50ZXIy\"\n}".to_owned(),
+        "{\n  \"password\":\n    \"hunter2hunter2\"\n}".to_owned(),
+        // The same, escaped inside a string (a tool's output kept as text).
+        r#"{\n  \"name\": \"Cookie\",\n  \"value\": \"sid=s%3Aabc123\"\n}"#.to_owned(),
+        // Python's json.dumps writes curly quotes as \u201c; Go writes < as \u003c.
+        format!(r#"{{"text":"use \u201c{key}\u201d"}}"#),
+        format!(r#"{{"html":"\u003c{key}\u003e"}}"#),
+    ] {
+        assert!(find(&text).is_some(), "missed: {text}");
+    }
+    // An escape's letters are not a word's: \u00e9 before a plain word is no key.
+    assert_eq!(find(r#"caf\u00e9sk-slider"#), None);
+}
+
+#[test]
+fn a_key_prefix_inside_a_long_base64url_run_is_data() {
+    // OpenAI's encrypted_content is base64url: "-sk-" or "_hf_" inside it
+    // is no key, however random what follows.
+    let run = "gAAAAABn4Xz9QkT2Lm0Np5Kw2Pr7Hs4Jd6Fg9BcYv3Lm0Nt5Kw2Pr7Hs4";
+    for inner in ["-sk-proj-Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9Bc", "_hf_Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcX", "-ghp_Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcYv3L"] {
+        let text = format!("{run}{inner}{run}");
+        assert_eq!(find(&text), None, "{text}");
+    }
+    // A key after a short name and a hyphen or underscore is still one.
+    for text in ["key-sk-proj-Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9Bc", "token_ghp_Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcYv3L"] {
+        assert!(find(text).is_some(), "missed: {text}");
+    }
+}
+
+#[test]
+fn a_field_holding_a_label_is_not_read_again_as_an_assignment() {
+    for text in [
+        r#"{"newPassword": "Password strength: weak"}"#,
+        r#"{"password": "Password strength: weak"}"#,
+    ] {
+        assert_eq!(find(text), None, "{text}");
+    }
+    // A password that is one word after the name is still refused.
+    assert!(find(r#"{"password": "Tr0ub4dor&3"}"#).is_some());
+}
+
+#[test]
+fn a_host_secret_is_found_as_json_text_escapes_it() {
+    let secret = r#"Tr0ub4"dor\&3xyz"#;
+    register_host_secret(secret).unwrap();
+    let arguments = json::Value::String(
+        // A field no name rule reads: only the registration finds it.
+        json!({ "note": secret, "user": "ana" }).to_string(),
+    );
+    assert_eq!(
+        check_value("meta.item.arguments", &arguments).unwrap_err().code(),
+        "CREDENTIAL"
+    );
+    clear_host_secrets();
+}
