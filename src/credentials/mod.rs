@@ -132,7 +132,9 @@ fn host_secret(text: &str, from: usize) -> Option<Hit> {
                 end: at + s.len(),
             })
         });
-        found.min_by_key(|hit| hit.start)
+        // Of two starting together (a secret and its escaped form), the
+        // longer: `abcdefgh\` must not leave its escaped `\` behind.
+        found.min_by_key(|hit| (hit.start, usize::MAX - hit.end))
     })
 }
 

@@ -355,6 +355,11 @@ fn json_field(text: &str, i: usize, name_end: usize) -> Option<Option<Hit>> {
         && literal.first().is_some_and(u8::is_ascii_uppercase)
         && literal[1..].iter().all(u8::is_ascii_lowercase);
     let label = (words && !passphrase(name)) || word;
+    // Words holding a digit may be a password and more (`Tr0ub4dor&3x `,
+    // a paste's trailing space): the assignment rule still reads them.
+    if label && literal.iter().any(u8::is_ascii_digit) {
+        return None;
+    }
     let real = !literal.is_empty() && !label && !stands_in(literal);
     Some(real.then(|| Hit::new("credential_field", start, start + literal.len())))
 }
@@ -423,10 +428,12 @@ fn escape_letter(bytes: &[u8], i: usize) -> bool {
 }
 
 /// Whether a `\uXXXX` escape starts at byte `i` (its `u`): Python's
-/// json.dumps writes curly quotes so, Go writes `<` so; not a word.
+/// json.dumps writes curly quotes so, Go writes `<` so; not a word. One
+/// level down it is `\\uXXXX`, so any run of backslashes counts.
 fn unicode_escape(bytes: &[u8], i: usize) -> bool {
     bytes[i] == b'u'
-        && backslashes_before(bytes, i) % 2 == 1
+        && i > 0
+        && bytes[i - 1] == b'\\'
         && bytes
             .get(i + 1..i + 5)
             .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
@@ -464,16 +471,17 @@ fn words(text: &str, from: usize) -> Option<Hit> {
             _ => (false, false),
         };
         // A key starts a word: "desk-antenna" holds no "sk-" key. Nor does
-        // a long base64url run (an encrypted reasoning item) at a `-` or
-        // `_` inside it: 24 characters before it are no word's start.
-        let in_data = prev_word
-            && bytes[..i]
-                .iter()
-                .rev()
-                .take(24)
-                .take_while(|&&b| word(b))
-                .count()
-                == 24;
+        // base64url data (an encrypted reasoning item) at a `-` or `_`
+        // inside it: 32 characters before it, with a capital, a small
+        // letter and a digit, as an ENV_NAME_ or a slug- has not.
+        let in_data = prev_word && {
+            let run = &bytes[i.saturating_sub(32)..i];
+            run.len() == 32
+                && run.iter().all(|&b| word(b))
+                && run.iter().any(u8::is_ascii_uppercase)
+                && run.iter().any(u8::is_ascii_lowercase)
+                && run.iter().any(u8::is_ascii_digit)
+        };
         let found = if prev_alnum || in_data {
             None
         } else {

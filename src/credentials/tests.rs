@@ -739,8 +739,11 @@ fn pretty_printed_json_and_unicode_escapes_do_not_hide_a_credential() {
     ] {
         assert!(find(&text).is_some(), "missed: {text}");
     }
-    // An escape's letters are not a word's: \u00e9 before a plain word is no key.
-    assert_eq!(find(r#"caf\u00e9sk-slider"#), None);
+    // One level down, JSON inside a string: the escape is \\u201c.
+    assert!(find(&format!(
+        r#"{{"o":"{{\"t\":\"use \\u201c{key}\\u201d\"}}"}}"#
+    ))
+    .is_some());
 }
 
 #[test]
@@ -748,12 +751,22 @@ fn a_key_prefix_inside_a_long_base64url_run_is_data() {
     // OpenAI's encrypted_content is base64url: "-sk-" or "_hf_" inside it
     // is no key, however random what follows.
     let run = "gAAAAABn4Xz9QkT2Lm0Np5Kw2Pr7Hs4Jd6Fg9BcYv3Lm0Nt5Kw2Pr7Hs4";
-    for inner in ["-sk-proj-Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9Bc", "_hf_Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcX", "-ghp_Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcYv3L"] {
+    for inner in [
+        "-sk-proj-Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9Bc",
+        "_hf_Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcX",
+        "-ghp_Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcYv3L",
+    ] {
         let text = format!("{run}{inner}{run}");
         assert_eq!(find(&text), None, "{text}");
     }
-    // A key after a short name and a hyphen or underscore is still one.
-    for text in ["key-sk-proj-Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9Bc", "token_ghp_Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcYv3L"] {
+    // A key after a name and a hyphen or underscore is still one, a long
+    // name's too: an ENV_NAME or a slug is no base64url.
+    for text in [
+        "key-sk-proj-Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9Bc",
+        "token_ghp_Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcYv3L",
+        "MY_COMPANY_PRODUCTION_DEPLOY_KEY_sk-proj-Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9Bc",
+        "release-2026-deploy-notes-for-the-team-ghp_Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcYv3L",
+    ] {
         assert!(find(text).is_some(), "missed: {text}");
     }
 }
@@ -766,8 +779,16 @@ fn a_field_holding_a_label_is_not_read_again_as_an_assignment() {
     ] {
         assert_eq!(find(text), None, "{text}");
     }
-    // A password that is one word after the name is still refused.
-    assert!(find(r#"{"password": "Tr0ub4dor&3"}"#).is_some());
+    // A password that is one word after the name is still refused, and
+    // one with a space after it (a paste's) or more words.
+    for text in [
+        r#"{"password": "Tr0ub4dor&3"}"#,
+        r#"{"password": "Tr0ub4dor&3x "}"#,
+        r#"{"client_secret": "3f9a8b7c6d5e4f3a2b1c and more"}"#,
+        r#"{\"password\": \"Tr0ub4dor&3x \"}"#,
+    ] {
+        assert!(find(text).is_some(), "missed: {text}");
+    }
 }
 
 #[test]
@@ -779,8 +800,17 @@ fn a_host_secret_is_found_as_json_text_escapes_it() {
         json!({ "note": secret, "user": "ana" }).to_string(),
     );
     assert_eq!(
-        check_value("meta.item.arguments", &arguments).unwrap_err().code(),
+        check_value("meta.item.arguments", &arguments)
+            .unwrap_err()
+            .code(),
         "CREDENTIAL"
     );
+    clear_host_secrets();
+    // Ending in a backslash, its escaped form is the longer match: the
+    // redacted JSON text still parses.
+    register_host_secret(r"abcdefgh\").unwrap();
+    let mut text = json!({ "pw": r"abcdefgh\" }).to_string();
+    redact_text("t", &mut text, &mut Vec::new()).unwrap();
+    assert!(json::parse(&text).is_ok(), "{text}");
     clear_host_secrets();
 }
