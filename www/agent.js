@@ -42,9 +42,10 @@ function runTool(call, pinned) {
     if (typeof args.query !== "string" || args.query.trim() === "") return "Error: lookup takes a non-empty `query` string.";
     const query = args.query.toLowerCase();
     // What a pin says, not its field names: "memory" or "path" is no hit.
-    const said = (s) => (s.kind === "memory" ? s.memory : `${s.path}\n${s.contents ?? ""}`);
-    const hits = pinned.specs().filter((s) => (s.kind === "memory" || s.kind === "file") && said(s).toLowerCase().includes(query));
-    return hits.length ? `"${query}" appears in ${hits.map((s) => (s.kind === "memory" ? `memory:${s.slug}` : `file:${s.path}`)).join(", ")}.` : `Nothing pinned mentions "${query}".`;
+    const said = { memory: (s) => s.memory, file: (s) => `${s.path}\n${s.contents ?? ""}`, custom: (s) => s.text };
+    const idOf = (s) => (s.kind === "memory" ? `memory:${s.slug}` : s.kind === "file" ? `file:${s.path}` : s.id);
+    const hits = pinned.specs().filter((s) => said[s.kind]?.(s).toLowerCase().includes(query));
+    return hits.length ? `"${query}" appears in ${hits.map(idOf).join(", ")}.` : `Nothing pinned mentions "${query}".`;
   }
   return `Unknown tool ${call.name}.`;
 }
@@ -80,9 +81,19 @@ export function compact(history, next, budget) {
 function unsent(messages, typedAt = -1) {
   const [found] = redactCredentials(messages).redactions;
   if (found) {
-    // `typed`: it is in the user's new message, which the page then clears.
-    const typed = found.path.startsWith(`[${typedAt}]`);
+    // `typed`: one is in the user's new message, which the page then clears.
+    const typed = redactCredentials(messages).redactions.some((r) => r.path.startsWith(`[${typedAt}]`));
     throw Object.assign(new Error(`Not sent: the request holds a credential (${found.kind}) at ${found.path}.`), { credential: found.kind, typed });
+  }
+}
+
+/** The stored pins' specs as text, to compare: another tab may change them. */
+async function storedPins(store, sessionId) {
+  const pins = await store.loadAttachments(sessionId);
+  try {
+    return JSON.stringify(pins?.specs() ?? []);
+  } finally {
+    pins?.free();
   }
 }
 
@@ -104,6 +115,8 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   const overhead = estimateTokens([{ role: "system", content: SYSTEM }], "openai");
   let history = await store.loadMessages(sessionId);
   const stored = history.length;
+  // The pins as stored when this turn began: see the commit.
+  const startPins = await storedPins(store, sessionId);
   // Before the compaction: the user's text, and history stored before a
   // key was registered, never go anywhere. Each step then checks what it added.
   unsent([...history, user], history.length);
@@ -164,7 +177,12 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
     added.push(tool);
   }
 
-  // Another tab's turn in between is CONFLICT, and nothing is written.
+  // Another tab's turn in between is CONFLICT, and nothing is written;
+  // so is a pin change there (the turn would write its own copy over it),
+  // checked here, as late as the store allows.
+  if ((await storedPins(store, sessionId)) !== startPins) {
+    throw Object.assign(new Error("Another tab changed the pins during this turn; nothing of it was stored."), { code: "CONFLICT" });
+  }
   await store.commitTurn(sessionId, {
     expectedCount: compacted ? compacted.length : stored,
     messages: added,

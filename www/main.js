@@ -49,7 +49,8 @@ let busy = 0;
  */
 async function attempt(action, clear, announce = true) {
   document.body.dataset.busy = String(++busy);
-  notice("");
+  // A reload another tab asked for keeps what the page says.
+  if (announce) notice("");
   const began = sessionId;
   try {
     await action();
@@ -67,7 +68,14 @@ async function attempt(action, clear, announce = true) {
   } catch (e) {
     notice(`The page could not refresh: ${describe(e)}`);
   } finally {
-    if (--busy === 0) delete document.body.dataset.busy;
+    if (--busy === 0) {
+      delete document.body.dataset.busy;
+      // Another tab wrote while this one was busy: reload now.
+      if (stale) {
+        stale = false;
+        attempt(reloadPins, undefined, false);
+      }
+    }
   }
 }
 
@@ -79,12 +87,14 @@ const snapshot = () => ({
 });
 
 /** The pins as stored: after a failed write the page must not show what was not kept. */
+let reloads = 0;
 async function reloadPins() {
   const id = sessionId;
+  const generation = ++reloads;
   const pins = (await store.loadAttachments(id)) ?? new AttachmentStore();
-  // Another session opened meanwhile: its pins stay. The old store is
-  // left to its finalizer.
-  if (id === sessionId) pinned = pins;
+  // Another session opened, or a later reload began, meanwhile: theirs
+  // stay. The old store is left to its finalizer.
+  if (id === sessionId && generation === reloads) pinned = pins;
   else pins.free();
 }
 
@@ -100,25 +110,28 @@ async function orReload(write) {
 
 /** `change()` to the pins, then the pins and the snapshot written together, or neither. */
 async function changePins(change) {
-  // A turn or a switch holds the pins until it is written.
+  // A turn or a switch holds the pins until it is written; so does this.
   if (locked) throw new Error("Wait until the turn, or the switch of session, has finished.");
-  await orReload(async () => {
+  await exclusive(() => orReload(async () => {
     // Another tab may have changed them: change what is stored, not this
     // tab's copy, or its write would undo the other's.
     await reloadPins();
     change();
     await store.commitTurn(sessionId, { attachments: pinned, state: { snapshot: snapshot() } });
-  });
+  }));
 }
 
 // Tabs on one session tell each other when they wrote; the others reload.
 const changes = typeof BroadcastChannel === "function" ? new BroadcastChannel("attache-demo") : null;
 if (changes) {
   changes.onmessage = ({ data }) => {
-    // Mid-turn, the turn's own write reports what it finds.
-    if (data === sessionId && !locked && busy === 0) attempt(reloadPins, undefined, false);
+    if (data !== sessionId) return;
+    // Busy, it reloads once done; mid-turn, the turn's write checks the pins.
+    if (busy > 0) stale = true;
+    else attempt(reloadPins, undefined, false);
   };
 }
+let stale = false;
 
 // The session this tab last opened resumes after a reload: sessionStorage
 // is this tab's; a new tab takes the one any tab opened last. Switching
@@ -161,13 +174,19 @@ async function newSession() {
   await store.commitTurn(sessionId, { attachments: pinned, state: { snapshot: snapshot() } });
 }
 
-async function render() {
-  // Deleted in another tab: its writes would fail, so open another.
-  if (!locked && !(await store.getSession(sessionId))) {
+/** Deleted in another tab, the session's writes would fail: open another, holding the lock. */
+async function leaveIfDeleted() {
+  if (locked || (await store.getSession(sessionId)) || locked) return;
+  await exclusive(async () => {
+    if (await store.getSession(sessionId)) return;
     const [next] = await store.listSessions();
     await (next ? openSession(next.id) : newSession());
     notice("That session was deleted in another tab; this is the most recent one.");
-  }
+  });
+}
+
+async function render() {
+  await leaveIfDeleted();
   const sessions = await store.listSessions();
   $("session-select").replaceChildren(...sessions.map((s) => el("option", { value: s.id, selected: s.id === sessionId }, s.title || s.id)));
   $("model-name").textContent = model.name;
@@ -177,8 +196,9 @@ async function render() {
   const todos = unlessBlocked(() => todoItems(pinned), () => []);
   $("todos").replaceChildren(...todos.map((item, i) => {
     const box = el("input", { type: "checkbox", checked: item.completed, id: `todo-${i}` });
+    // By its text: another tab may have changed the list since.
     box.onchange = () => attempt(() => changePins(() => {
-      const items = todoItems(pinned).map((t, j) => (j === i ? { ...t, completed: box.checked } : t));
+      const items = todoItems(pinned).map((t) => (t.text === item.text ? { ...t, completed: box.checked } : t));
       pinned.setAttachment({ kind: "todo", items });
     }));
     return el("li", {}, box, el("label", { for: `todo-${i}` }, item.text));

@@ -72,7 +72,9 @@ export function endpoint({ url, model, key }) {
       }).catch((e) => {
         throw new Error(e?.name === "TimeoutError" ? `the endpoint did not answer in ${TIMEOUT_MS / 1000} s` : `the endpoint could not be reached (${e?.message ?? e})`);
       });
-      const text = await response.text();
+      const text = await response.text().catch((e) => {
+        throw new Error(e?.name === "TimeoutError" ? `the endpoint did not answer in ${TIMEOUT_MS / 1000} s` : `the endpoint's answer broke off (${e?.message ?? e})`);
+      });
       // What it said ("model not found"), short, and without a key it may echo.
       const excerpt = () => redactCredentials(text.slice(0, 4096)).value.slice(0, 200);
       if (!response.ok) throw new Error(`the endpoint answered ${response.status}: ${excerpt()}`);

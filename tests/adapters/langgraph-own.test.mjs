@@ -258,7 +258,7 @@ for (const [name, open] of Object.entries(stores)) {
       await expect(saver.put(thread(), secret, metadata(2), { tree: 2 })).rejects.toMatchObject({ code: "CREDENTIAL" });
     });
 
-    it("delta channel history is the default walk's, without loading other channels or whole tuples", async () => {
+    it("delta channel history is the default walk's, without loading other channels' values or whole tuples", async () => {
       const store = await open();
       const loaded = [];
       const watched = new Proxy(store, {

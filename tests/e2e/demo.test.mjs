@@ -400,7 +400,7 @@ test("a session deleted in another tab: this tab moves to the most recent one", 
   await page.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, doomed);
 });
 
-test("the agent: tool arguments of the wrong shape get an error result; another tab's turn in between is CONFLICT", async () => {
+test("the agent: tool arguments of the wrong shape get an error result; another tab's turn or pin change in between is CONFLICT", async () => {
   const outcome = await page.evaluate(async () => {
     const { runTurn, todoItems } = await import("/www/agent.js");
     const { AttachmentStore, MemorySessionStore } = await import("/pkg/attache.js");
@@ -427,8 +427,23 @@ test("the agent: tool arguments of the wrong shape get an error result; another 
     const before = (await store.loadMessages(id)).length;
     await runTurn({ ...args, model: racing, text: "again" }).catch((e) => { code = e.code; });
     const after = (await store.loadMessages(id)).map((m) => (typeof m.content === "string" ? m.content : ""));
+    // A pin changed in another tab during the turn: CONFLICT too, and the
+    // other tab's pins stay.
+    const pinning = { name: "pinning", complete: async () => {
+      const other = new AttachmentStore();
+      other.setAttachment({ kind: "memory", slug: "other-tab", memory: "pinned meanwhile" });
+      await store.saveAttachments(id, other);
+      other.free();
+      return { role: "assistant", content: [{ type: "text", text: "late" }] };
+    } };
+    let pinCode = null;
+    await runTurn({ ...args, model: pinning, text: "third" }).catch((e) => { pinCode = e.code; });
+    const kept = await store.loadAttachments(id);
+    const keptIds = kept.attachmentIds();
+    kept.free();
+    const pinAdded = (await store.loadMessages(id)).length - after.length;
     pinned.free();
-    return { results, todos, code, added: after.length - before, last: after.at(-1) };
+    return { results, todos, code, added: after.length - before, last: after.at(-1), pinCode, pinAdded, keptIds };
   });
   assert.match(outcome.results[0], /^Error: update_todos takes `add` and `complete` as lists/);
   assert.match(outcome.results[1], /^Error: lookup takes a non-empty `query` string/);
@@ -436,6 +451,9 @@ test("the agent: tool arguments of the wrong shape get an error result; another 
   assert.equal(outcome.code, "CONFLICT");
   assert.equal(outcome.added, 1, "only the other tab's message");
   assert.equal(outcome.last, "from the other tab");
+  assert.equal(outcome.pinCode, "CONFLICT");
+  assert.equal(outcome.pinAdded, 0);
+  assert.deepEqual(outcome.keptIds, ["memory:other-tab"]);
 });
 
 test("an endpoint's error says what it answered, without a key it echoes", async () => {
