@@ -347,21 +347,45 @@ fn json_field(text: &str, i: usize, name_end: usize) -> Option<Option<Hit>> {
     }
     let start = bytes.len() - value.len();
     let literal = &value[..quoted_len(value, b'"', escaped)];
-    // A label is words (`"Forgot password?"`) or one short capitalised
-    // word (`"confirmPassword": "Confirm"`); a secret is neither, but a
-    // passphrase may be words, and `secret` or `monkey` is a password.
-    let words = literal.contains(&b' ') && after_scheme(literal).is_none();
+    // A label is words (`"Forgot password?"`, `"Must be 8+ chars"`) or one
+    // short capitalised word (`"confirmPassword": "Confirm"`); a secret is
+    // neither, but a passphrase may be words, and `secret` or `monkey` is
+    // a password. A space pasted around a password, or words beside one
+    // (`Tr0ub4dor&3x is new`), make no label: each word must be one.
+    // Two words at least: a space pasted after a password is not a second.
+    let mut count = 0;
+    let words = after_scheme(literal).is_none()
+        && literal.split(|&b| b == b' ').all(|w| {
+            count += usize::from(!w.is_empty());
+            label_word(w)
+        })
+        && count > 1;
     let word = literal.len() < 8
         && literal.first().is_some_and(u8::is_ascii_uppercase)
         && literal[1..].iter().all(u8::is_ascii_lowercase);
     let label = (words && !passphrase(name)) || word;
-    // Words holding a digit may be a password and more (`Tr0ub4dor&3x `,
-    // a paste's trailing space): the assignment rule still reads them.
-    if label && literal.iter().any(u8::is_ascii_digit) {
-        return None;
-    }
     let real = !literal.is_empty() && !label && !stands_in(literal);
     Some(real.then(|| Hit::new("credential_field", start, start + literal.len())))
+}
+
+/// A word of a label: letters, in one case but for a capital first (an
+/// acronym's all capitals; other scripts' letters count), or a number
+/// (`8+`, `100%`), with punctuation (`(optional)`, `password?`). A
+/// password's mixed case, digits among letters, or symbols make none.
+fn label_word(w: &[u8]) -> bool {
+    let (mut letters, mut lower, mut upper_later, mut digits) = (false, false, false, false);
+    for &b in w {
+        match b {
+            b'a'..=b'z' | 0x80.. => lower = true,
+            b'A'..=b'Z' => upper_later |= letters,
+            b'0'..=b'9' => digits = true,
+            b'(' | b')' | b'[' | b']' | b'?' | b'.' | b',' | b':' | b';' | b'!' | b'\'' | b'"'
+            | b'-' | b'+' | b'%' | b'&' | b'/' => {}
+            _ => return false,
+        }
+        letters |= b.is_ascii_alphabetic() || b >= 0x80;
+    }
+    !(digits && letters) && !(lower && upper_later)
 }
 
 /// A placeholder for a secret, not one: `$OPENAI_API_KEY`, `${TOKEN}`,
@@ -424,7 +448,8 @@ fn after_scheme(text: &[u8]) -> Option<&[u8]> {
 /// Whether byte `i` is the letter of an escape (`\n`, `\t`, `\r` in JSON
 /// text): a line break, not part of the word after it.
 fn escape_letter(bytes: &[u8], i: usize) -> bool {
-    matches!(bytes[i], b'n' | b't' | b'r') && backslashes_before(bytes, i) % 2 == 1
+    // Any run: one level down, JSON inside a string, it is `\\n`.
+    matches!(bytes[i], b'n' | b't' | b'r') && i > 0 && bytes[i - 1] == b'\\'
 }
 
 /// Whether a `\uXXXX` escape starts at byte `i` (its `u`): Python's
@@ -454,14 +479,18 @@ fn words(text: &str, from: usize) -> Option<Hit> {
     let mut i = from;
     // Where the last `\uXXXX` escape ended: a word may start there.
     let mut escape_end = usize::MAX;
+    // Where the run of word bytes that `i` is in began.
+    let mut run_start = from;
     while i < bytes.len() {
         if unicode_escape(bytes, i) {
             i += 5;
             escape_end = i;
+            run_start = i;
             continue;
         }
         if !word(bytes[i]) || escape_letter(bytes, i) {
             i += 1;
+            run_start = i;
             continue;
         }
         let (prev_word, prev_alnum) = match i.checked_sub(1) {
@@ -471,14 +500,13 @@ fn words(text: &str, from: usize) -> Option<Hit> {
             _ => (false, false),
         };
         // A key starts a word: "desk-antenna" holds no "sk-" key. Nor does
-        // base64url data (an encrypted reasoning item) at a `-` or `_`
-        // inside it: 32 characters before it, with a capital, a small
-        // letter and a digit, as an ENV_NAME_ or a slug- has not.
-        let in_data = prev_word && {
-            let run = &bytes[i.saturating_sub(32)..i];
-            run.len() == 32
-                && run.iter().all(|&b| word(b))
-                && run.iter().any(u8::is_ascii_uppercase)
+        // base64url data (an encrypted reasoning item, kilobytes long) at
+        // a `-` or `_` inside it: 128 characters of it before, with a
+        // capital, a small letter and a digit, which no name glued to a
+        // key (an ENV_NAME_, a slug-) is.
+        let in_data = prev_word && i - run_start >= 128 && {
+            let run = &bytes[i - 128..i];
+            run.iter().any(u8::is_ascii_uppercase)
                 && run.iter().any(u8::is_ascii_lowercase)
                 && run.iter().any(u8::is_ascii_digit)
         };

@@ -739,18 +739,19 @@ fn pretty_printed_json_and_unicode_escapes_do_not_hide_a_credential() {
     ] {
         assert!(find(&text).is_some(), "missed: {text}");
     }
-    // One level down, JSON inside a string: the escape is \\u201c.
+    // One level down, JSON inside a string: the escapes are \\u201c, \\n.
     assert!(find(&format!(
         r#"{{"o":"{{\"t\":\"use \\u201c{key}\\u201d\"}}"}}"#
     ))
     .is_some());
+    assert!(find(&format!(r#"{{"o":"{{\"t\":\"line\\n{key}\"}}"}}"#)).is_some());
 }
 
 #[test]
 fn a_key_prefix_inside_a_long_base64url_run_is_data() {
     // OpenAI's encrypted_content is base64url: "-sk-" or "_hf_" inside it
     // is no key, however random what follows.
-    let run = "gAAAAABn4Xz9QkT2Lm0Np5Kw2Pr7Hs4Jd6Fg9BcYv3Lm0Nt5Kw2Pr7Hs4";
+    let run = "gAAAAABn4Xz9QkT2Lm0Np5Kw2Pr7Hs4Jd6Fg9BcYv3Lm0Nt5Kw2Pr7Hs4".repeat(3);
     for inner in [
         "-sk-proj-Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9Bc",
         "_hf_Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcX",
@@ -766,6 +767,8 @@ fn a_key_prefix_inside_a_long_base64url_run_is_data() {
         "token_ghp_Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcYv3L",
         "MY_COMPANY_PRODUCTION_DEPLOY_KEY_sk-proj-Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9Bc",
         "release-2026-deploy-notes-for-the-team-ghp_Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcYv3L",
+        "Release-2026-Deploy-Notes-For-Team-ghp_Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcYv3L",
+        "loadOpenAiKeyForGpt4oProduction_sk-proj-Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9Bc",
     ] {
         assert!(find(text).is_some(), "missed: {text}");
     }
@@ -776,6 +779,9 @@ fn a_field_holding_a_label_is_not_read_again_as_an_assignment() {
     for text in [
         r#"{"newPassword": "Password strength: weak"}"#,
         r#"{"password": "Password strength: weak"}"#,
+        r#"{"password": "Must be 8+ chars (at least 1 digit)."}"#,
+        r#"{"passwordHint": "Use 2 words"}"#,
+        r#"{"apiKey": "Enter your API key"}"#,
     ] {
         assert_eq!(find(text), None, "{text}");
     }
@@ -786,9 +792,18 @@ fn a_field_holding_a_label_is_not_read_again_as_an_assignment() {
         r#"{"password": "Tr0ub4dor&3x "}"#,
         r#"{"client_secret": "3f9a8b7c6d5e4f3a2b1c and more"}"#,
         r#"{\"password\": \"Tr0ub4dor&3x \"}"#,
+        r#"{"password": "Xq!vB#rTzw&kPq "}"#,
+        r#"{"password": " Xq!vB#rTzw&kPq"}"#,
+        r#"{"name": "DB_PASSWORD", "value": "Xq!vB#rTzw&kPq "}"#,
+        r#"{"password": "Xq!vB#rTzw&kPq is new"}"#,
+        r#"{"password": "Sunshine "}"#,
     ] {
         assert!(find(text).is_some(), "missed: {text}");
     }
+    // Whole, not its first word.
+    let mut text = r#"{"password":"Blue42Sky2024 hunter horse"}"#.to_owned();
+    redact_text("t", &mut text, &mut Vec::new()).unwrap();
+    assert_eq!(text, r#"{"password":"[REDACTED:credential_field]"}"#);
 }
 
 #[test]
