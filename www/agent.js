@@ -79,10 +79,11 @@ export function compact(history, next, budget) {
  * user's text, and history stored before its key was registered.
  */
 function unsent(messages, typedAt = -1) {
-  const [found] = redactCredentials(messages).redactions;
+  const { redactions } = redactCredentials(messages);
+  const [found] = redactions;
   if (found) {
     // `typed`: one is in the user's new message, which the page then clears.
-    const typed = redactCredentials(messages).redactions.some((r) => r.path.startsWith(`[${typedAt}]`));
+    const typed = redactions.some((r) => r.path.startsWith(`[${typedAt}]`));
     throw Object.assign(new Error(`Not sent: the request holds a credential (${found.kind}) at ${found.path}.`), { credential: found.kind, typed });
   }
 }
@@ -102,7 +103,7 @@ async function storedPins(store, sessionId) {
  * the turn's frames are stored under its request id. `snapshot()` is
  * taken when the turn is written, after its tools ran.
  */
-export async function runTurn({ store, sessionId, pinned, model, text, contextWindow, snapshot, say }) {
+export async function runTurn({ store, sessionId, pinned, basePins, model, text, contextWindow, snapshot, say }) {
   const requestId = `req-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
   const frames = [];
   const frame = (f) => {
@@ -115,8 +116,9 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   const overhead = estimateTokens([{ role: "system", content: SYSTEM }], "openai");
   let history = await store.loadMessages(sessionId);
   const stored = history.length;
-  // The pins as stored when this turn began: see the commit.
-  const startPins = await storedPins(store, sessionId);
+  // The pins as stored when `pinned` was loaded (`basePins`, the specs'
+  // JSON text), or when this turn began: see the commit.
+  const startPins = basePins ?? (await storedPins(store, sessionId));
   // Before the compaction: the user's text, and history stored before a
   // key was registered, never go anywhere. Each step then checks what it added.
   unsent([...history, user], history.length);

@@ -60,7 +60,7 @@ async function attempt(action, clear, announce = true) {
     const refused = isAttacheError(e) && e.code === "CREDENTIAL";
     if (refused || e?.credential) clear?.(e);
     notice(refused ? `Refused: a credential (${e.kind}) in ${e.field}. Nothing was stored.`
-      : isAttacheError(e) && e.code === "CONFLICT" ? "Another tab changed this session meanwhile; nothing of this turn was stored. The page now shows what is."
+      : e?.code === "CONFLICT" ? "Another tab changed this session meanwhile; nothing of this turn was stored. The page now shows what is."
         : describe(e));
   }
   try {
@@ -86,16 +86,21 @@ const snapshot = () => ({
   children: [{ name: "pins", state: { ids: pinned.attachmentIds() } }],
 });
 
-/** The pins as stored: after a failed write the page must not show what was not kept. */
+/**
+ * The pins as stored: after a failed write the page must not show what was
+ * not kept. Returns their specs as JSON text, for a turn to compare with.
+ */
 let reloads = 0;
 async function reloadPins() {
   const id = sessionId;
   const generation = ++reloads;
   const pins = (await store.loadAttachments(id)) ?? new AttachmentStore();
+  const specs = JSON.stringify(pins.specs());
   // Another session opened, or a later reload began, meanwhile: theirs
   // stay. The old store is left to its finalizer.
   if (id === sessionId && generation === reloads) pinned = pins;
   else pins.free();
+  return specs;
 }
 
 /** `write()`; if it fails, the pins as stored, since it may have changed them first. */
@@ -111,7 +116,7 @@ async function orReload(write) {
 /** `change()` to the pins, then the pins and the snapshot written together, or neither. */
 async function changePins(change) {
   // A turn or a switch holds the pins until it is written; so does this.
-  if (locked) throw new Error("Wait until the turn, or the switch of session, has finished.");
+  if (locked) throw new Error("Wait until the turn, the switch of session or the last change has finished.");
   await exclusive(() => orReload(async () => {
     // Another tab may have changed them: change what is stored, not this
     // tab's copy, or its write would undo the other's.
@@ -196,9 +201,14 @@ async function render() {
   const todos = unlessBlocked(() => todoItems(pinned), () => []);
   $("todos").replaceChildren(...todos.map((item, i) => {
     const box = el("input", { type: "checkbox", checked: item.completed, id: `todo-${i}` });
-    // By its text: another tab may have changed the list since.
+    // By its text and which of that text it is: another tab may have
+    // changed the list since.
+    const nth = todos.slice(0, i).filter((t) => t.text === item.text).length;
     box.onchange = () => attempt(() => changePins(() => {
-      const items = todoItems(pinned).map((t) => (t.text === item.text ? { ...t, completed: box.checked } : t));
+      const items = [...todoItems(pinned)];
+      const at = items.findIndex((t, j) => t.text === item.text && items.slice(0, j).filter((u) => u.text === item.text).length === nth);
+      if (at < 0) throw new Error("That todo is no longer in the list; the page now shows what is.");
+      items[at] = { ...items[at], completed: box.checked };
       pinned.setAttachment({ kind: "todo", items });
     }));
     return el("li", {}, box, el("label", { for: `todo-${i}` }, item.text));
@@ -331,8 +341,8 @@ const exclusive = async (action) => {
 // A tool may change the pins before a turn fails: nothing of it is stored.
 onSubmit("composer", ({ text, window: size }) => exclusive(() => orReload(async () => {
   // The pins as stored: another tab may have changed them.
-  await reloadPins();
-  const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot, say: () => {} });
+  const basePins = await reloadPins();
+  const turn = await runTurn({ store, sessionId, pinned, basePins, model, text, contextWindow: Number(size), snapshot, say: () => {} });
   lastSteps = turn.steps;
   window.demo.requests.push(...turn.steps.map((s) => s.messages));
 })), (form, e) => {
