@@ -77,18 +77,14 @@ pub fn register_host_secret(secret: &str) -> Result<(), Error> {
         return Err(Error::argument("secret", "must be at least 8 characters"));
     }
     let secret = secret.trim();
-    // As JSON text holds it too (tool arguments kept as a string): a `"`
-    // or `\` in a password is escaped there.
-    let mut escaped = String::with_capacity(secret.len() + 2);
-    for c in secret.chars() {
-        if c == '"' || c == '\\' {
-            escaped.push('\\');
-        }
-        escaped.push(c);
-    }
+    // As JSON text holds it too (tool arguments kept as a string): a `"`,
+    // `\` or tab in a password is escaped there.
+    let quoted = crate::json::quote(secret);
+    // crate::text's slicing: str's own costs kilobytes of wasm.
+    let escaped = crate::text::part(&quoted, 1, quoted.len() - 1);
     HOST_SECRETS.with(|secrets| {
         let mut secrets = secrets.borrow_mut();
-        for form in [secret, &escaped] {
+        for form in [secret, escaped] {
             if !secrets.iter().any(|s| s == form) {
                 secrets.push(form.to_owned());
                 GENERATION.with(|g| g.set(g.get() + 1));
@@ -134,7 +130,7 @@ fn host_secret(text: &str, from: usize) -> Option<Hit> {
         });
         // Of two starting together (a secret and its escaped form), the
         // longer: `abcdefgh\` must not leave its escaped `\` behind.
-        found.min_by_key(|hit| (hit.start, usize::MAX - hit.end))
+        found.min_by_key(|hit| (hit.start, std::cmp::Reverse(hit.end)))
     })
 }
 

@@ -376,14 +376,13 @@ fn label_word(w: &[u8]) -> bool {
     let (mut letters, mut lower, mut upper_later, mut digits) = (false, false, false, false);
     for &b in w {
         match b {
-            b'a'..=b'z' | 0x80.. => lower = true,
-            b'A'..=b'Z' => upper_later |= letters,
+            b'a'..=b'z' | 0x80.. => (lower, letters) = (true, true),
+            b'A'..=b'Z' => (upper_later, letters) = (letters, true),
             b'0'..=b'9' => digits = true,
             b'(' | b')' | b'[' | b']' | b'?' | b'.' | b',' | b':' | b';' | b'!' | b'\'' | b'"'
             | b'-' | b'+' | b'%' | b'&' | b'/' => {}
             _ => return false,
         }
-        letters |= b.is_ascii_alphabetic() || b >= 0x80;
     }
     !(digits && letters) && !(lower && upper_later)
 }
@@ -445,23 +444,25 @@ fn after_scheme(text: &[u8]) -> Option<&[u8]> {
     })
 }
 
-/// Whether byte `i` is the letter of an escape (`\n`, `\t`, `\r` in JSON
-/// text): a line break, not part of the word after it.
-fn escape_letter(bytes: &[u8], i: usize) -> bool {
-    // Any run: one level down, JSON inside a string, it is `\\n`.
-    matches!(bytes[i], b'n' | b't' | b'r') && i > 0 && bytes[i - 1] == b'\\'
-}
-
-/// Whether a `\uXXXX` escape starts at byte `i` (its `u`): Python's
-/// json.dumps writes curly quotes so, Go writes `<` so; not a word. One
-/// level down it is `\\uXXXX`, so any run of backslashes counts.
-fn unicode_escape(bytes: &[u8], i: usize) -> bool {
-    bytes[i] == b'u'
-        && i > 0
-        && bytes[i - 1] == b'\\'
-        && bytes
+/// How long the escape whose letter is byte `i` is, after its backslash,
+/// or 0: a line break's (`\n`, `\t`, `\r` in JSON text) 1, a `\uXXXX`'s 5
+/// (Python's json.dumps writes curly quotes so, Go writes `<` so). Not
+/// part of the word after it. Any run of backslashes: one level down,
+/// JSON inside a string, it is `\\n`.
+fn escape_len(bytes: &[u8], i: usize) -> usize {
+    if i == 0 || bytes[i - 1] != b'\\' {
+        return 0;
+    }
+    match bytes[i] {
+        b'n' | b't' | b'r' => 1,
+        b'u' if bytes
             .get(i + 1..i + 5)
-            .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
+            .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)) =>
+        {
+            5
+        }
+        _ => 0,
+    }
 }
 
 /// Where `part`, a slice of `text`, starts in it.
@@ -477,43 +478,36 @@ fn words(text: &str, from: usize) -> Option<Hit> {
     let mut dead = Dead::new();
     let mut header_dead = [0; 6];
     let mut i = from;
-    // Where the last `\uXXXX` escape ended: a word may start there.
-    let mut escape_end = usize::MAX;
-    // Where the run of word bytes that `i` is in began.
-    let mut run_start = from;
+    // Where the run of word bytes that `i` is in began (a byte before
+    // `from` counts): a word starts there, not inside it.
+    let mut run_start = from - usize::from(from > 0 && word(bytes[from - 1]));
     while i < bytes.len() {
-        if unicode_escape(bytes, i) {
-            i += 5;
-            escape_end = i;
+        let escape = escape_len(bytes, i);
+        if escape > 0 || !word(bytes[i]) {
+            i += escape.max(1);
             run_start = i;
             continue;
         }
-        if !word(bytes[i]) || escape_letter(bytes, i) {
-            i += 1;
-            run_start = i;
-            continue;
-        }
-        let (prev_word, prev_alnum) = match i.checked_sub(1) {
-            Some(p) if !escape_letter(bytes, p) && i != escape_end => {
-                (word(bytes[p]), alnum(bytes[p]))
-            }
-            _ => (false, false),
-        };
+        let prev_word = i > run_start;
+        let prev_alnum = prev_word && alnum(bytes[i - 1]);
         // A key starts a word: "desk-antenna" holds no "sk-" key. Nor does
         // base64url data (an encrypted reasoning item, kilobytes long) at
         // a `-` or `_` inside it: 128 characters of it before, with a
         // capital, a small letter and a digit, which no name glued to a
         // key (an ENV_NAME_, a slug-) is.
-        let in_data = prev_word && i - run_start >= 128 && {
-            let run = &bytes[i - 128..i];
-            run.iter().any(u8::is_ascii_uppercase)
-                && run.iter().any(u8::is_ascii_lowercase)
-                && run.iter().any(u8::is_ascii_digit)
+        // Measured only for a key found: it vetoes one.
+        let in_data = || {
+            prev_word && i - run_start >= 128 && {
+                let run = &bytes[i - 128..i];
+                run.iter().any(u8::is_ascii_uppercase)
+                    && run.iter().any(u8::is_ascii_lowercase)
+                    && run.iter().any(u8::is_ascii_digit)
+            }
         };
-        let found = if prev_alnum || in_data {
+        let found = if prev_alnum {
             None
         } else {
-            keyed_at(bytes, i, &mut dead)
+            keyed_at(bytes, i, &mut dead).filter(|_| !in_data())
         };
         // `--password=…`, `db-password: …`: a name may follow a hyphen.
         let after_hyphen = i > 0 && bytes[i - 1] == b'-';

@@ -772,6 +772,20 @@ fn a_key_prefix_inside_a_long_base64url_run_is_data() {
     ] {
         assert!(find(text).is_some(), "missed: {text}");
     }
+    // 128 characters and more before it, but one case short of base64url:
+    // a long slug, a long ENV_NAME.
+    for text in [
+        format!(
+            "{}sk-proj-Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9Bc",
+            "deploy-notes-".repeat(11)
+        ),
+        format!(
+            "{}sk-proj-Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9Bc",
+            "MY_SERVICE_2026_".repeat(9)
+        ),
+    ] {
+        assert!(find(&text).is_some(), "missed: {text}");
+    }
 }
 
 #[test]
@@ -820,6 +834,11 @@ fn a_host_secret_is_found_as_json_text_escapes_it() {
             .code(),
         "CREDENTIAL"
     );
+    clear_host_secrets();
+    // A tab inside one, as JSON text escapes it.
+    register_host_secret("Tr0ub4\tdor&3xyz").unwrap();
+    let arguments = json::Value::String(json!({ "note": "Tr0ub4\tdor&3xyz" }).to_string());
+    assert!(check_value("a", &arguments).is_err());
     clear_host_secrets();
     // Ending in a backslash, its escaped form is the longer match: the
     // redacted JSON text still parses.
