@@ -103,7 +103,7 @@ async function storedPins(store, sessionId) {
  * the turn's frames are stored under its request id. `snapshot()` is
  * taken when the turn is written, after its tools ran.
  */
-export async function runTurn({ store, sessionId, pinned, basePins, model, text, contextWindow, snapshot, say }) {
+export async function runTurn({ store, sessionId, pinned, model, text, contextWindow, snapshot, say }) {
   const requestId = `req-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
   const frames = [];
   const frame = (f) => {
@@ -116,9 +116,8 @@ export async function runTurn({ store, sessionId, pinned, basePins, model, text,
   const overhead = estimateTokens([{ role: "system", content: SYSTEM }], "openai");
   let history = await store.loadMessages(sessionId);
   const stored = history.length;
-  // The pins as stored when `pinned` was loaded (`basePins`, the specs'
-  // JSON text), or when this turn began: see the commit.
-  const startPins = basePins ?? (await storedPins(store, sessionId));
+  // The pins as the turn was given them, loaded from the store: see the commit.
+  const startPins = JSON.stringify(pinned.specs());
   // Before the compaction: the user's text, and history stored before a
   // key was registered, never go anywhere. Each step then checks what it added.
   unsent([...history, user], history.length);

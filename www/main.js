@@ -71,10 +71,7 @@ async function attempt(action, clear, announce = true) {
     if (--busy === 0) {
       delete document.body.dataset.busy;
       // Another tab wrote while this one was busy: reload now.
-      if (stale) {
-        stale = false;
-        attempt(reloadPins, undefined, false);
-      }
+      if (stale) reloadWhenIdle();
     }
   }
 }
@@ -86,21 +83,16 @@ const snapshot = () => ({
   children: [{ name: "pins", state: { ids: pinned.attachmentIds() } }],
 });
 
-/**
- * The pins as stored: after a failed write the page must not show what was
- * not kept. Returns their specs as JSON text, for a turn to compare with.
- */
+/** The pins as stored: after a failed write the page must not show what was not kept. */
 let reloads = 0;
 async function reloadPins() {
   const id = sessionId;
   const generation = ++reloads;
   const pins = (await store.loadAttachments(id)) ?? new AttachmentStore();
-  const specs = JSON.stringify(pins.specs());
   // Another session opened, or a later reload began, meanwhile: theirs
   // stay. The old store is left to its finalizer.
   if (id === sessionId && generation === reloads) pinned = pins;
   else pins.free();
-  return specs;
 }
 
 /** `write()`; if it fails, the pins as stored, since it may have changed them first. */
@@ -116,7 +108,6 @@ async function orReload(write) {
 /** `change()` to the pins, then the pins and the snapshot written together, or neither. */
 async function changePins(change) {
   // A turn or a switch holds the pins until it is written; so does this.
-  if (locked) throw new Error("Wait until the turn, the switch of session or the last change has finished.");
   await exclusive(() => orReload(async () => {
     // Another tab may have changed them: change what is stored, not this
     // tab's copy, or its write would undo the other's.
@@ -130,13 +121,15 @@ async function changePins(change) {
 const changes = typeof BroadcastChannel === "function" ? new BroadcastChannel("attache-demo") : null;
 if (changes) {
   changes.onmessage = ({ data }) => {
-    if (data !== sessionId) return;
-    // Busy, it reloads once done; mid-turn, the turn's write checks the pins.
-    if (busy > 0) stale = true;
-    else attempt(reloadPins, undefined, false);
+    if (data === sessionId) reloadWhenIdle();
   };
 }
+// Busy, the page reloads once done; mid-turn, the turn's write checks the pins.
 let stale = false;
+function reloadWhenIdle() {
+  stale = busy > 0;
+  if (!stale) attempt(reloadPins, undefined, false);
+}
 
 // The session this tab last opened resumes after a reload: sessionStorage
 // is this tab's; a new tab takes the one any tab opened last. Switching
@@ -179,34 +172,38 @@ async function newSession() {
   await store.commitTurn(sessionId, { attachments: pinned, state: { snapshot: snapshot() } });
 }
 
-/** Deleted in another tab, the session's writes would fail: open another, holding the lock. */
-async function leaveIfDeleted() {
-  if (locked || (await store.getSession(sessionId)) || locked) return;
-  await exclusive(async () => {
-    if (await store.getSession(sessionId)) return;
-    const [next] = await store.listSessions();
-    await (next ? openSession(next.id) : newSession());
-    notice("That session was deleted in another tab; this is the most recent one.");
-  });
+/** The most recent session, or a new one where none is left. */
+async function openLatest() {
+  const [next] = await store.listSessions();
+  await (next ? openSession(next.id) : newSession());
 }
 
 async function render() {
-  await leaveIfDeleted();
-  const sessions = await store.listSessions();
+  let sessions = await store.listSessions();
+  // Deleted in another tab, its writes would fail: open another, holding
+  // the lock (and not mid-turn: the turn's own write reports it).
+  if (!locked && !sessions.some((s) => s.id === sessionId)) {
+    await exclusive(openLatest);
+    notice("That session was deleted in another tab; this is the most recent one.");
+    sessions = await store.listSessions();
+  }
   $("session-select").replaceChildren(...sessions.map((s) => el("option", { value: s.id, selected: s.id === sessionId }, s.title || s.id)));
   $("model-name").textContent = model.name;
 
   // None shown while the todo pin holds the model's key: the pin list
   // below names it, and editing it stays refused.
   const todos = unlessBlocked(() => todoItems(pinned), () => []);
+  const seen = new Map();
   $("todos").replaceChildren(...todos.map((item, i) => {
     const box = el("input", { type: "checkbox", checked: item.completed, id: `todo-${i}` });
     // By its text and which of that text it is: another tab may have
     // changed the list since.
-    const nth = todos.slice(0, i).filter((t) => t.text === item.text).length;
+    const nth = seen.get(item.text) ?? 0;
+    seen.set(item.text, nth + 1);
     box.onchange = () => attempt(() => changePins(() => {
       const items = [...todoItems(pinned)];
-      const at = items.findIndex((t, j) => t.text === item.text && items.slice(0, j).filter((u) => u.text === item.text).length === nth);
+      let k = 0;
+      const at = items.findIndex((t) => t.text === item.text && k++ === nth);
       if (at < 0) throw new Error("That todo is no longer in the list; the page now shows what is.");
       items[at] = { ...items[at], completed: box.checked };
       pinned.setAttachment({ kind: "todo", items });
@@ -329,6 +326,7 @@ onSubmit("add-todo", ({ text }) => changePins(() => {
 const turnControls = ["send", "session-select", "session-new", "session-delete", "session-import"];
 let locked = false;
 const exclusive = async (action) => {
+  if (locked) throw new Error("Wait until the turn, the switch of session or the last change has finished.");
   for (const id of turnControls) $(id).disabled = true;
   locked = true;
   try {
@@ -341,8 +339,8 @@ const exclusive = async (action) => {
 // A tool may change the pins before a turn fails: nothing of it is stored.
 onSubmit("composer", ({ text, window: size }) => exclusive(() => orReload(async () => {
   // The pins as stored: another tab may have changed them.
-  const basePins = await reloadPins();
-  const turn = await runTurn({ store, sessionId, pinned, basePins, model, text, contextWindow: Number(size), snapshot, say: () => {} });
+  await reloadPins();
+  const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot, say: () => {} });
   lastSteps = turn.steps;
   window.demo.requests.push(...turn.steps.map((s) => s.messages));
 })), (form, e) => {
@@ -376,8 +374,7 @@ $("session-select").onchange = (e) => attempt(() => exclusive(() => openSession(
 $("session-new").onclick = () => attempt(() => exclusive(newSession));
 $("session-delete").onclick = () => attempt(() => exclusive(async () => {
   await store.deleteSession(sessionId);
-  const [next] = await store.listSessions();
-  await (next ? openSession(next.id) : newSession());
+  await openLatest();
 }));
 $("session-export").onclick = () => attempt(async () => {
   const doc = await store.exportSession(sessionId);

@@ -58,6 +58,11 @@ export const scripted = {
   },
 };
 
+/** A fetch's rejection as the page says it: a timeout, or `what` and why. */
+const failed = (what) => (e) => {
+  throw new Error(e?.name === "TimeoutError" ? `the endpoint did not answer in ${TIMEOUT_MS / 1000} s` : `${what} (${e?.message ?? e})`);
+};
+
 /** An OpenAI-compatible endpoint; the key stays in this object, in memory. */
 export function endpoint({ url, model, key }) {
   return {
@@ -69,12 +74,8 @@ export function endpoint({ url, model, key }) {
         headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(TIMEOUT_MS),
-      }).catch((e) => {
-        throw new Error(e?.name === "TimeoutError" ? `the endpoint did not answer in ${TIMEOUT_MS / 1000} s` : `the endpoint could not be reached (${e?.message ?? e})`);
-      });
-      const text = await response.text().catch((e) => {
-        throw new Error(e?.name === "TimeoutError" ? `the endpoint did not answer in ${TIMEOUT_MS / 1000} s` : `the endpoint's answer broke off (${e?.message ?? e})`);
-      });
+      }).catch(failed("the endpoint could not be reached"));
+      const text = await response.text().catch(failed("the endpoint's answer broke off"));
       // What it said ("model not found"), short, and without a key it may echo.
       const excerpt = () => redactCredentials(text.slice(0, 4096)).value.slice(0, 200);
       if (!response.ok) throw new Error(`the endpoint answered ${response.status}: ${excerpt()}`);

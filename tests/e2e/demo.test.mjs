@@ -408,6 +408,8 @@ test("the agent: tool arguments of the wrong shape get an error result; another 
     const { id } = await store.createSession({});
     const pinned = new AttachmentStore();
     pinned.setAttachment({ kind: "todo", items: [{ text: "one", completed: false }] });
+    // Stored, as the page's pins are: a turn compares them with the store.
+    await store.saveAttachments(id, pinned);
     const replies = [
       { role: "assistant", content: [{ type: "tool_call", id: "c1", name: "update_todos", arguments: { add: "buy milk" } },
         { type: "tool_call", id: "c2", name: "lookup", arguments: { query: null } }] },

@@ -55,6 +55,8 @@ async function session(model) {
   const { id } = await store.createSession();
   const pinned = new attache.AttachmentStore();
   pinned.setAttachment({ kind: "todo", items: [{ text: "review the auth design", completed: false }] });
+  // Stored, as the page's pins are: a turn compares them with the store.
+  await store.saveAttachments(id, pinned);
   const calls = [];
   const counted = { name: "counted", complete: (messages) => { calls.push(messages); return model.complete(messages); } };
   const turn = (text, contextWindow = 8000) =>

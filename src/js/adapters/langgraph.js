@@ -39,7 +39,10 @@ const VALUE_DEPTH = 100;
 const checkpointPrefix = (ns) => `lg/c/${ns === undefined ? "" : `${enc(ns)}/`}`;
 const checkpointKey = (ns, id) => `lg/c/${enc(ns)}/${enc(id)}`;
 const blobKey = (ns, channel, version) => `lg/b/${enc(ns)}/${enc(channel)}/${enc(String(version))}`;
-const writesPrefix = (ns, id) => `lg/w/${enc(ns)}/${enc(id)}/`;
+// Without an id, every write of the namespace.
+const writesPrefix = (ns, id) => `lg/w/${enc(ns)}/${id === undefined ? "" : `${enc(id)}/`}`;
+/** `lg/w/{ns}/{id}/…` back to its checkpoint id. */
+const writeCheckpointId = (key) => dec(key.split("/")[3]);
 const writeKey = (ns, id, task, idx) => `${writesPrefix(ns, id)}${enc(task)}/${idx}`;
 
 /** `lg/c/{ns}/{id}` back to its parts. */
@@ -277,10 +280,11 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     }
     const byCheckpoint = new Map(walked.map(([id]) => [id, []]));
     if (walked.length > 0) {
-      const keys = (await this.store.listSessionStateKeys(threadId, { prefix: `lg/w/${enc(ns)}/` }))
-        .filter((key) => byCheckpoint.has(dec(key.split("/")[3])));
-      for (const [i, write] of (await this._load(threadId, keys)).entries()) {
-        if (write) byCheckpoint.get(dec(keys[i].split("/")[3])).push(write);
+      const keys = (await this.store.listSessionStateKeys(threadId, { prefix: writesPrefix(ns) }))
+        .map((key) => [key, writeCheckpointId(key)])
+        .filter(([, id]) => byCheckpoint.has(id));
+      for (const [i, write] of (await this._load(threadId, keys.map(([key]) => key))).entries()) {
+        if (write) byCheckpoint.get(keys[i][1]).push(write);
       }
     }
     const result = Object.fromEntries(channels.map((ch) => [ch, { writes: [] }]));

@@ -84,7 +84,10 @@ function toItem(message) {
 }
 
 /** JSON as stored, lone surrogates made U+FFFD: what a later call compares against. */
-const asStored = (value) => JSON.parse(wellFormedJson(JSON.stringify(value)));
+const asStored = (value, replacer) => JSON.parse(wellFormedJson(JSON.stringify(value, replacer)));
+
+/** Items as the messages that store them. */
+const messagesOf = (items) => items.map((item) => toMessage(wellFormed(item)));
 
 /**
  * A transaction as stored. What the store refuses in `addItems` is refused
@@ -97,7 +100,7 @@ function transactionAsStored(transaction) {
     return v;
   };
   try {
-    return JSON.parse(wellFormedJson(JSON.stringify(transaction, bytes)));
+    return asStored(transaction, bytes);
   } catch {
     throw new UserError("Session history transaction items contain invalid or unsupported data.");
   }
@@ -277,7 +280,7 @@ export class AttacheSession {
   async addItems(items) {
     if (items.length === 0) return;
     const id = await this.getSessionId();
-    const messages = items.map((item) => toMessage(wellFormed(item)));
+    const messages = messagesOf(items);
     await exclusive(id, () => this.#store.appendMessages(id, messages));
   }
 
@@ -300,7 +303,7 @@ export class AttacheSession {
    */
   async replaceHistoryWithCompaction(items) {
     const id = await this.getSessionId();
-    const messages = items.map((item) => toMessage(wellFormed(item)));
+    const messages = messagesOf(items);
     await exclusive(id, () => this.#store.replaceMessages(id, { from: 0, messages }));
   }
 
