@@ -101,9 +101,10 @@ async function storedPins(store, sessionId) {
 /**
  * Runs one turn. `say(frame)` sees each activity frame as it happens;
  * the turn's frames are stored under its request id. `snapshot()` is
- * taken when the turn is written, after its tools ran.
+ * taken when the turn is written, after its tools ran. Once `signal`
+ * aborts, the turn stops at its next step and writes nothing more.
  */
-export async function runTurn({ store, sessionId, pinned, model, text, contextWindow, snapshot, say }) {
+export async function runTurn({ store, sessionId, pinned, model, text, contextWindow, snapshot, say, signal }) {
   const requestId = `req-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
   const frames = [];
   const frame = (f) => {
@@ -146,6 +147,7 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   // Checked before the compaction, whose summary is ours.
   let checked = history.length;
   for (let step = 0; step < MAX_STEPS; step++) {
+    signal?.throwIfAborted();
     const attachments = pinned.consolidatedMessage();
     plan = planTurn({ contextWindow, history, attachments, overheadTokens: overhead, counter: "openai" });
     // The turn began by compacting; a later step whose request would not
@@ -162,7 +164,9 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
     const prefix = pinned.checkPrefix({ provider: "openai" });
     steps.push({ messages, plan, prefix });
     frame({ type: "request", step, messages: messages.length, prefixStable: prefix.first ? null : prefix.stable, changed: prefix.change?.attachmentId ?? null });
-    const reply = await model.complete(messages);
+    const reply = await model.complete(messages, signal);
+    // The scripted model does not listen: its reply is dropped too.
+    signal?.throwIfAborted();
     history.push(reply);
     added.push(reply);
     const calls = reply.content.filter?.((p) => p.type === "tool_call") ?? [];
@@ -184,6 +188,7 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   if ((await storedPins(store, sessionId)) !== startPins) {
     throw Object.assign(new Error("Another tab changed the pins during this turn; nothing of it was stored."), { code: "CONFLICT" });
   }
+  signal?.throwIfAborted();
   await store.commitTurn(sessionId, {
     expectedCount: compacted ? compacted.length : stored,
     messages: added,

@@ -61,6 +61,7 @@ async function attempt(action, clear, announce = true) {
     if (refused || e?.credential) clear?.(e);
     notice(refused ? `Refused: a credential (${e.kind}) in ${e.field}. Nothing was stored.`
       : e?.code === "CONFLICT" ? "Another tab changed this session meanwhile; nothing of this turn was stored. The page now shows what is."
+        : e?.name === "AbortError" ? "Stopped: this turn's messages, frames and pin changes were not stored."
         : describe(e));
   }
   try {
@@ -337,12 +338,22 @@ const exclusive = async (action) => {
   }
 };
 // A tool may change the pins before a turn fails: nothing of it is stored.
+// Stop aborts the running turn: the endpoint's fetch, or its next step.
+let running = null;
+$("stop").onclick = () => running?.abort();
 onSubmit("composer", ({ text, window: size }) => exclusive(() => orReload(async () => {
   // The pins as stored: another tab may have changed them.
   await reloadPins();
-  const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot, say: () => {} });
-  lastSteps = turn.steps;
-  window.demo.requests.push(...turn.steps.map((s) => s.messages));
+  running = new AbortController();
+  $("stop").disabled = false;
+  try {
+    const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot, say: () => {}, signal: running.signal });
+    lastSteps = turn.steps;
+    window.demo.requests.push(...turn.steps.map((s) => s.messages));
+  } finally {
+    running = null;
+    $("stop").disabled = true;
+  }
 })), (form, e) => {
   // Cleared once sent, or when the credential refused is in what was typed
   // (the turn's first message); one elsewhere (the history, a pin, the

@@ -60,6 +60,8 @@ export const scripted = {
 
 /** A fetch's rejection as the page says it: a timeout, or `what` and why. */
 const failed = (what) => (e) => {
+  // Stopped by the user: the page says so itself.
+  if (e?.name === "AbortError") throw e;
   throw new Error(e?.name === "TimeoutError" ? `the endpoint did not answer in ${TIMEOUT_MS / 1000} s` : `${what} (${e?.message ?? e})`);
 };
 
@@ -67,13 +69,13 @@ const failed = (what) => (e) => {
 export function endpoint({ url, model, key }) {
   return {
     name: `${model} at ${new URL(url).host}`,
-    async complete(messages) {
+    async complete(messages, stop) {
       const body = { model, messages: toOpenAI(messages), tools };
       const response = await fetch(`${url.replace(/\/$/, "")}/chat/completions`, {
         method: "POST",
         headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
+        signal: stop ? AbortSignal.any([stop, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS),
       }).catch(failed("the endpoint could not be reached"));
       const text = await response.text().catch(failed("the endpoint's answer broke off"));
       // What it said ("model not found"), short, and without a key it may echo.

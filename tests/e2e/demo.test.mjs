@@ -485,6 +485,50 @@ test("an endpoint's error says what it answered, without a key it echoes", async
   }
 });
 
+test("Stop ends a turn the endpoint holds: nothing of it is stored, and the text stays", async () => {
+  let asked = 0;
+  let dropped;
+  const hung = new Promise((resolve) => { dropped = resolve; });
+  const stub = createServer((req, res) => {
+    const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type, authorization" };
+    if (req.method === "OPTIONS") return res.writeHead(204, cors).end();
+    // Never answers: only the page's abort ends the request.
+    asked++;
+    res.on("close", () => dropped(true));
+  });
+  await new Promise((resolve) => stub.listen(0, "127.0.0.1", resolve));
+  await page.$eval("#model-settings", (details) => { details.open = true; });
+  try {
+    await page.fill("#model-form input[name=url]", `http://127.0.0.1:${stub.address().port}/v1`);
+    await page.fill("#model-form input[name=model]", "hangs");
+    await page.fill("#model-form input[name=key]", "");
+    await page.click("#model-form button:not([type=button])");
+    await page.waitForFunction(() => /hangs/.test(document.querySelector("#model-name").textContent) && !document.body.dataset.busy);
+    const before = await page.locator("#history li").count();
+    assert.ok(await page.isDisabled("#stop"), "Stop is off between turns");
+    await page.fill("#composer-text", "Are you there?");
+    await page.click("#send");
+    await page.waitForFunction(() => !document.querySelector("#stop").disabled);
+    for (let waited = 0; asked === 0; waited += 20) {
+      assert.ok(waited < 10000, "the endpoint got the request");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await page.click("#stop");
+    await page.waitForFunction(() => /Stopped/.test(document.querySelector("#notice").textContent) && !document.body.dataset.busy);
+    assert.equal(await hung, true, "the endpoint's request was cancelled");
+    assert.ok(await page.isDisabled("#stop"));
+    assert.equal(await page.inputValue("#composer-text"), "Are you there?", "the text stays, to send again");
+    await page.reload();
+    await page.waitForSelector("body[data-ready=true]", { timeout: 20000 });
+    assert.equal(await page.locator("#history li").count(), before, "nothing of the turn was stored");
+  } finally {
+    stub.close();
+    stub.closeAllConnections();
+    await page.$eval("#model-settings", (details) => { details.open = true; });
+    await page.click("#model-scripted");
+  }
+});
+
 test("with IndexedDB denied, the demo runs on the memory store and says so", async () => {
   const denied = await env.context.newPage();
   try {
