@@ -40,8 +40,18 @@ pub fn part(s: &str, from: usize, to: usize) -> &str {
 /// Blank as a host's `trim()` sees it: JS trims U+FEFF, which Rust does
 /// not count as whitespace, and keeps U+0085, which Rust does.
 pub fn is_blank(s: &str) -> bool {
-    s.chars()
-        .all(|c| (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}')
+    s.chars().all(space)
+}
+
+fn space(c: char) -> bool {
+    (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}'
+}
+
+/// Drops the trailing whitespace `is_blank` sees.
+pub fn trim_end(s: &mut String) {
+    while let Some(c) = s.chars().next_back().filter(|&c| space(c)) {
+        s.truncate(s.len() - c.len_utf8());
+    }
 }
 
 pub fn contains(haystack: &str, needle: &str) -> bool {

@@ -72,8 +72,8 @@ fn common_prefix(a: &str, b: &str) -> usize {
 }
 
 /// Providers' minimum cacheable prefix, in tokens: OpenAI caches from
-/// 1024; Anthropic from 1024, 2048 on Sonnet 4.6 and older Haiku models,
-/// 4096 on Opus 4.5 and 4.6 and Haiku 4.5 (Anthropic raised them there).
+/// 1024; Anthropic from 1024, 2048 on Haiku 3 and 3.5, 4096 on Opus 4.5
+/// to 4.7, Haiku 4.5 and Mythos (its prompt caching page, 2026-11).
 pub fn minimum_cacheable_tokens(provider: Option<&str>, model: Option<&str>) -> u64 {
     let (Some("anthropic"), Some(model)) = (provider, model) else {
         return 1024;
@@ -90,9 +90,9 @@ pub fn minimum_cacheable_tokens(provider: Option<&str>, model: Option<&str>) -> 
         })
         .collect();
     let has = |name: &str| crate::text::contains(&model, name);
-    if has("opus-4-5") || has("opus-4-6") || has("haiku-4-5") {
+    if has("opus-4-5") || has("opus-4-6") || has("opus-4-7") || has("haiku-4-5") || has("mythos") {
         4096
-    } else if has("sonnet-4-6") || has("haiku") {
+    } else if has("haiku") {
         2048
     } else {
         1024

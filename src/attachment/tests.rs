@@ -466,7 +466,11 @@ fn providers_cache_from_their_minimums_per_model() {
     assert_eq!(anthropic("claude-haiku-4-5-20251001"), 4096);
     assert_eq!(anthropic("claude-opus-4-5"), 4096);
     assert_eq!(anthropic("claude-opus-4-6"), 4096);
-    assert_eq!(anthropic("claude-sonnet-4-6"), 2048);
+    assert_eq!(anthropic("claude-opus-4-7"), 4096);
+    assert_eq!(anthropic("claude-mythos-preview"), 4096);
+    // Lowered from 2048 in 2026.
+    assert_eq!(anthropic("claude-sonnet-4-6"), 1024);
+    assert_eq!(anthropic("claude-opus-4-8"), 1024);
     assert_eq!(anthropic("claude-sonnet-4-5"), 1024);
     assert_eq!(anthropic("claude-sonnet-4"), 1024);
     assert_eq!(

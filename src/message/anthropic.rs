@@ -2,9 +2,9 @@
 //! results ride in the user turn, so a tool message and the user message
 //! after it become one turn, and are split again on the way back.
 
-use super::{image_from_url, object, At, Fields, Image, Message, Part, Role, Sourced};
+use super::{image_from_url, object, At, Fields, Image, Message, Part, Role, Sourced, NO_OUTPUT};
 use crate::json::{Map, Value};
-use crate::text::is_blank;
+use crate::text::{is_blank, trim_end};
 use crate::Error;
 
 const MEDIA_TYPES: [&str; 4] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
@@ -15,6 +15,10 @@ enum Join {
     Results,
     /// All text: another all-text user message joins.
     Text,
+    /// An assistant turn with a tool call: the next assistant message
+    /// joins (the Agents adapter stores each parallel call as its own), as
+    /// each `tool_use` must be answered in the very next user turn.
+    Calls,
     Nothing,
 }
 
@@ -92,13 +96,15 @@ fn block(part: &Part, at: At) -> Result<Value, Error> {
             let mut blocks = Vec::new();
             for (i, part) in content.iter().enumerate() {
                 // Beside other blocks a blank text is refused; alone it
-                // is the string content, which is taken.
-                if content.len() > 1 && blank(part) {
+                // is the string content, which is taken, but not as an
+                // error's, which Anthropic refuses empty.
+                if (content.len() > 1 || *is_error) && blank(part) {
                     continue;
                 }
                 blocks.push(block(part, content_at.index(i))?);
             }
             match blocks.as_slice() {
+                [] if *is_error => result.push_field("content".into(), NO_OUTPUT.into()),
                 [] => {}
                 [only] if only["type"] == "text" => {
                     result.push_field("content".into(), only["text"].clone())
@@ -179,6 +185,14 @@ pub fn to_anthropic(
         let all_text = blocks.iter().all(|b| b["type"] == "text");
         let text = if all_text { Join::Text } else { Join::Nothing };
         let (role, opens) = match message.role {
+            Role::Assistant
+                if message
+                    .parts
+                    .iter()
+                    .any(|p| matches!(p, Part::ToolCall { .. })) =>
+            {
+                ("assistant", Join::Calls)
+            }
             Role::Assistant => ("assistant", Join::Nothing),
             Role::Tool => ("user", Join::Results),
             _ => ("user", text),
@@ -193,6 +207,7 @@ pub fn to_anthropic(
                 (Join::Text, Role::User) if all_text => Some(Join::Text),
                 _ => None,
             },
+            Some(("assistant", _, Join::Calls)) if role == "assistant" => Some(Join::Calls),
             _ => None,
         };
         match (joins, turns.last_mut()) {
@@ -201,6 +216,15 @@ pub fn to_anthropic(
                 *open = next;
             }
             _ => turns.push((role, blocks, opens)),
+        }
+    }
+    // A request that ends on an assistant turn continues it (a prefill),
+    // and Anthropic refuses one whose text ends in whitespace.
+    if let Some(("assistant", blocks, _)) = turns.last_mut() {
+        if let Some(Value::Object(last)) = blocks.last_mut() {
+            if let Some(Value::String(text)) = last.get_mut("text") {
+                trim_end(text);
+            }
         }
     }
     let mut request = Map::new();

@@ -53,6 +53,10 @@ pub struct Message {
     pub parts: Vec<Part>,
 }
 
+/// What an error result with no output says: Anthropic refuses it empty,
+/// and OpenAI, which has no error flag, would read an empty success.
+pub const NO_OUTPUT: &str = "Error: the tool gave no output.";
+
 /// A message with where it came from (`history[3]`), for errors found
 /// while converting it.
 pub type Sourced = (At<'static>, Message);

@@ -50,7 +50,7 @@ pub fn to_openai(messages: &[Sourced]) -> Result<Value, Error> {
                 Part::ToolResult {
                     call_id,
                     content: parts,
-                    ..
+                    is_error,
                 } => {
                     let part_at = content_at.index(i);
                     let mut result = Vec::new();
@@ -65,7 +65,12 @@ pub fn to_openai(messages: &[Sourced]) -> Result<Value, Error> {
                             }
                         }
                     }
-                    let result = if result.is_empty() {
+                    let said = parts
+                        .iter()
+                        .any(|p| !matches!(p, Part::Text(t) if crate::text::is_blank(t)));
+                    let result = if *is_error && !said {
+                        Value::from(super::NO_OUTPUT)
+                    } else if result.is_empty() {
                         Value::from("")
                     } else {
                         content(result)

@@ -729,3 +729,125 @@ fn ai_sdk_redacted_reasoning_and_provider_run_calls_are_refused_not_emptied() {
     let error = from_ai_sdk(&call(Value::Bool(true)), At::Name("input")).unwrap_err();
     assert_eq!(error.field(), Some("input[0].content[0].providerExecuted"));
 }
+
+#[test]
+fn parallel_calls_stored_one_per_message_reach_anthropic_as_one_turn() {
+    let call = |id: &str| {
+        Message::new(
+            Role::Assistant,
+            vec![Part::ToolCall {
+                id: id.into(),
+                name: "w".into(),
+                arguments: json!({}),
+            }],
+        )
+    };
+    let result = |id: &str| {
+        Message::new(
+            Role::Tool,
+            vec![Part::ToolResult {
+                call_id: id.into(),
+                content: vec![Part::Text("ok".into())],
+                is_error: false,
+            }],
+        )
+    };
+    let said = |role: Role, text: &str| Message::new(role, vec![Part::Text(text.into())]);
+    let history = [
+        said(Role::User, "q"),
+        call("a"),
+        call("b"),
+        result("a"),
+        result("b"),
+        said(Role::Assistant, "one"),
+        said(Role::Assistant, "two"),
+    ];
+    let sent = to_anthropic(&sourced(&history), None, None).unwrap();
+    let kinds = |turn: &Value| -> Vec<String> {
+        let blocks = turn["content"].as_array().unwrap();
+        blocks
+            .iter()
+            .map(|b| {
+                format!(
+                    "{}:{}",
+                    turn["role"].as_str().unwrap(),
+                    b["type"].as_str().unwrap()
+                )
+            })
+            .collect()
+    };
+    let turns: Vec<Vec<String>> = sent["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(kinds)
+        .collect();
+    assert_eq!(
+        turns,
+        [
+            vec!["user:text"],
+            vec!["assistant:tool_use", "assistant:tool_use"],
+            vec!["user:tool_result", "user:tool_result"],
+            // Only a turn with a call takes the next assistant message.
+            vec!["assistant:text"],
+            vec!["assistant:text"],
+        ]
+    );
+}
+
+#[test]
+fn an_error_result_with_no_output_says_so_to_both_providers() {
+    for content in [
+        vec![],
+        vec![Part::Text("".into())],
+        vec![Part::Text(" \n".into()), Part::Text("".into())],
+    ] {
+        for is_error in [true, false] {
+            let result = Message::new(
+                Role::Tool,
+                vec![Part::ToolResult {
+                    call_id: "t1".into(),
+                    content: content.clone(),
+                    is_error,
+                }],
+            );
+            let anthropic = to_anthropic(&sourced(&[result.clone()]), None, None).unwrap();
+            let block = &anthropic["messages"][0]["content"][0];
+            let openai = to_openai(&sourced(&[result])).unwrap();
+            if is_error {
+                // Anthropic refuses an empty error result with a 400.
+                assert_eq!(block["content"], json!(NO_OUTPUT), "{content:?}");
+                assert_eq!(block["is_error"], json!(true));
+                assert_eq!(openai[0]["content"], json!(NO_OUTPUT), "{content:?}");
+            } else {
+                assert_ne!(block["content"], json!(NO_OUTPUT), "{content:?}");
+                assert_ne!(openai[0]["content"], json!(NO_OUTPUT), "{content:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_request_ending_on_assistant_text_is_sent_without_its_trailing_whitespace() {
+    let said = |role: Role, text: &str| Message::new(role, vec![Part::Text(text.into())]);
+    let history = [
+        said(Role::User, "a haiku?"),
+        said(Role::Assistant, "Autumn moonlight \n"),
+    ];
+    let sent = to_anthropic(&sourced(&history), None, None).unwrap();
+    assert_eq!(
+        sent["messages"][1]["content"][0]["text"],
+        json!("Autumn moonlight")
+    );
+    // Earlier turns are sent as they are.
+    let history = [
+        said(Role::User, "a haiku?"),
+        said(Role::Assistant, "Autumn moonlight \n"),
+        said(Role::User, "more"),
+    ];
+    let sent = to_anthropic(&sourced(&history), None, None).unwrap();
+    assert_eq!(
+        sent["messages"][1]["content"][0]["text"],
+        json!("Autumn moonlight \n")
+    );
+}
