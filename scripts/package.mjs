@@ -4,8 +4,9 @@
 //                   synchronously on import, so bundlers (Vite dev
 //                   included), plain module scripts, workers and service
 //                   workers need no config;
-//   "attache/slim"  wasm-bindgen's module: the host calls init() itself;
-//   node condition  reads attache_bg.wasm from disk.
+//   "attache/slim"  wasm-bindgen's module: the host calls init() itself.
+// Node takes the default entry too: a `node` condition that read the .wasm
+// from disk failed once bundled (esbuild and Vite SSR do not copy it).
 import { readFile, writeFile, readdir, rm } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { build, transform } from "esbuild";
@@ -68,19 +69,8 @@ initSync({ module: gunzipSync(Uint8Array.from(atob(gzippedWasmBase64), (c) => c.
 export * from "./attache.js";
 `);
 
-await writeFile(at("node.js"), `// The Node entry: reads attache_bg.wasm beside this file. IndexedDB does not
-// exist in Node, so use MemorySessionStore there.
-import { readFileSync } from "node:fs";
-import { initSync } from "./attache.js";
-
-initSync({ module: readFileSync(new URL("./attache_bg.wasm", import.meta.url)) });
-
-export * from "./attache.js";
-`);
-
 const ready = `export * from "./attache.js";\n`;
 await writeFile(at("index.d.ts"), `/** The default entry: the wasm is initialised on import. */\n${ready}`);
-await writeFile(at("node.d.ts"), `/** The Node entry: the wasm is initialised on import. */\n${ready}`);
 
 // Every method first asks the guard for \`this\`'s pointer, read once, and
 // hands wasm that (src/js/guard.js says why); free() on a freed instance
@@ -207,7 +197,6 @@ const manifest = {
   exports: {
     ".": {
       types: "./index.d.ts",
-      node: "./node.js",
       default: "./index.js",
     },
     "./slim": {
@@ -221,7 +210,7 @@ const manifest = {
   main: "./index.js",
   types: "./index.d.ts",
   files: ["attache.js", "attache.d.ts", "attache_bg.wasm", "attache_wasm.js", "guard.js", "index.js", "index.d.ts", "inflate.js",
-    "node.js", "node.d.ts", "snippets", "README.md", ...adapters.flatMap((name) => [`${name}.js`, `${name}.d.ts`]), ...adapterShared],
+    "snippets", "README.md", ...adapters.flatMap((name) => [`${name}.js`, `${name}.d.ts`]), ...adapterShared],
   // The frameworks the adapters extend: each host brings its own. Up to
   // the next major (0.x: up to 1.0), as one may change what we build on.
   peerDependencies: {
@@ -234,7 +223,7 @@ const manifest = {
     "@langchain/langgraph-checkpoint": { optional: true },
     "@openai/agents-core": { optional: true },
   },
-  sideEffects: ["./index.js", "./node.js", "./snippets/*"],
+  sideEffects: ["./index.js", "./snippets/*"],
   keywords: ["agent", "llm", "context", "indexeddb", "wasm"],
   // Node 20.4: Symbol.dispose, which the classes are declared to have.
   engines: { node: ">=20.4" },

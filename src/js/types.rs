@@ -7,7 +7,7 @@ const TYPES: &'static str = r#"
 export interface MemorySpec { kind: "memory"; slug: string; memory: string }
 /** `file:{path}`: path only when `contents` is absent or null. Inline contents
  * past 8192 UTF-8 bytes are cut unless `truncate` is false. */
-export interface FileSpec { kind: "file"; path: string; contents?: string | null; truncate?: boolean }
+export interface FileSpec { kind: "file"; path: string; contents?: string | null | undefined; truncate?: boolean | undefined }
 export interface TodoItem { text: string; completed: boolean }
 /** `todo:session`: the live task list. */
 export interface TodoSpec { kind: "todo"; items: TodoItem[] }
@@ -45,14 +45,14 @@ export type Role = "system" | "user" | "assistant" | "tool";
 export type ImagePart = { type: "image"; url: string } | { type: "image"; data: string; mediaType: string };
 /** A tool call; `arguments` is JSON, not JSON text. */
 export interface ToolCallPart { type: "tool_call"; id: string; name: string; arguments: Json }
-export interface ToolResultPart { type: "tool_result"; callId: string; content: string | Array<TextPart | ImagePart>; isError?: boolean }
+export interface ToolResultPart { type: "tool_result"; callId: string; content: string | Array<TextPart | ImagePart>; isError?: boolean | undefined }
 /** Model reasoning; Anthropic needs the `signature` to take it back. */
-export interface ThinkingPart { type: "thinking"; thinking: string; signature?: string }
+export interface ThinkingPart { type: "thinking"; thinking: string; signature?: string | undefined }
 export type Part = TextPart | ImagePart | ToolCallPart | ToolResultPart | ThinkingPart;
-export interface SystemMessage { role: "system"; content: string | TextPart[]; meta?: JsonObject }
-export interface UserMessage { role: "user"; content: string | Array<TextPart | ImagePart>; meta?: JsonObject }
-export interface AssistantMessage { role: "assistant"; content: string | Array<TextPart | ThinkingPart | ToolCallPart>; meta?: JsonObject }
-export interface ToolMessage { role: "tool"; content: ToolResultPart[]; meta?: JsonObject }
+export interface SystemMessage { role: "system"; content: string | TextPart[]; meta?: JsonObject | undefined }
+export interface UserMessage { role: "user"; content: string | Array<TextPart | ImagePart>; meta?: JsonObject | undefined }
+export interface AssistantMessage { role: "assistant"; content: string | Array<TextPart | ThinkingPart | ToolCallPart>; meta?: JsonObject | undefined }
+export interface ToolMessage { role: "tool"; content: ToolResultPart[]; meta?: JsonObject | undefined }
 /** A string `content` is one text part. Stores give messages back as given; `from…` converters give arrays. */
 /** `meta` is the host's own data: stored and returned, never sent or counted. */
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
@@ -110,23 +110,23 @@ export interface AiSdkRequest { instructions?: string | Array<{ role: "system"; 
 /** A built-in counter, `{ ratio, perMessage }`, or the host's own function. */
 export type TokenCounterSpec =
   | "heuristic" | "openai" | "anthropic" | "gemini" | "local"
-  | { ratio: number; perMessage?: number }
+  | { ratio: number; perMessage?: number | undefined }
   | ((messages: Message[]) => number);
 export interface PlanTurnOptions {
   contextWindow: number;
   /** The compaction trigger as a percentage of the window; default 80. */
-  thresholdPercent?: number;
+  thresholdPercent?: number | undefined;
   /** The history's messages, or its token count. */
   history: readonly Message[] | number;
   /** Per-request overhead such as tool schemas. */
-  overheadTokens?: number;
+  overheadTokens?: number | undefined;
   /** The consolidated attachment message, if any. */
-  attachments?: Readonly<ConsolidatedMessage> | null;
+  attachments?: Readonly<ConsolidatedMessage> | null | undefined;
   /** Messages host code computes for this turn. */
-  contributors?: readonly Message[];
+  contributors?: readonly Message[] | undefined;
   /** Memory transients retrieved for this turn. */
-  memories?: readonly Message[];
-  counter?: TokenCounterSpec;
+  memories?: readonly Message[] | undefined;
+  counter?: TokenCounterSpec | undefined;
 }
 export interface TurnPlan {
   /** `compact`: at or over the threshold or the 95% emergency line;
@@ -148,16 +148,16 @@ export interface TurnPlan {
 
 export interface BuildRequestOptions {
   /** `generic` (attache's messages, the default), OpenAI Chat Completions, Anthropic Messages or the Vercel AI SDK. */
-  format?: "generic" | "openai" | "anthropic" | "ai-sdk";
+  format?: "generic" | "openai" | "anthropic" | "ai-sdk" | undefined;
   /** A system prompt: a leading message, or Anthropic's top-level `system`. */
-  system?: string;
+  system?: string | undefined;
   /** The consolidated attachment message: it leads the request. */
-  attachments?: Readonly<ConsolidatedMessage> | null;
-  contributors?: readonly Message[];
-  memories?: readonly Message[];
+  attachments?: Readonly<ConsolidatedMessage> | null | undefined;
+  contributors?: readonly Message[] | undefined;
+  memories?: readonly Message[] | undefined;
   history: readonly Message[];
   /** Anthropic and the AI SDK: a cache breakpoint on the last part of the pinned prefix. */
-  cacheControl?: boolean | AnthropicCacheControl;
+  cacheControl?: boolean | AnthropicCacheControl | undefined;
 }
 /** `buildRequest`'s result in the generic format. */
 export interface GenericRequest { messages: Message[] }
@@ -170,12 +170,12 @@ export function buildRequest(options: BuildRequestOptions & { format?: "generic"
 export function buildRequest(options: BuildRequestOptions): GenericRequest | OpenAIRequest | AnthropicRequest | AiSdkRequest;
 export interface CheckPrefixOptions {
   /** Picks the minimum cacheable length and the default counter. */
-  provider?: "openai" | "anthropic";
-  /** Anthropic: 4096 on Opus 4.5 and 4.6 and Haiku 4.5, 2048 on Sonnet 4.6 and older Haiku, else 1024. */
-  model?: string;
+  provider?: "openai" | "anthropic" | undefined;
+  /** Anthropic: 4096 on Opus 4.5 to 4.7, Haiku 4.5 and Mythos, 2048 on Haiku 3 and 3.5, else 1024. */
+  model?: string | undefined;
   /** Overrides the provider's minimum cacheable length. */
-  minTokens?: number;
-  counter?: TokenCounterSpec;
+  minTokens?: number | undefined;
+  counter?: TokenCounterSpec | undefined;
 }
 export interface PrefixCheck {
   /** No earlier check to compare with. */
@@ -207,10 +207,10 @@ export type JsonObjectInput = { readonly [key: string]: JsonInput | undefined };
 /** One activity frame: any JSON object, returned exactly as given. */
 export type ActivityFrame = JsonObject;
 /** The REPL's state under key `repl_state`. */
-export interface SerializedReplState { env?: { [name: string]: Json }; history?: string[] }
+export interface SerializedReplState { env?: { [name: string]: Json } | undefined; history?: string[] | undefined }
 /** The target's introspection tree under key `snapshot`. */
-export interface SnapshotNode { accepts?: Json; state?: Json; children?: SnapshotNode[]; [key: string]: Json | SnapshotNode[] | undefined }
-export interface NewSession { id?: string; title?: string; meta?: JsonObject }
+export interface SnapshotNode { accepts?: Json | undefined; state?: Json | undefined; children?: SnapshotNode[] | undefined; [key: string]: Json | SnapshotNode[] | undefined }
+export interface NewSession { id?: string | undefined; title?: string | undefined; meta?: JsonObject | undefined }
 export interface SessionInfo {
   id: string;
   title: string;
@@ -226,33 +226,33 @@ export interface VersionChangeEvent { oldVersion: number; newVersion: number | n
 export interface RedactionEvent { sessionId: string; redactions: { path: string; kind: string }[] }
 export interface SessionStoreOptions {
   /** A credential in a value: `"refuse"` the write (default) or `"redact"` it. Ids, keys and pins are refused either way. */
-  credentials?: "refuse" | "redact";
+  credentials?: "refuse" | "redact" | undefined;
   /** Called once a write that redacted something has completed; what it throws is ignored. */
-  onRedact?: (event: RedactionEvent) => void;
+  onRedact?: ((event: RedactionEvent) => void) | undefined;
 }
 export interface IdbSessionStoreOptions extends SessionStoreOptions {
   /** Database name; default `"attache"`. */
-  name?: string;
+  name?: string | undefined;
   /** Applied to write transactions; default `"default"`. */
-  durability?: "default" | "strict" | "relaxed";
+  durability?: "default" | "strict" | "relaxed" | undefined;
   /** Called after the store closed its connection for another's upgrade; the next call reopens. */
-  onVersionChange?: (event: VersionChangeEvent) => void;
+  onVersionChange?: ((event: VersionChangeEvent) => void) | undefined;
 }
 /** What `updateSession` changes; the id cannot. */
-export interface SessionUpdate { title?: string; meta?: JsonObject }
+export interface SessionUpdate { title?: string | undefined; meta?: JsonObject | undefined }
 /** The last `limit` messages before position `before` (positions count from 0). */
-export interface LoadMessagesOptions { limit?: number; before?: number }
+export interface LoadMessagesOptions { limit?: number | undefined; before?: number | undefined }
 /** Replaces every message from position `from` on; with `expectedCount`, only
  * if the history still has that many messages (else `CONFLICT`). */
-export interface ReplaceMessagesOptions { from: number; expectedCount?: number; messages: readonly Message[] }
+export interface ReplaceMessagesOptions { from: number; expectedCount?: number | undefined; messages: readonly Message[] }
 export interface RequestSummary { requestId: string; frames: number; firstAt: number; lastAt: number }
 export interface RequestFrames { requestId: string; frames: ActivityFrame[] }
 /** Everything one turn wrote, committed in one transaction. */
 export interface TurnCommit {
-  messages?: readonly Message[];
+  messages?: readonly Message[] | undefined;
   /** Replace the history from this position on with `messages`, rather than append. */
-  replaceFrom?: number;
-  frames?: ReadonlyArray<{ requestId: string; frames: readonly JsonObjectInput[] }>;
+  replaceFrom?: number | undefined;
+  frames?: ReadonlyArray<{ requestId: string; frames: readonly JsonObjectInput[] }> | undefined;
   /**
    * Session state by key. Four keys keep checked shapes: `snapshot`,
    * `repl_state`, and the pins' own `attachments` and `prefix_baseline`
@@ -260,23 +260,23 @@ export interface TurnCommit {
    * neither may be here or in `stateIfAbsent`.
    */
   state?: {
-    snapshot?: SnapshotNode;
-    repl_state?: SerializedReplState;
-    attachments?: readonly AttachmentSpec[];
-    prefix_baseline?: readonly AttachmentSpec[] | null;
+    snapshot?: SnapshotNode | undefined;
+    repl_state?: SerializedReplState | undefined;
+    attachments?: readonly AttachmentSpec[] | undefined;
+    prefix_baseline?: readonly AttachmentSpec[] | null | undefined;
     [key: string]: JsonInput | SnapshotNode | SerializedReplState | readonly AttachmentSpec[] | undefined;
-  };
+  } | undefined;
   /** Session state written only where its key holds nothing yet: the first write wins. Checked as `state`. */
-  stateIfAbsent?: { readonly [key: string]: JsonInput | readonly AttachmentSpec[] | undefined };
+  stateIfAbsent?: { readonly [key: string]: JsonInput | readonly AttachmentSpec[] | undefined } | undefined;
   /** `CONFLICT`, and nothing written, unless the history holds this many messages. */
-  expectedCount?: number;
+  expectedCount?: number | undefined;
   /** `CONFLICT`, and nothing written, if any of these state keys holds a value. */
-  requireAbsent?: readonly string[];
+  requireAbsent?: readonly string[] | undefined;
   /** Saved under key `attachments`, as `saveAttachments` does. */
-  attachments?: AttachmentStore;
+  attachments?: AttachmentStore | undefined;
 }
 /** Keys starting with `prefix` and below `before` (UTF-16 order, as IndexedDB compares), ascending or `reverse`, at most `limit`. */
-export interface StateKeyOptions { prefix?: string; before?: string; limit?: number; reverse?: boolean }
+export interface StateKeyOptions { prefix?: string | undefined; before?: string | undefined; limit?: number | undefined; reverse?: boolean | undefined }
 /** A session as one document: what `exportSession` gives and `importSession` takes. */
 export interface SessionDocument {
   format: "attache-session";
@@ -288,7 +288,7 @@ export interface SessionDocument {
   frames: RequestFrames[];
 }
 /** Import under another id than the document's. */
-export interface ImportSessionOptions { id?: string }
+export interface ImportSessionOptions { id?: string | undefined }
 /** What `MemorySessionStore` and `IdbSessionStore` share. */
 export interface SessionStore {
   createSession(options?: NewSession): Promise<SessionInfo>;

@@ -5,7 +5,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { transform } from "esbuild";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
-import { AttachmentStore, MemorySessionStore } from "../../pkg/node.js";
+import { AttachmentStore, MemorySessionStore } from "../../pkg/index.js";
 
 const repo = new URL("../../", import.meta.url);
 
@@ -17,7 +17,7 @@ async function recipe() {
   const out = new URL("target/recipes/", repo);
   await mkdir(out, { recursive: true });
   const file = new URL("ai-sdk.mjs", out);
-  await writeFile(file, code.replace(/from "attache"/g, `from ${JSON.stringify(new URL("pkg/node.js", repo).href)}`));
+  await writeFile(file, code.replace(/from "attache"/g, `from ${JSON.stringify(new URL("pkg/index.js", repo).href)}`));
   return import(file.href);
 }
 

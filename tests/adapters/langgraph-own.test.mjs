@@ -8,7 +8,7 @@ import "fake-indexeddb/auto";
 import { describe, it, expect } from "vitest";
 import { BaseCheckpointSaver, emptyCheckpoint, uuid6, ERROR } from "@langchain/langgraph-checkpoint";
 import { Annotation, StateGraph, START, END } from "@langchain/langgraph";
-import { MemorySessionStore, IdbSessionStore } from "../../pkg/node.js";
+import { MemorySessionStore, IdbSessionStore } from "../../pkg/index.js";
 import { AttacheCheckpointSaver } from "../../pkg/langgraph.js";
 import { counted } from "./counted.mjs";
 

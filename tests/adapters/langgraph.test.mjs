@@ -3,7 +3,7 @@
 // fake-indexeddb in Node, the same schema and code as in a browser.
 import "fake-indexeddb/auto";
 import { validate, deltaChannelHistoryTests } from "@langchain/langgraph-checkpoint-validation";
-import { MemorySessionStore, IdbSessionStore } from "../../pkg/node.js";
+import { MemorySessionStore, IdbSessionStore } from "../../pkg/index.js";
 import { AttacheCheckpointSaver } from "../../pkg/langgraph.js";
 
 let databases = 0;

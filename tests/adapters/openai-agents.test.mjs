@@ -7,7 +7,7 @@ import { describe, it, expect } from "vitest";
 import { Agent, MemorySession, run, tool, UserError } from "@openai/agents-core";
 import { ScriptedModel, assistantMessage, functionCall } from "@openai/agents-core/testing";
 import { z } from "zod";
-import { MemorySessionStore, IdbSessionStore } from "../../pkg/node.js";
+import { MemorySessionStore, IdbSessionStore } from "../../pkg/index.js";
 import { AttacheSession } from "../../pkg/openai-agents.js";
 import { counted } from "./counted.mjs";
 

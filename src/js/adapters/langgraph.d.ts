@@ -22,7 +22,7 @@ export declare class AttacheCheckpointSaver extends BaseCheckpointSaver<number> 
   readonly store: SessionStore;
   getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined>;
   /** Newest first, with `filter` on metadata, `before` a checkpoint and at most `limit`. */
-  list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple>;
+  list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple, void, undefined>;
   put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig>;
   putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void>;
   /** Deletes the thread's session, with everything else it held. */

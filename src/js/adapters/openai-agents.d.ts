@@ -3,7 +3,7 @@ import type { SessionStore } from "./attache.js";
 
 export interface AttacheSessionOptions {
   /** An existing session's id, or the id to create it under; a new id is generated when absent. */
-  sessionId?: string;
+  sessionId?: string | undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
-// A server-side test as a Node user writes one: the package's node entry,
-// MemorySessionStore (Node has no IndexedDB).
+// A server-side test as a Node user writes one: the package's default
+// entry, MemorySessionStore (Node has no IndexedDB).
 import * as attache from "attache";
 import { scenario } from "./scenario.js";
 
