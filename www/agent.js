@@ -196,5 +196,8 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
     state: { snapshot: snapshot() },
     attachments: pinned,
   });
-  return { requestId, steps, compacted: compacted !== null };
+  // The last reply's text, for the page to say.
+  const last = added.findLast((m) => m.role === "assistant")?.content ?? [];
+  const answer = typeof last === "string" ? last : last.filter((p) => p.type === "text").map((p) => p.text).join("\n");
+  return { requestId, steps, compacted: compacted !== null, answer };
 }

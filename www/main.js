@@ -27,6 +27,16 @@ function notice(text) {
   $("notice").textContent = text;
 }
 
+/** What an action did, for screen readers (`#said` is a status line). */
+function said(text) {
+  $("said").textContent = text;
+}
+
+/** Sets text only when it changed: a live region reads every write. */
+function put(id, text) {
+  if ($(id).textContent !== text) $(id).textContent = text;
+}
+
 const describe = (e) => (isAttacheError(e) ? `${e.code}: ${e.message}` : String(e?.message ?? e));
 
 /** `f()`, or `blocked(e)` when a pin holding the model's key refused it. */
@@ -50,7 +60,10 @@ let busy = 0;
 async function attempt(action, clear, announce = true) {
   document.body.dataset.busy = String(++busy);
   // A reload another tab asked for keeps what the page says.
-  if (announce) notice("");
+  if (announce) {
+    notice("");
+    said("");
+  }
   const began = sessionId;
   try {
     await action();
@@ -106,15 +119,16 @@ async function orReload(write) {
   }
 }
 
-/** `change()` to the pins, then the pins and the snapshot written together, or neither. */
-async function changePins(change) {
+/** `change()` to the pins, then the pins and the snapshot written together, or neither; `what` is said once written. */
+async function changePins(change, what) {
   // A turn or a switch holds the pins until it is written; so does this.
   await exclusive(() => orReload(async () => {
     // Another tab may have changed them: change what is stored, not this
     // tab's copy, or its write would undo the other's.
     await reloadPins();
-    change();
+    const done = change() ?? what;
     await store.commitTurn(sessionId, { attachments: pinned, state: { snapshot: snapshot() } });
+    said(done);
   }));
 }
 
@@ -191,6 +205,11 @@ async function render() {
   $("session-select").replaceChildren(...sessions.map((s) => el("option", { value: s.id, selected: s.id === sessionId }, s.title || s.id)));
   $("model-name").textContent = model.name;
 
+  // The lists are rebuilt: focus goes back to the same control, or, for
+  // one gone (a detach), to the list's heading.
+  const focused = document.activeElement?.closest("#todos, #pinned") ? document.activeElement : null;
+  const focusKey = focused && (focused.id || focused.getAttribute("aria-label"));
+
   // None shown while the todo pin holds the model's key: the pin list
   // below names it, and editing it stays refused.
   const todos = unlessBlocked(() => todoItems(pinned), () => []);
@@ -208,12 +227,12 @@ async function render() {
       if (at < 0) throw new Error("That todo is no longer in the list; the page now shows what is.");
       items[at] = { ...items[at], completed: box.checked };
       pinned.setAttachment({ kind: "todo", items });
-    }));
+    }, `Todo "${item.text}" ${box.checked ? "done" : "open"}.`));
     return el("li", {}, box, el("label", { for: `todo-${i}` }, item.text));
   }));
   $("pinned").replaceChildren(...pinned.attachmentIds().map((id) => {
     const detach = el("button", { type: "button", "aria-label": `Detach ${id}` }, "Detach");
-    detach.onclick = () => attempt(() => changePins(() => pinned.detachAttachment(id)));
+    detach.onclick = () => attempt(() => changePins(() => { pinned.detachAttachment(id); }, `Detached ${id}.`));
     // Holding the key entered under "Model": shown by id only, to detach.
     const shown = unlessBlocked(() => ({ spec: pinned.getAttachment(id), rendered: pinned.renderAttachment(id) ?? "" }), () => null);
     if (!shown) return el("li", { class: "blocked" }, el("code", {}, id), " holds the model's key and stops every request ", detach);
@@ -224,6 +243,11 @@ async function render() {
     edit.onclick = () => editSpec(spec, id);
     return el("li", {}, el("code", {}, id), ` ${detail} `, spec.kind === "todo" ? "" : edit, detach);
   }));
+  if (focused && !focused.isConnected) {
+    const same = [...$("todos").querySelectorAll("input"), ...$("pinned").querySelectorAll("button")]
+      .find((c) => c.id === focusKey || c.getAttribute("aria-label") === focusKey);
+    (same ?? $("pinned-title")).focus();
+  }
 
   const messages = await store.loadMessages(sessionId);
   $("history").replaceChildren(...messages.map((m) => el("li", { class: m.role }, el("strong", {}, `${m.role}: `), describeMessage(m))));
@@ -246,16 +270,16 @@ async function render() {
     const broke = lastSteps[at]?.prefix;
     const first = lastSteps.every((s) => s.prefix.first || s.prefix.stable) && lastSteps[0].prefix.first;
     $("prefix").className = `indicator ${broke ? "broken" : "held"}`;
-    $("prefix").textContent = broke
+    put("prefix", broke
       ? `Prefix broken by ${broke.change.attachmentId} at byte ${broke.change.offset} (request ${at + 1} of ${lastSteps.length} this turn).`
       : first ? "Prefix: the first request had nothing to compare with; it held after."
-        : `Prefix held: byte-identical on ${lastSteps.length === 1 ? "the request" : `all ${lastSteps.length} requests`} this turn.`;
+        : `Prefix held: byte-identical on ${lastSteps.length === 1 ? "the request" : `all ${lastSteps.length} requests`} this turn.`);
     $("budget").replaceChildren(...[["Window", $("context-window").value], ["Payload", `${plan.payloadTokens} tokens`],
       ["History", `${plan.historyTokens} tokens`], ["Decision", plan.action]].flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))]));
   } else {
     $("message-size").textContent = consolidated ? `${sizeOf(consolidated.content.map((p) => p.text).join(""))} bytes` : "";
     $("prefix").className = "indicator";
-    $("prefix").textContent = "No request yet on this page; the last prefix is restored with the pins.";
+    put("prefix", "No request yet on this page; the last prefix is restored with the pins.");
     $("budget").replaceChildren();
   }
   const requests = await store.loadFramesByRequest(sessionId);
@@ -282,7 +306,9 @@ function editSpec(spec, id) {
   const button = form.querySelector("button");
   button.dataset.label ??= button.textContent;
   button.textContent = `Save, replacing ${form.dataset.editing}`;
-  form.querySelector(".cancel").hidden = false;
+  const cancel = form.querySelector(".cancel");
+  cancel.hidden = false;
+  cancel.setAttribute("aria-label", `Cancel editing ${id}`);
   form.elements[0].focus();
 }
 
@@ -293,9 +319,18 @@ function cleared(form) {
   const button = form.querySelector("button");
   if (button?.dataset.label) button.textContent = button.dataset.label;
   const cancel = form.querySelector(".cancel");
-  if (cancel) cancel.hidden = true;
+  if (cancel) {
+    cancel.hidden = true;
+    cancel.removeAttribute("aria-label");
+  }
 }
-for (const form of [$("pin-memory"), $("pin-file")]) form.querySelector(".cancel").onclick = () => cleared(form);
+for (const form of [$("pin-memory"), $("pin-file")]) {
+  form.querySelector(".cancel").onclick = () => {
+    // The button hides: focus goes to the form it cleared.
+    cleared(form);
+    form.elements[0].focus();
+  };
+}
 
 /** Pins a spec from `form`, replacing the pin being edited, if its id changed. */
 function pinFrom(form, spec) {
@@ -303,6 +338,7 @@ function pinFrom(form, spec) {
     const id = pinned.setAttachment(spec);
     const edited = form.dataset.editing;
     if (edited && edited !== id) pinned.detachAttachment(edited);
+    return edited && edited !== id ? `Pinned ${id}, replacing ${edited}.` : `Pinned ${id}.`;
   });
 }
 
@@ -320,7 +356,7 @@ onSubmit("pin-memory", ({ slug, memory }, form) => pinFrom(form, { kind: "memory
 onSubmit("pin-file", ({ path, contents }, form) => pinFrom(form, { kind: "file", path, contents: contents || null }));
 onSubmit("add-todo", ({ text }) => changePins(() => {
   pinned.setAttachment({ kind: "todo", items: [...todoItems(pinned), { text, completed: false }] });
-}));
+}, `Added todo "${text}".`));
 // A turn holds the session's pins: switching sessions mid-turn would free
 // them, and a turn started mid-switch would hold pins about to be freed.
 // Each turns the other's controls off.
@@ -328,6 +364,8 @@ const turnControls = ["send", "session-select", "session-new", "session-delete",
 let locked = false;
 const exclusive = async (action) => {
   if (locked) throw new Error("Wait until the turn, the switch of session or the last change has finished.");
+  // A control that is disabled loses focus to <body>: it gets it back.
+  const had = turnControls.map($).find((c) => c === document.activeElement);
   for (const id of turnControls) $(id).disabled = true;
   locked = true;
   try {
@@ -335,6 +373,7 @@ const exclusive = async (action) => {
   } finally {
     locked = false;
     for (const id of turnControls) $(id).disabled = false;
+    if (had && document.activeElement === document.body) had.focus();
   }
 };
 // A tool may change the pins before a turn fails: nothing of it is stored.
@@ -350,8 +389,11 @@ onSubmit("composer", ({ text, window: size }) => exclusive(() => orReload(async 
     const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot, say: () => {}, signal: running.signal });
     lastSteps = turn.steps;
     window.demo.requests.push(...turn.steps.map((s) => s.messages));
+    said(`Answered: ${turn.answer}`);
   } finally {
     running = null;
+    // Disabled, it would drop focus to <body>.
+    if (document.activeElement === $("stop")) $("composer-text").focus();
     $("stop").disabled = true;
   }
 })), (form, e) => {

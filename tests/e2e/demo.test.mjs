@@ -551,6 +551,45 @@ test("with IndexedDB denied, the demo runs on the memory store and says so", asy
   }
 });
 
+test("keyboard: focus stays with the control acted on, or goes where it makes sense, and each outcome is said", async () => {
+  const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.getAttribute("aria-label") || document.activeElement?.tagName);
+  const said = (pattern) => page.waitForFunction((source) => new RegExp(source).test(document.querySelector("#said").textContent) && !document.body.dataset.busy, pattern.source);
+  // A todo ticked: the list is rebuilt, and the same box has focus.
+  await page.focus("#todo-0");
+  await page.keyboard.press("Space");
+  await said(/^Todo ".+" (done|open)\.$/);
+  assert.equal(await focused(), "todo-0");
+  await page.keyboard.press("Space");
+  await said(/^Todo ".+" (done|open)\.$/);
+  // Pinned, then detached: the detached pin's button is gone, so the list's heading.
+  await page.fill("#pin-memory input[name=slug]", "keyboard");
+  await page.fill("#pin-memory textarea[name=memory]", "Pinned from the keyboard.");
+  await page.focus("#pin-memory button:not(.cancel)");
+  await page.keyboard.press("Enter");
+  await said(/^Pinned memory:keyboard\.$/);
+  await page.focus('[aria-label="Detach memory:keyboard"]');
+  await page.keyboard.press("Enter");
+  await said(/^Detached memory:keyboard\.$/);
+  assert.equal(await focused(), "pinned-title");
+  // An edit cancelled: its button hides, so the form's first field.
+  // (The memory pinned here now depends on the tests before.)
+  await page.fill("#pin-memory input[name=slug]", "edited");
+  await page.fill("#pin-memory textarea[name=memory]", "To edit.");
+  await page.click("#pin-memory button:not(.cancel)");
+  await said(/^Pinned memory:edited\.$/);
+  await page.click('[aria-label="Edit memory:edited"]');
+  assert.equal(await page.getAttribute("#pin-memory .cancel", "aria-label"), "Cancel editing memory:edited");
+  await page.focus("#pin-memory .cancel");
+  await page.keyboard.press("Enter");
+  assert.equal(await page.evaluate(() => document.activeElement === document.querySelector("#pin-memory input[name=slug]")), true);
+  // A turn sent from the keyboard: Send is disabled meanwhile, and has focus after.
+  await page.fill("#composer-text", "What does the README say about auth?");
+  await page.focus("#send");
+  await page.keyboard.press("Enter");
+  await said(/^Answered: /);
+  assert.equal(await focused(), "send");
+});
+
 test("screenshots at 1366×860 and 390×844, with no horizontal scroll", async () => {
   const out = new URL("target/screenshots/", root);
   await mkdir(out, { recursive: true });
