@@ -13,7 +13,7 @@ use wasm_bindgen_futures::future_to_promise;
 
 use super::error::to_js as error_to_js;
 use super::values::Options;
-use super::values::{from_js, id_arg, list_from_js, string_arg, to_js};
+use super::values::{from_js, from_js_with_ids, id_arg, list_from_js, string_arg, to_js};
 use super::AttachmentStore;
 use crate::credentials::{self, Redaction};
 use crate::json::Value;
@@ -92,11 +92,12 @@ pub struct Intake {
 }
 
 impl Intake {
-    /// Values at the paths in `names` are names: refused, not redacted.
-    pub fn value(&mut self, value: &JsValue, path: &str, names: &[&str]) -> Result<Value, Error> {
-        let mut value = from_js(value, path)?;
+    /// Values at the path `id` are ids: checked as id arguments are, and
+    /// refused, not redacted.
+    pub fn value(&mut self, value: &JsValue, path: &str, id: &str) -> Result<Value, Error> {
+        let mut value = from_js_with_ids(value, path, id)?;
         if self.redact {
-            credentials::redact_value(path, &mut value, names, &mut self.found)?;
+            credentials::redact_value(path, &mut value, &[id], &mut self.found)?;
         }
         Ok(value)
     }
@@ -112,8 +113,14 @@ impl Intake {
 
     /// `{key: value}` session state at `path` (`state`, `stateIfAbsent`):
     /// each value redacted as `state` does it, the pins refused.
-    pub fn state_object(&mut self, value: &JsValue, path: &str) -> Result<Value, Error> {
-        let mut value = from_js(value, path)?;
+    /// `keys` is `{path}.*`: its keys are ids.
+    pub fn state_object(
+        &mut self,
+        value: &JsValue,
+        path: &str,
+        keys: &str,
+    ) -> Result<Value, Error> {
+        let mut value = from_js_with_ids(value, path, keys)?;
         if self.redact {
             self.redact_state(path, &mut value)?;
         }
@@ -129,7 +136,8 @@ impl Intake {
     /// A session document: its state as `state_object` takes it, the rest
     /// as `value` does.
     pub fn document(&mut self, value: &JsValue) -> Result<Value, Error> {
-        let mut value = from_js(value, "document")?;
+        let ids = "document.session.id\ndocument.frames[].requestId\ndocument.state.*";
+        let mut value = from_js_with_ids(value, "document", ids)?;
         if self.redact {
             let state = match &mut value {
                 Value::Object(document) => document.get_mut("state").map(std::mem::take),
@@ -343,7 +351,7 @@ pub fn create_session(options: &JsValue, intake: &mut Intake) -> Result<Call, Er
     let new = if options.is_undefined() || options.is_null() {
         NewSession::default()
     } else {
-        NewSession::from_value(&intake.value(options, "options", &["options.id"])?)?
+        NewSession::from_value(&intake.value(options, "options", "options.id")?)?
     };
     Ok(Call::CreateSession(new))
 }
@@ -429,7 +437,7 @@ pub fn update_session(id: &JsValue, update: &JsValue, intake: &mut Intake) -> Re
         return Err(Error::argument("options", "must be an object"));
     }
     Options::read(update, &SESSION_OPTIONS)?;
-    let update = SessionUpdate::from_value(&intake.value(update, "options", &["options.id"])?)?;
+    let update = SessionUpdate::from_value(&intake.value(update, "options", "options.id")?)?;
     Ok(Call::UpdateSession(id, update))
 }
 
@@ -493,17 +501,17 @@ pub fn commit_turn(
     }
     let frames = options.get("frames");
     if !frames.is_undefined() {
-        let value = intake.value(&frames, "frames", &["frames[].requestId"])?;
+        let value = intake.value(&frames, "frames", "frames[].requestId")?;
         turn.frames = TurnWrite::frames_from(&value)?;
     }
     let state = options.get("state");
     if !state.is_undefined() {
-        let value = intake.state_object(&state, "state")?;
+        let value = intake.state_object(&state, "state", "state.*")?;
         turn.state = TurnWrite::state_from(value, "state")?;
     }
     let if_absent = options.get("stateIfAbsent");
     if !if_absent.is_undefined() {
-        let value = intake.state_object(&if_absent, "stateIfAbsent")?;
+        let value = intake.state_object(&if_absent, "stateIfAbsent", "stateIfAbsent.*")?;
         turn.state_if_absent = TurnWrite::state_from(value, "stateIfAbsent")?;
     }
     let attachments = options.get("attachments");

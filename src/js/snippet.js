@@ -19,10 +19,15 @@ const MAX_TEXT = 64 * 1024 * 1024;
 // Checks that a value is JSON data before it is stored, and returns its JSON
 // text. Runs in JS because walking a value from wasm would cross the
 // boundary once per property. Throws {path, reason} for the first problem.
-export function toJson(value, path) {
+// `ids` names, one per line, the paths of ids in it (`frames[].requestId`;
+// `state.*`: the keys of `state`), checked as id arguments are: a problem
+// there is {field, reason}.
+export function toJson(value, path, ids) {
   const seen = new Set();
   let items = 0;
   const field = (at, key) => (at ? `${at}.${key}` : key);
+  // The name first: most strings are not ids.
+  const idAt = (at, name) => ids?.includes(name) && ids.split("\n").includes(at.replace(/\[\d+\]/g, "[]"));
   // A getter (or a Proxy's trap) that throws is named at its own path.
   const read = (o, k, at) => {
     try {
@@ -39,6 +44,7 @@ export function toJson(value, path) {
     if (++items > MAX_ITEMS) throw { path: at, reason: `is part of a value of more than ${MAX_ITEMS} items, more than one value may hold` };
     switch (typeof v) {
       case "string":
+        if (idAt(at, key) && idProblem(v)) throw { field: at, reason: idProblem(v) };
         if (illFormed(v)) throw { path: at, reason: "holds a lone surrogate, which UTF-8 cannot hold" };
         return v;
       case "boolean":
@@ -80,7 +86,9 @@ export function toJson(value, path) {
     } else {
       // Null-prototype, so a "__proto__" key stays a key.
       result = Object.create(null);
+      const keysAreIds = idAt(`${at}.*`, "*");
       for (const k of Object.keys(v)) {
+        if (keysAreIds && idProblem(k)) throw { field: at, reason: idProblem(k) };
         if (illFormed(k)) throw { path: at, reason: "has a key with a lone surrogate, which UTF-8 cannot hold" };
         const item = read(v, k, field(at, k));
         // Absent and undefined mean the same, as in JSON.stringify.

@@ -11,7 +11,7 @@ use crate::Error;
 #[wasm_bindgen(module = "/src/js/snippet.js")]
 extern "C" {
     #[wasm_bindgen(catch, js_name = toJson)]
-    fn to_json_text(value: &JsValue, path: &str) -> Result<String, JsValue>;
+    fn to_json_text(value: &JsValue, path: &str, ids: &str) -> Result<String, JsValue>;
     #[wasm_bindgen(js_name = idProblem)]
     fn id_problem(value: &JsValue) -> Option<String>;
     #[wasm_bindgen(js_name = isArray)]
@@ -31,15 +31,26 @@ pub fn array_items(value: &JsValue, name: &str, max: u32) -> Result<js_sys::Arra
 /// A JSON value from JS: checked and serialized by `toJson` (which refuses
 /// what is not JSON data, naming the path), then parsed by the core.
 pub fn from_js(value: &JsValue, path: &str) -> Result<Value, Error> {
-    let text = to_json_text(value, path).map_err(|problem| {
+    from_js_with_ids(value, path, "")
+}
+
+/// The same, with the ids inside it (`ids`: their paths, one per line, as
+/// `toJson` takes them) checked as `id_arg` checks one, before the value
+/// is copied: else a huge id grows wasm memory before it is refused.
+pub fn from_js_with_ids(value: &JsValue, path: &str, ids: &str) -> Result<Value, Error> {
+    let text = to_json_text(value, path, ids).map_err(|problem| {
         let field = |name: &str| {
             super::attempt::get(&problem, name)
                 .ok()
                 .and_then(|v| v.as_string())
         };
-        Error::InvalidValue {
-            path: field("path").unwrap_or_else(|| path.to_owned()),
-            reason: field("reason").unwrap_or_else(|| "is not JSON data".to_owned()),
+        let reason = field("reason").unwrap_or_else(|| "is not JSON data".to_owned());
+        match field("field") {
+            Some(field) => Error::InvalidArgument { field, reason },
+            None => Error::InvalidValue {
+                path: field("path").unwrap_or_else(|| path.to_owned()),
+                reason,
+            },
         }
     })?;
     // JSON.stringify's text parses; only its nesting can be too deep.

@@ -553,6 +553,39 @@ test("a value too large for one call is INVALID_VALUE before it is copied in", a
   store.free();
 });
 
+test("an id inside options or a document is checked as an id argument, before anything is copied in", async () => {
+  const store = new MemorySessionStore();
+  const { id } = await store.createSession();
+  const doc = await store.exportSession(id);
+  const long = "x".repeat(20_000_000);
+  const before = memory.buffer.byteLength;
+  for (const bad of [long, "a\ud800"]) {
+    const calls = [
+      [() => store.createSession({ id: bad }), "options.id"],
+      [() => store.commitTurn(id, { state: { [bad]: 1 } }), "state"],
+      [() => store.commitTurn(id, { stateIfAbsent: { [bad]: 1 } }), "stateIfAbsent"],
+      [() => store.commitTurn(id, { frames: [{ requestId: "ok", frames: [] }, { requestId: bad, frames: [] }] }), "frames[1].requestId"],
+      [() => store.importSession({ ...doc, session: { ...doc.session, id: bad } }), "document.session.id"],
+      [() => store.importSession({ ...doc, frames: [{ requestId: bad, frames: [{}] }] }, { id: "other" }), "document.frames[0].requestId"],
+      [() => store.importSession({ ...doc, state: { [bad]: 1 } }, { id: "other" }), "document.state"],
+    ];
+    for (const [call, field] of calls) {
+      const error = await call().then(() => null, (e) => e);
+      assert.equal(error?.code, "INVALID_ARGUMENT", `${field}: ${error?.code} ${error?.message}`);
+      assert.equal(error.field, field);
+    }
+  }
+  // A 20-million-character id copied in would have grown it by 80 MB.
+  assert.ok(memory.buffer.byteLength - before < 1024 * 1024, `wasm memory grew by ${memory.buffer.byteLength - before}`);
+  assert.deepEqual((await store.listSessions()).map((s) => s.id), [id], "nothing was written");
+  // A field of the same name elsewhere in a value is data, not an id: no
+  // 4096-unit limit there.
+  const data = "y".repeat(5000);
+  await store.commitTurn(id, { state: { k: { id: data } }, frames: [{ requestId: "r", frames: [{ requestId: data }] }] });
+  assert.equal((await store.loadSessionState(id, "k")).id, data);
+  store.free();
+});
+
 test("a host counter gets the messages that were checked, read once", () => {
   let reads = 0;
   const history = [{ role: "user", get content() { return reads++ ? "swapped" : "hi"; } }];
