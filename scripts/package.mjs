@@ -214,7 +214,8 @@ const manifest = {
   // The frameworks the adapters extend: each host brings its own. Up to
   // the next major (0.x: up to 1.0), as one may change what we build on.
   peerDependencies: {
-    "@langchain/core": "^1.1.0",
+    // What @langchain/langgraph-checkpoint 1.2 itself requires.
+    "@langchain/core": "^1.1.48",
     "@langchain/langgraph-checkpoint": "^1.2.1",
     "@openai/agents-core": ">=0.20.0 <1",
   },
