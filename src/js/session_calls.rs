@@ -137,7 +137,15 @@ impl Intake {
     /// as `value` does.
     pub fn document(&mut self, value: &JsValue) -> Result<Value, Error> {
         let ids = "document.session.id\ndocument.frames[].requestId\ndocument.state.*";
-        let mut value = from_js_with_ids(value, "document", ids)?;
+        // A document's ids are part of the value: a bad one is
+        // INVALID_VALUE, as the core says of a blank one there.
+        let mut value = from_js_with_ids(value, "document", ids).map_err(|e| match e {
+            Error::InvalidArgument { field, reason } => Error::InvalidValue {
+                path: field,
+                reason,
+            },
+            other => other,
+        })?;
         if self.redact {
             let state = match &mut value {
                 Value::Object(document) => document.get_mut("state").map(std::mem::take),

@@ -21,13 +21,15 @@ const MAX_TEXT = 64 * 1024 * 1024;
 // boundary once per property. Throws {path, reason} for the first problem.
 // `ids` names, one per line, the paths of ids in it (`frames[].requestId`;
 // `state.*`: the keys of `state`), checked as id arguments are: a problem
-// there is {field, reason}.
+// there is {field, reason}. Matched by structure as the walk goes down, so
+// a key holding a dot or named "*" is never taken for an id's path.
 export function toJson(value, path, ids) {
   const seen = new Set();
   let items = 0;
   const field = (at, key) => (at ? `${at}.${key}` : key);
-  // The name first: most strings are not ids.
-  const idAt = (at, name) => ids?.includes(name) && ids.split("\n").includes(at.replace(/\[\d+\]/g, "[]"));
+  // Each id path as the steps left to it: a key, "[]" for any item, "*" for keys.
+  const steps = ids ? ids.split("\n").filter((p) => p.startsWith(path)).map((p) => p.slice(path.length).match(/\[\]|[^.[\]]+/g) ?? []) : [];
+  const down = (pats, step) => (pats.length ? pats.filter((t) => t[0] === step && (step !== "*" || t.length > 1)).map((t) => t.slice(1)) : pats);
   // A getter (or a Proxy's trap) that throws is named at its own path.
   const read = (o, k, at) => {
     try {
@@ -40,11 +42,11 @@ export function toJson(value, path, ids) {
   // toJSON's result, whose own toJSON JSON.stringify does not call. Returns
   // a copy of what it read: each getter and toJSON runs once, and the copy
   // is what is serialized, so what is stored is what was checked.
-  const check = (v, at, key, replaced) => {
+  const check = (v, at, key, replaced, pats) => {
     if (++items > MAX_ITEMS) throw { path: at, reason: `is part of a value of more than ${MAX_ITEMS} items, more than one value may hold` };
     switch (typeof v) {
       case "string":
-        if (idAt(at, key) && idProblem(v)) throw { field: at, reason: idProblem(v) };
+        if (pats.some((t) => !t.length) && idProblem(v)) throw { field: at, reason: idProblem(v) };
         if (illFormed(v)) throw { path: at, reason: "holds a lone surrogate, which UTF-8 cannot hold" };
         return v;
       case "boolean":
@@ -64,7 +66,7 @@ export function toJson(value, path, ids) {
       // A URL is its href, as JSON.stringify writes it: the AI SDK's file
       // parts hold URL objects.
       const href = hrefOf(v);
-      if (typeof href === "string") return check(href, at, key, true);
+      if (typeof href === "string") return check(href, at, key, true, pats);
       throw { path: at, reason: `is a ${v.constructor?.name ?? "non-plain object"}, not a plain object` };
     }
     seen.add(v);
@@ -74,31 +76,31 @@ export function toJson(value, path, ids) {
     const out = typeof toJSON === "function" ? toJSON.call(v, key) : v;
     let result;
     if (out !== v) {
-      result = check(out, at, key, true);
+      result = check(out, at, key, true, pats);
     } else if (array) {
       result = [];
       // Every index: forEach skips holes, which JSON.stringify writes as null.
       for (let i = 0, length = v.length; i < length; i++) {
         const item = read(v, i, `${at}[${i}]`);
         if (item === undefined) throw { path: `${at}[${i}]`, reason: "is undefined or a hole, which JSON cannot hold" };
-        result.push(check(item, `${at}[${i}]`, String(i), false));
+        result.push(check(item, `${at}[${i}]`, String(i), false, down(pats, "[]")));
       }
     } else {
       // Null-prototype, so a "__proto__" key stays a key.
       result = Object.create(null);
-      const keysAreIds = idAt(`${at}.*`, "*");
+      const keysAreIds = pats.some((t) => t.length === 1 && t[0] === "*");
       for (const k of Object.keys(v)) {
         if (keysAreIds && idProblem(k)) throw { field: at, reason: idProblem(k) };
         if (illFormed(k)) throw { path: at, reason: "has a key with a lone surrogate, which UTF-8 cannot hold" };
         const item = read(v, k, field(at, k));
         // Absent and undefined mean the same, as in JSON.stringify.
-        if (item !== undefined) result[k] = check(item, field(at, k), k, false);
+        if (item !== undefined) result[k] = check(item, field(at, k), k, false, down(pats, k));
       }
     }
     seen.delete(v);
     return result;
   };
-  const text = JSON.stringify(check(value, path, "", false));
+  const text = JSON.stringify(check(value, path, "", false, steps));
   if (text.length > MAX_TEXT) throw { path, reason: `is more than ${MAX_TEXT} characters of JSON text, more than one value may hold` };
   return text;
 }

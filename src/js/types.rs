@@ -69,7 +69,7 @@ export type OpenAIChatMessage =
 export interface OpenAIRequest { messages: OpenAIChatMessage[] }
 
 /** What `toAnthropic` and `buildRequest({ format: "anthropic" })` give: Messages API fields. */
-export interface AnthropicCacheControl { type: "ephemeral"; ttl?: "5m" | "1h" }
+export interface AnthropicCacheControl { type: "ephemeral"; ttl?: "5m" | "1h" | undefined }
 export interface AnthropicTextBlock { type: "text"; text: string; cache_control?: AnthropicCacheControl }
 export interface AnthropicImageBlock {
   type: "image";

@@ -4,7 +4,7 @@
 //! is kept as its JSON text. Images go as `file` parts (AI SDK 7 deprecates
 //! `image` parts); both come in.
 
-use super::{image_from_url, object, At, Fields, Image, Message, Part, Role, Sourced};
+use super::{image_from_url, object, At, Fields, Image, Message, Part, Role, Sourced, NO_OUTPUT};
 use crate::json::Value;
 use crate::Error;
 
@@ -14,24 +14,28 @@ fn anthropic_option(name: &str, value: Value) -> Value {
 
 fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
     let kind = if is_error { "error-text" } else { "text" };
-    match content {
-        [] => return Ok(object([("type", kind.into()), ("value", "".into())])),
-        [Part::Text(text)] => {
-            return Ok(object([
-                ("type", kind.into()),
-                ("value", text.as_str().into()),
-            ]))
-        }
-        _ if is_error => {
-            let image = content.iter().any(|p| matches!(p, Part::Image(_)));
-            let reason = match image {
-                true => "the AI SDK has no error output with images",
-                // Joined, the texts' boundaries would be lost unseen.
-                false => "the AI SDK's error output is one text",
-            };
-            return Err(at.field("isError").wrong(reason));
-        }
-        _ => {}
+    let text = match content {
+        [] => Some(""),
+        [Part::Text(text)] => Some(text.as_str()),
+        _ => None,
+    };
+    if let Some(text) = text {
+        // The SDK's providers send an error's text as it is, and Anthropic
+        // refuses it empty.
+        let text = match is_error && crate::text::is_blank(text) {
+            true => NO_OUTPUT,
+            false => text,
+        };
+        return Ok(object([("type", kind.into()), ("value", text.into())]));
+    }
+    if is_error {
+        let image = content.iter().any(|p| matches!(p, Part::Image(_)));
+        let reason = match image {
+            true => "the AI SDK has no error output with images",
+            // Joined, the texts' boundaries would be lost unseen.
+            false => "the AI SDK's error output is one text",
+        };
+        return Err(at.field("isError").wrong(reason));
     }
     let content_at = at.field("content");
     let mut value = Vec::new();

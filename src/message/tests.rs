@@ -796,7 +796,7 @@ fn parallel_calls_stored_one_per_message_reach_anthropic_as_one_turn() {
 }
 
 #[test]
-fn an_error_result_with_no_output_says_so_to_both_providers() {
+fn an_error_result_with_no_output_says_so_in_every_format() {
     for content in [
         vec![],
         vec![Part::Text("".into())],
@@ -823,6 +823,34 @@ fn an_error_result_with_no_output_says_so_to_both_providers() {
                 assert_ne!(block["content"], json!(NO_OUTPUT), "{content:?}");
                 assert_ne!(openai[0]["content"], json!(NO_OUTPUT), "{content:?}");
             }
+        }
+    }
+    // The AI SDK's providers send an `error-text` value as it is.
+    let call = Message::new(
+        Role::Assistant,
+        vec![Part::ToolCall {
+            id: "t1".into(),
+            name: "w".into(),
+            arguments: json!({}),
+        }],
+    );
+    for text in ["", " \n"] {
+        for is_error in [true, false] {
+            let result = Message::new(
+                Role::Tool,
+                vec![Part::ToolResult {
+                    call_id: "t1".into(),
+                    content: vec![Part::Text(text.into())],
+                    is_error,
+                }],
+            );
+            let sent = to_ai_sdk(&sourced(&[call.clone(), result]), None, None).unwrap();
+            let output = &sent[1]["content"][0]["output"];
+            let expected = match is_error {
+                true => json!({"type": "error-text", "value": NO_OUTPUT}),
+                false => json!({"type": "text", "value": text}),
+            };
+            assert_eq!(*output, expected, "{text:?}");
         }
     }
 }

@@ -553,25 +553,28 @@ test("a value too large for one call is INVALID_VALUE before it is copied in", a
   store.free();
 });
 
-test("an id inside options or a document is checked as an id argument, before anything is copied in", async () => {
+test("an id inside options or a document is checked as an id is, before anything is copied in", async () => {
   const store = new MemorySessionStore();
   const { id } = await store.createSession();
   const doc = await store.exportSession(id);
   const long = "x".repeat(20_000_000);
   const before = memory.buffer.byteLength;
-  for (const bad of [long, "a\ud800"]) {
+  // Blank, too long or ill-formed: one code wherever the id is. A
+  // document's ids are part of the value, so INVALID_VALUE, as for the
+  // rest of a malformed document.
+  for (const bad of [" ", long, "a\ud800"]) {
     const calls = [
-      [() => store.createSession({ id: bad }), "options.id"],
-      [() => store.commitTurn(id, { state: { [bad]: 1 } }), "state"],
-      [() => store.commitTurn(id, { stateIfAbsent: { [bad]: 1 } }), "stateIfAbsent"],
-      [() => store.commitTurn(id, { frames: [{ requestId: "ok", frames: [] }, { requestId: bad, frames: [] }] }), "frames[1].requestId"],
-      [() => store.importSession({ ...doc, session: { ...doc.session, id: bad } }), "document.session.id"],
-      [() => store.importSession({ ...doc, frames: [{ requestId: bad, frames: [{}] }] }, { id: "other" }), "document.frames[0].requestId"],
-      [() => store.importSession({ ...doc, state: { [bad]: 1 } }, { id: "other" }), "document.state"],
+      [() => store.createSession({ id: bad }), "options.id", "INVALID_ARGUMENT"],
+      [() => store.commitTurn(id, { state: { [bad]: 1 } }), "state", "INVALID_ARGUMENT"],
+      [() => store.commitTurn(id, { stateIfAbsent: { [bad]: 1 } }), "stateIfAbsent", "INVALID_ARGUMENT"],
+      [() => store.commitTurn(id, { frames: [{ requestId: "ok", frames: [] }, { requestId: bad, frames: [] }] }), "frames[1].requestId", "INVALID_ARGUMENT"],
+      [() => store.importSession({ ...doc, session: { ...doc.session, id: bad } }), "document.session.id", "INVALID_VALUE"],
+      [() => store.importSession({ ...doc, frames: [{ requestId: bad, frames: [{}] }] }, { id: "other" }), "document.frames[0].requestId", "INVALID_VALUE"],
+      [() => store.importSession({ ...doc, state: { [bad]: 1 } }, { id: "other" }), "document.state", "INVALID_VALUE"],
     ];
-    for (const [call, field] of calls) {
+    for (const [call, field, code] of calls) {
       const error = await call().then(() => null, (e) => e);
-      assert.equal(error?.code, "INVALID_ARGUMENT", `${field}: ${error?.code} ${error?.message}`);
+      assert.equal(error?.code, code, `${field} ${JSON.stringify(bad.slice(0, 3))}: ${error?.code} ${error?.message}`);
       assert.equal(error.field, field);
     }
   }
@@ -580,9 +583,17 @@ test("an id inside options or a document is checked as an id argument, before an
   assert.deepEqual((await store.listSessions()).map((s) => s.id), [id], "nothing was written");
   // A field of the same name elsewhere in a value is data, not an id: no
   // 4096-unit limit there.
+  // Nor is a key that spells an id's path, or a state key named "*".
   const data = "y".repeat(5000);
-  await store.commitTurn(id, { state: { k: { id: data } }, frames: [{ requestId: "r", frames: [{ requestId: data }] }] });
+  await store.commitTurn(id, { state: { k: { id: data }, "*": data, "frames[0].requestId": data }, frames: [{ requestId: "r", frames: [{ requestId: data }] }] });
   assert.equal((await store.loadSessionState(id, "k")).id, data);
+  assert.equal(await store.loadSessionState(id, "*"), data);
+  const imported = await store.importSession({ ...doc, "session.id": data }, { id: "copy" }).then(() => null, (e) => e);
+  assert.match(imported?.message ?? "", /is not a field of a session document/, "an unknown key, refused as one, not as an id");
+  // A value with no ids in it has none checked: a spec's root or "" key.
+  const pinned = new AttachmentStore();
+  assert.throws(() => pinned.setAttachment({ kind: "memory", slug: "s", memory: "m", "": data }), (e) => e.code === "INVALID_SPEC");
+  pinned.free();
   store.free();
 });
 
