@@ -102,9 +102,15 @@ async function storedPins(store, sessionId) {
  * Runs one turn. `say(frame)` sees each activity frame as it happens;
  * the turn's frames are stored under its request id. `snapshot()` is
  * taken when the turn is written, after its tools ran. Once `signal`
- * aborts, the turn stops at its next step and writes nothing more.
+ * aborts, the turn stops at its next step and writes nothing more; the
+ * AbortError says whether a compaction was already stored. `writing()` is
+ * called as the turn is written, when it can no longer stop.
  */
-export async function runTurn({ store, sessionId, pinned, model, text, contextWindow, snapshot, say, signal }) {
+export async function runTurn({ store, sessionId, pinned, model, text, contextWindow, snapshot, say, signal, writing }) {
+  let compactionStored = false;
+  const halt = () => {
+    if (signal?.aborted) throw Object.assign(signal.reason, { compactionStored });
+  };
   const requestId = `req-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
   const frames = [];
   const frame = (f) => {
@@ -135,7 +141,9 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
     const target = plan.historyBudget > 0 ? plan.historyBudget / 2 : Math.max(0, contextWindow - plan.reserveTokens);
     compacted = compact(history, user, target);
     if (compacted) {
+      halt();
       await store.replaceMessages(sessionId, { from: 0, expectedCount: stored, messages: compacted });
+      compactionStored = true;
       frame({ type: "compaction", before: stored, after: compacted.length });
       history = compacted;
     }
@@ -147,7 +155,7 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   // Checked before the compaction, whose summary is ours.
   let checked = history.length;
   for (let step = 0; step < MAX_STEPS; step++) {
-    signal?.throwIfAborted();
+    halt();
     const attachments = pinned.consolidatedMessage();
     plan = planTurn({ contextWindow, history, attachments, overheadTokens: overhead, counter: "openai" });
     // The turn began by compacting; a later step whose request would not
@@ -164,9 +172,15 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
     const prefix = pinned.checkPrefix({ provider: "openai" });
     steps.push({ messages, plan, prefix });
     frame({ type: "request", step, messages: messages.length, prefixStable: prefix.first ? null : prefix.stable, changed: prefix.change?.attachmentId ?? null });
-    const reply = await model.complete(messages, signal);
+    let reply;
+    try {
+      reply = await model.complete(messages, signal);
+    } catch (e) {
+      halt();
+      throw e;
+    }
     // The scripted model does not listen: its reply is dropped too.
-    signal?.throwIfAborted();
+    halt();
     history.push(reply);
     added.push(reply);
     const calls = reply.content.filter?.((p) => p.type === "tool_call") ?? [];
@@ -188,7 +202,8 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   if ((await storedPins(store, sessionId)) !== startPins) {
     throw Object.assign(new Error("Another tab changed the pins during this turn; nothing of it was stored."), { code: "CONFLICT" });
   }
-  signal?.throwIfAborted();
+  halt();
+  writing?.();
   await store.commitTurn(sessionId, {
     expectedCount: compacted ? compacted.length : stored,
     messages: added,

@@ -74,7 +74,7 @@ async function attempt(action, clear, announce = true) {
     if (refused || e?.credential) clear?.(e);
     notice(refused ? `Refused: a credential (${e.kind}) in ${e.field}. Nothing was stored.`
       : e?.code === "CONFLICT" ? "Another tab changed this session meanwhile; nothing of this turn was stored. The page now shows what is."
-        : e?.name === "AbortError" ? "Stopped: this turn's messages, frames and pin changes were not stored."
+        : e?.name === "AbortError" ? `Stopped: this turn's messages, frames and pin changes were not stored${e.compactionStored ? "; the compaction it made first was" : ""}.`
         : describe(e));
   }
   try {
@@ -207,19 +207,21 @@ async function render() {
 
   // The lists are rebuilt: focus goes back to the same control, or, for
   // one gone (a detach), to the list's heading.
+  // A todo by its text and which of that text it is, as its tick finds it.
+  const keyOf = (c) => c.dataset.key ?? c.getAttribute("aria-label");
   const focused = document.activeElement?.closest("#todos, #pinned") ? document.activeElement : null;
-  const focusKey = focused && (focused.id || focused.getAttribute("aria-label"));
+  const focusKey = focused && keyOf(focused);
 
   // None shown while the todo pin holds the model's key: the pin list
   // below names it, and editing it stays refused.
   const todos = unlessBlocked(() => todoItems(pinned), () => []);
   const seen = new Map();
   $("todos").replaceChildren(...todos.map((item, i) => {
-    const box = el("input", { type: "checkbox", checked: item.completed, id: `todo-${i}` });
     // By its text and which of that text it is: another tab may have
     // changed the list since.
     const nth = seen.get(item.text) ?? 0;
     seen.set(item.text, nth + 1);
+    const box = el("input", { type: "checkbox", checked: item.completed, id: `todo-${i}`, "data-key": `${nth}:${item.text}` });
     box.onchange = () => attempt(() => changePins(() => {
       const items = [...todoItems(pinned)];
       let k = 0;
@@ -245,7 +247,7 @@ async function render() {
   }));
   if (focused && !focused.isConnected) {
     const same = [...$("todos").querySelectorAll("input"), ...$("pinned").querySelectorAll("button")]
-      .find((c) => c.id === focusKey || c.getAttribute("aria-label") === focusKey);
+      .find((c) => keyOf(c) === focusKey);
     (same ?? $("pinned-title")).focus();
   }
 
@@ -380,21 +382,24 @@ const exclusive = async (action) => {
 // Stop aborts the running turn: the endpoint's fetch, or its next step.
 let running = null;
 $("stop").onclick = () => running?.abort();
+/** Stop off: the turn ended or is being written. Disabled, it would drop focus to <body>. */
+function stopOff() {
+  if (document.activeElement === $("stop")) $("composer-text").focus();
+  $("stop").disabled = true;
+}
 onSubmit("composer", ({ text, window: size }) => exclusive(() => orReload(async () => {
   // The pins as stored: another tab may have changed them.
   await reloadPins();
   running = new AbortController();
   $("stop").disabled = false;
   try {
-    const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot, say: () => {}, signal: running.signal });
+    const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot, say: () => {}, signal: running.signal, writing: stopOff });
     lastSteps = turn.steps;
     window.demo.requests.push(...turn.steps.map((s) => s.messages));
     said(`Answered: ${turn.answer}`);
   } finally {
     running = null;
-    // Disabled, it would drop focus to <body>.
-    if (document.activeElement === $("stop")) $("composer-text").focus();
-    $("stop").disabled = true;
+    stopOff();
   }
 })), (form, e) => {
   // Cleared once sent, or when the credential refused is in what was typed

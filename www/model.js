@@ -65,6 +65,19 @@ const failed = (what) => (e) => {
   throw new Error(e?.name === "TimeoutError" ? `the endpoint did not answer in ${TIMEOUT_MS / 1000} s` : `${what} (${e?.message ?? e})`);
 };
 
+/** Aborts on `stop` or after the timeout; by hand where AbortSignal.any is missing (Safari before 17.4). */
+function stopOrTimeout(stop) {
+  const timeout = AbortSignal.timeout(TIMEOUT_MS);
+  if (!stop) return timeout;
+  if (AbortSignal.any) return AbortSignal.any([stop, timeout]);
+  const either = new AbortController();
+  for (const s of [stop, timeout]) {
+    if (s.aborted) either.abort(s.reason);
+    else s.addEventListener("abort", () => either.abort(s.reason), { once: true });
+  }
+  return either.signal;
+}
+
 /** An OpenAI-compatible endpoint; the key stays in this object, in memory. */
 export function endpoint({ url, model, key }) {
   return {
@@ -75,7 +88,7 @@ export function endpoint({ url, model, key }) {
         method: "POST",
         headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
         body: JSON.stringify(body),
-        signal: stop ? AbortSignal.any([stop, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS),
+        signal: stopOrTimeout(stop),
       }).catch(failed("the endpoint could not be reached"));
       const text = await response.text().catch(failed("the endpoint's answer broke off"));
       // What it said ("model not found"), short, and without a key it may echo.

@@ -486,41 +486,73 @@ test("an endpoint's error says what it answered, without a key it echoes", async
 });
 
 test("Stop ends a turn the endpoint holds: nothing of it is stored, and the text stays", async () => {
-  let asked = 0;
-  let dropped;
-  const hung = new Promise((resolve) => { dropped = resolve; });
+  const requests = [];
   const stub = createServer((req, res) => {
     const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type, authorization" };
     if (req.method === "OPTIONS") return res.writeHead(204, cors).end();
     // Never answers: only the page's abort ends the request.
-    asked++;
-    res.on("close", () => dropped(true));
+    requests.push(new Promise((resolve) => res.on("close", () => resolve(true))));
   });
   await new Promise((resolve) => stub.listen(0, "127.0.0.1", resolve));
-  await page.$eval("#model-settings", (details) => { details.open = true; });
-  try {
-    await page.fill("#model-form input[name=url]", `http://127.0.0.1:${stub.address().port}/v1`);
-    await page.fill("#model-form input[name=model]", "hangs");
-    await page.fill("#model-form input[name=key]", "");
-    await page.click("#model-form button:not([type=button])");
-    await page.waitForFunction(() => /hangs/.test(document.querySelector("#model-name").textContent) && !document.body.dataset.busy);
-    const before = await page.locator("#history li").count();
-    assert.ok(await page.isDisabled("#stop"), "Stop is off between turns");
-    await page.fill("#composer-text", "Are you there?");
-    await page.click("#send");
-    await page.waitForFunction(() => !document.querySelector("#stop").disabled);
-    for (let waited = 0; asked === 0; waited += 20) {
+  const useStub = async (p) => {
+    await p.$eval("#model-settings", (details) => { details.open = true; });
+    await p.fill("#model-form input[name=url]", `http://127.0.0.1:${stub.address().port}/v1`);
+    await p.fill("#model-form input[name=model]", "hangs");
+    await p.fill("#model-form input[name=key]", "");
+    await p.click("#model-form button:not([type=button])");
+    await p.waitForFunction(() => /hangs/.test(document.querySelector("#model-name").textContent) && !document.body.dataset.busy);
+  };
+  // Sends, waits for the endpoint to hold the request, stops: what the page said.
+  const stopTurn = async (p, text) => {
+    const asked = requests.length;
+    await p.fill("#composer-text", text);
+    await p.click("#send");
+    await p.waitForFunction(() => !document.querySelector("#stop").disabled);
+    for (let waited = 0; requests.length === asked; waited += 20) {
       assert.ok(waited < 10000, "the endpoint got the request");
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    await page.click("#stop");
-    await page.waitForFunction(() => /Stopped/.test(document.querySelector("#notice").textContent) && !document.body.dataset.busy);
-    assert.equal(await hung, true, "the endpoint's request was cancelled");
+    await p.click("#stop");
+    await p.waitForFunction(() => /Stopped/.test(document.querySelector("#notice").textContent) && !document.body.dataset.busy);
+    assert.equal(await requests[asked], true, "the endpoint's request was cancelled");
+    return p.textContent("#notice");
+  };
+  try {
+    await useStub(page);
+    await page.selectOption("#context-window", "8000");
+    const before = await page.locator("#history li").count();
+    assert.ok(await page.isDisabled("#stop"), "Stop is off between turns");
+    assert.doesNotMatch(await stopTurn(page, "Are you there?"), /compaction/);
     assert.ok(await page.isDisabled("#stop"));
     assert.equal(await page.inputValue("#composer-text"), "Are you there?", "the text stays, to send again");
     await page.reload();
     await page.waitForSelector("body[data-ready=true]", { timeout: 20000 });
     assert.equal(await page.locator("#history li").count(), before, "nothing of the turn was stored");
+
+    // Where AbortSignal.any is missing (Safari before 17.4), and after a
+    // compaction, which stays: the page says so.
+    const old = await env.context.newPage();
+    try {
+      await old.addInitScript(() => { delete AbortSignal.any; });
+      await old.goto(`${env.origin}/`);
+      await old.waitForSelector("body[data-ready=true]", { timeout: 20000 });
+      // A long turn with the scripted model, so the small window compacts.
+      await old.selectOption("#context-window", "8000");
+      await old.fill("#composer-text", `Please keep this in mind: ${"lorem ipsum ".repeat(120)}`);
+      await old.click("#send");
+      await old.waitForFunction(() => window.demo.requests.length > 0 && !document.body.dataset.busy);
+      await useStub(old);
+      await old.selectOption("#context-window", "400");
+      const longer = await old.locator("#history li").count();
+      assert.match(await stopTurn(old, "And now?"), /the compaction it made first was/);
+      await old.reload();
+      await old.waitForSelector("body[data-ready=true]", { timeout: 20000 });
+      assert.ok(await old.locator("#history li").count() < longer, "the compaction stayed");
+      assert.match(await old.textContent("#history li:first-child"), /\[Summary of \d+ earlier messages/);
+      assert.doesNotMatch(await old.textContent("#history"), /And now\?/, "the stopped turn's message did not");
+    } finally {
+      await old.close();
+    }
   } finally {
     stub.close();
     stub.closeAllConnections();
