@@ -19,9 +19,9 @@ pub struct PrefixChange {
     pub attachment_id: String,
 }
 
-/// `None` when both prefixes have the same parts with the same texts.
-/// `newer(a, b)` says `a` was pinned after `b`, which decides between two
-/// parts that moved as far: a re-pin by one place.
+/// `None` when both prefixes have the same texts, part by part.
+/// `newer(a, b)` says `a` was re-pinned after `b`, which decides between
+/// two parts that moved as far: a re-pin by one place.
 pub fn first_change(
     previous: &[(String, String)],
     current: &[(String, String)],
@@ -31,7 +31,9 @@ pub fn first_change(
     for index in 0..previous.len().max(current.len()) {
         let (old, new) = (previous.get(index), current.get(index));
         let id = match (old, new) {
-            (Some(old), Some(new)) if old == new => {
+            // The blocks sent are the texts: parts that trade places
+            // with the same text send the same request.
+            (Some(old), Some(new)) if old.1 == new.1 => {
                 offset += new.1.len();
                 continue;
             }
@@ -150,7 +152,24 @@ impl PrefixTracker {
             previous => {
                 let current = store.prefix_parts();
                 let change = previous.as_ref().and_then(|(_, parts)| {
-                    let newer = |a: &str, b: &str| store.serial(a) > store.serial(b);
+                    // A part whose spec the baseline does not hold was
+                    // re-pinned since; else the later pin. A store loaded
+                    // from saved specs has its pins' order but not when a
+                    // rank changed in place, which the spec still shows.
+                    let specs = self.specs.as_ref().and_then(|s| s.as_array());
+                    let kept = |id: &str| match (specs, store.get(id)) {
+                        // As JSON text: one comparison the wasm has already.
+                        (Some(specs), Some(pin)) => {
+                            let spec = pin.to_spec().to_json();
+                            specs.iter().any(|s| s.to_json() == spec)
+                        }
+                        _ => true,
+                    };
+                    let newer = |a: &str, b: &str| match (kept(a), kept(b)) {
+                        (false, true) => true,
+                        (true, false) => false,
+                        _ => store.serial(a) > store.serial(b),
+                    };
                     first_change(parts, &current, &newer)
                 });
                 self.checked = Some((revision, current));

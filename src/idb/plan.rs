@@ -107,7 +107,24 @@ impl Connection {
                         // Requests already issued must not auto-commit a half write.
                         let _ = raw.abort();
                     }
-                    result.map_err(|e| (e, plan.idempotent))
+                    result.map_err(|e| match e {
+                        // Chromium aborts a transaction whose connection it
+                        // closes (site data cleared) with a plain AbortError:
+                        // a connection that can begin no other was lost.
+                        Error::Aborted {
+                            dom_name,
+                            message,
+                            cause,
+                        } if self.begin(&db, plan.stores, false).is_err() => (
+                            Error::ConnectionLost {
+                                dom_name,
+                                message,
+                                cause,
+                            },
+                            plan.idempotent,
+                        ),
+                        e => (e, plan.idempotent),
+                    })
                 }
                 Err(e) => Err((e, true)),
             };

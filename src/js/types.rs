@@ -180,8 +180,9 @@ export interface CheckPrefixOptions {
 export interface PrefixCheck {
   /** No earlier check to compare with. */
   first: boolean;
-  /** The same parts with the same texts as at the previous check: text
-   * moving between parts is a change, as providers cache blocks. */
+  /** The same texts part by part as at the previous check: text moving
+   * between parts is a change, as providers cache blocks (two parts of
+   * one text trading places are not). */
   stable: boolean;
   /** Where it first differs: a UTF-8 byte offset into the concatenated rendered
    * parts, and the attachment that changed (after a detach, the one detached;
