@@ -3,7 +3,7 @@
 //! which attachment changed. Providers cache the blocks sent, so text that
 //! moves between parts breaks the cache even when the bytes run the same.
 
-use super::AttachmentStore;
+use super::{Attachment, AttachmentStore};
 
 /// The pinned prefix as checked: each part's id and text, in consolidated
 /// order. Its bytes are the texts' UTF-8, back to back.
@@ -27,13 +27,16 @@ pub fn first_change(
     current: &[(String, String)],
     newer: &dyn Fn(&str, &str) -> bool,
 ) -> Option<PrefixChange> {
+    // The blocks sent are the texts: parts of one text that trade places
+    // send the same request. Any other change is named below, by id.
+    if previous.len() == current.len() && previous.iter().zip(current).all(|(a, b)| a.1 == b.1) {
+        return None;
+    }
     let mut offset = 0;
     for index in 0..previous.len().max(current.len()) {
         let (old, new) = (previous.get(index), current.get(index));
         let id = match (old, new) {
-            // The blocks sent are the texts: parts that trade places
-            // with the same text send the same request.
-            (Some(old), Some(new)) if old.1 == new.1 => {
+            (Some(old), Some(new)) if old == new => {
                 offset += new.1.len();
                 continue;
             }
@@ -140,7 +143,9 @@ impl PrefixTracker {
         let parts = store.prefix_parts();
         // No revision of the store matches: the next check compares.
         self.checked = Some((u64::MAX, parts));
-        self.specs = Some(specs.clone());
+        // As this build writes them: a host's or an import's key order
+        // must not read as a changed spec.
+        self.specs = Some(store.to_specs());
         Ok(())
     }
 
@@ -152,14 +157,14 @@ impl PrefixTracker {
             previous => {
                 let current = store.prefix_parts();
                 let change = previous.as_ref().and_then(|(_, parts)| {
-                    // A part whose spec the baseline does not hold was
-                    // re-pinned since; else the later pin. A store loaded
-                    // from saved specs has its pins' order but not when a
-                    // rank changed in place, which the spec still shows.
+                    // A custom whose spec the baseline does not hold had its
+                    // rank changed in place (the one move that is not a
+                    // re-pin at the end); else the later pin. A store loaded
+                    // from saved specs knows its pins' order, not their times.
                     let specs = self.specs.as_ref().and_then(|s| s.as_array());
                     let kept = |id: &str| match (specs, store.get(id)) {
-                        // As JSON text: one comparison the wasm has already.
-                        (Some(specs), Some(pin)) => {
+                        // As JSON text, both canonical (see `restore`).
+                        (Some(specs), Some(pin @ Attachment::Custom { .. })) => {
                             let spec = pin.to_spec().to_json();
                             specs.iter().any(|s| s.to_json() == spec)
                         }
