@@ -108,8 +108,9 @@ async function storedPins(store, sessionId) {
  */
 export async function runTurn({ store, sessionId, pinned, model, text, contextWindow, snapshot, say, signal, writing }) {
   let compactionStored = false;
+  // A new error each time: the signal's reason may be anything, or frozen.
   const halt = () => {
-    if (signal?.aborted) throw Object.assign(signal.reason, { compactionStored });
+    if (signal?.aborted) throw Object.assign(new DOMException("The turn was stopped.", "AbortError"), { compactionStored, cause: signal.reason });
   };
   const requestId = `req-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
   const frames = [];

@@ -396,7 +396,7 @@ onSubmit("composer", ({ text, window: size }) => exclusive(() => orReload(async 
     const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot, say: () => {}, signal: running.signal, writing: stopOff });
     lastSteps = turn.steps;
     window.demo.requests.push(...turn.steps.map((s) => s.messages));
-    said(`Answered: ${turn.answer}`);
+    said(turn.answer ? `Answered: ${turn.answer}` : "The turn ended without a written answer.");
   } finally {
     running = null;
     stopOff();

@@ -58,11 +58,13 @@ export const scripted = {
   },
 };
 
-/** A fetch's rejection as the page says it: a timeout, or `what` and why. */
-const failed = (what) => (e) => {
-  // Stopped by the user: the page says so itself.
-  if (e?.name === "AbortError") throw e;
-  throw new Error(e?.name === "TimeoutError" ? `the endpoint did not answer in ${TIMEOUT_MS / 1000} s` : `${what} (${e?.message ?? e})`);
+/** A fetch's rejection as the page says it: stopped, a timeout, or `what` and why. */
+const failed = (what, stop) => (e) => {
+  // Stopped by the user: the turn says so itself.
+  if (stop?.aborted) throw e;
+  // Chrome before 124 rejects a timed-out fetch with a plain AbortError.
+  const late = e?.name === "TimeoutError" || e?.name === "AbortError";
+  throw new Error(late ? `the endpoint did not answer in ${TIMEOUT_MS / 1000} s` : `${what} (${e?.message ?? e})`);
 };
 
 /** Aborts on `stop` or after the timeout; by hand where AbortSignal.any is missing (Safari before 17.4). */
@@ -89,8 +91,8 @@ export function endpoint({ url, model, key }) {
         headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
         body: JSON.stringify(body),
         signal: stopOrTimeout(stop),
-      }).catch(failed("the endpoint could not be reached"));
-      const text = await response.text().catch(failed("the endpoint's answer broke off"));
+      }).catch(failed("the endpoint could not be reached", stop));
+      const text = await response.text().catch(failed("the endpoint's answer broke off", stop));
       // What it said ("model not found"), short, and without a key it may echo.
       const excerpt = () => redactCredentials(text.slice(0, 4096)).value.slice(0, 200);
       if (!response.ok) throw new Error(`the endpoint answered ${response.status}: ${excerpt()}`);

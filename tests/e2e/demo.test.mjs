@@ -614,7 +614,8 @@ test("keyboard: focus stays with the control acted on, or goes where it makes se
   await page.focus("#pin-memory .cancel");
   await page.keyboard.press("Enter");
   assert.equal(await page.evaluate(() => document.activeElement === document.querySelector("#pin-memory input[name=slug]")), true);
-  // A turn sent from the keyboard: Send is disabled meanwhile, and has focus after.
+  // A turn sent from the keyboard: Send, disabled during the turn (which
+  // drops focus to <body>), has it back after.
   await page.fill("#composer-text", "What does the README say about auth?");
   await page.focus("#send");
   await page.keyboard.press("Enter");

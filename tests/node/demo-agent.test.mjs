@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 const root = new URL("../../", import.meta.url);
 const attache = await import(new URL("pkg/attache.js", root));
 const { compact, runTurn } = await import(new URL("www/agent.js", root));
-const { scripted } = await import(new URL("www/model.js", root));
+const { scripted, endpoint } = await import(new URL("www/model.js", root));
 
 before(async () => {
   await attache.default({ module_or_path: await readFile(new URL("pkg/attache_bg.wasm", root)) });
@@ -59,8 +59,8 @@ async function session(model) {
   await store.saveAttachments(id, pinned);
   const calls = [];
   const counted = { name: "counted", complete: (messages) => { calls.push(messages); return model.complete(messages); } };
-  const turn = (text, contextWindow = 8000) =>
-    runTurn({ store, sessionId: id, pinned, model: counted, text, contextWindow, snapshot: () => ({}), say: () => {} });
+  const turn = (text, contextWindow = 8000, more = {}) =>
+    runTurn({ store, sessionId: id, pinned, model: counted, text, contextWindow, snapshot: () => ({}), say: () => {}, ...more });
   return { store, id, pinned, calls, turn };
 }
 
@@ -86,6 +86,55 @@ test("a done: that matches no todo says so", async () => {
   await turn("done: review auth design");
   const tool = calls.at(-1).at(-1);
   assert.match(JSON.stringify(tool), /No todo reads \\"review auth design\\"/);
+});
+
+test("a turn stopped before its compaction writes nothing; stopped after it, says the compaction was stored", async () => {
+  const { store, id, calls, turn } = await session(scripted);
+  await store.appendMessages(id, [say("user", 300), say("assistant", 300), say("user", 10), say("assistant", 10)]);
+  const stopped = new AbortController();
+  stopped.abort("any reason, even a string");
+  await assert.rejects(turn("more?", 400, { signal: stopped.signal }),
+    (e) => e.name === "AbortError" && e.compactionStored === false && e.cause === "any reason, even a string");
+  assert.equal((await store.loadMessages(id)).length, 4, "nothing was replaced");
+  assert.equal(calls.length, 0);
+  // Stopped while the model answers: the compaction before it stays, and says so.
+  const stop = new AbortController();
+  const slow = { name: "slow", complete: (messages) => { stop.abort(); return scripted.complete(messages); } };
+  const { store: store2, id: id2, turn: turn2 } = await session(slow);
+  await store2.appendMessages(id2, [say("user", 300), say("assistant", 300), say("user", 10), say("assistant", 10)]);
+  await assert.rejects(turn2("more?", 400, { signal: stop.signal }), (e) => e.name === "AbortError" && e.compactionStored === true);
+  const kept = await store2.loadMessages(id2);
+  assert.match(kept[0].content, /^\[Summary of/);
+  assert.ok(!kept.some((m) => m.content === "more?"), "the turn's own message was not stored");
+});
+
+test("an endpoint's fetch aborted by its timeout says so, as a plain AbortError too (Chrome before 124)", async () => {
+  const real = globalThis.fetch;
+  const user = [{ role: "user", content: "hi" }];
+  try {
+    for (const name of ["TimeoutError", "AbortError"]) {
+      globalThis.fetch = async () => { throw new DOMException("aborted", name); };
+      await assert.rejects(endpoint({ url: "http://127.0.0.1:9/v1", model: "m" }).complete(user, new AbortController().signal),
+        (e) => /did not answer in 120 s/.test(e.message), name);
+    }
+    // Stopped by the user: passed on as it is, for the turn to say.
+    const stop = new AbortController();
+    stop.abort();
+    globalThis.fetch = async () => { throw new DOMException("aborted", "AbortError"); };
+    await assert.rejects(endpoint({ url: "http://127.0.0.1:9/v1", model: "m" }).complete(user, stop.signal), (e) => e.name === "AbortError");
+  } finally {
+    globalThis.fetch = real;
+  }
+});
+
+test("once the turn is being written, Stop no longer stops it", async () => {
+  const { store, id, turn } = await session(scripted);
+  const stop = new AbortController();
+  let writes = 0;
+  const result = await turn("What is pinned?", 8000, { signal: stop.signal, writing: () => { writes++; stop.abort(); } });
+  assert.equal(writes, 1);
+  assert.ok(result.answer.length > 0);
+  assert.ok((await store.loadMessages(id)).some((m) => m.content === "What is pinned?"), "the turn was stored whole");
 });
 
 test("a step whose request would not fit the window is not sent", async () => {
