@@ -3,7 +3,7 @@
 //! which attachment changed. Providers cache the blocks sent, so text that
 //! moves between parts breaks the cache even when the bytes run the same.
 
-use super::{Attachment, AttachmentStore};
+use super::AttachmentStore;
 
 /// The pinned prefix as checked: each part's id and text, in consolidated
 /// order. Its bytes are the texts' UTF-8, back to back.
@@ -19,57 +19,68 @@ pub struct PrefixChange {
     pub attachment_id: String,
 }
 
-/// `None` when both prefixes have the same texts, part by part.
-/// `newer(a, b)` says `a` was re-pinned after `b`, which decides between
-/// two parts that moved as far: a re-pin by one place.
+/// `None` when both prefixes have the same texts, part by part: the blocks
+/// sent. Else where the first differing part starts to differ, and which
+/// attachment did it: one detached or newly pinned there or before it
+/// (parts of one text may have shifted over it), else the part there
+/// whose text changed, else the part that moved furthest, and of two that
+/// moved as far, the one `newer(a, b)` says was re-pinned after the other.
 pub fn first_change(
     previous: &[(String, String)],
     current: &[(String, String)],
     newer: &dyn Fn(&str, &str) -> bool,
 ) -> Option<PrefixChange> {
-    // The blocks sent are the texts: parts of one text that trade places
-    // send the same request. Any other change is named below, by id.
-    if previous.len() == current.len() && previous.iter().zip(current).all(|(a, b)| a.1 == b.1) {
+    let same = previous
+        .iter()
+        .zip(current)
+        .take_while(|(a, b)| a.1 == b.1)
+        .count();
+    if same == previous.len() && same == current.len() {
         return None;
     }
-    let mut offset = 0;
-    for index in 0..previous.len().max(current.len()) {
-        let (old, new) = (previous.get(index), current.get(index));
-        let id = match (old, new) {
-            (Some(old), Some(new)) if old == new => {
-                offset += new.1.len();
-                continue;
-            }
-            (Some(old), Some(new)) => {
-                offset += common_prefix(&old.1, &new.1);
-                let at =
-                    |parts: &[(String, String)], id: &str| parts.iter().position(|p| p.0 == id);
-                match (old.0 != new.0).then(|| (at(current, &old.0), at(previous, &new.0))) {
-                    // A detach shifts the next part into this place.
-                    Some((None, _)) => &old.0,
-                    // Both are in both: one moved. A re-pin goes to the end
-                    // of its kind, a rank change jumps: name the part that
-                    // moved further (both lie past `index`); as far, the
-                    // one pinned later, else the one that left this place.
-                    Some((Some(to), Some(from))) if to - index > from - index => &old.0,
-                    Some((Some(to), Some(from))) if to - index == from - index => {
-                        match newer(&new.0, &old.0) {
-                            true => &new.0,
-                            false => &old.0,
-                        }
-                    }
-                    _ => &new.0,
+    let mut offset: usize = previous[..same].iter().map(|p| p.1.len()).sum();
+    let (old, new) = (previous.get(same), current.get(same));
+    if let (Some(old), Some(new)) = (old, new) {
+        offset += common_prefix(&old.1, &new.1);
+    }
+    let at = |parts: &[(String, String)], id: &str| parts.iter().position(|p| p.0 == id);
+    // Both lists up to and including the first differing place.
+    let upto = || {
+        previous
+            .iter()
+            .take(same + 1)
+            .chain(current.iter().take(same + 1))
+    };
+    let gone = previous
+        .iter()
+        .take(same + 1)
+        .find(|p| at(current, &p.0).is_none());
+    let added = current
+        .iter()
+        .take(same + 1)
+        .find(|p| at(previous, &p.0).is_none());
+    let id = match (gone.or(added), old, new) {
+        (Some(part), ..) => &part.0,
+        (None, Some(old), Some(new)) if old.0 == new.0 => &old.0,
+        _ => {
+            let moved = |id: &str| match (at(previous, id), at(current, id)) {
+                (Some(a), Some(b)) => a.abs_diff(b),
+                _ => 0,
+            };
+            let mut best = &upto().next()?.0;
+            for part in upto() {
+                let (far, best_far) = (moved(&part.0), moved(best));
+                if far > best_far || (far == best_far && newer(&part.0, best)) {
+                    best = &part.0;
                 }
             }
-            (Some((id, _)), None) | (None, Some((id, _))) => id,
-            (None, None) => unreachable!("index is below the longer length"),
-        };
-        return Some(PrefixChange {
-            offset,
-            attachment_id: id.clone(),
-        });
-    }
-    None
+            best
+        }
+    };
+    Some(PrefixChange {
+        offset,
+        attachment_id: id.clone(),
+    })
 }
 
 fn common_prefix(a: &str, b: &str) -> usize {
@@ -111,6 +122,8 @@ pub struct PrefixTracker {
     checked: Option<(u64, PrefixParts)>,
     /// The specs behind `checked`: what persists the baseline with the pins.
     specs: Option<crate::json::Value>,
+    /// What each part of `checked` ranked as.
+    kinds: Vec<(String, super::AttachmentKind)>,
 }
 
 /// One check's outcome: `first` when there was nothing to compare.
@@ -143,9 +156,8 @@ impl PrefixTracker {
         let parts = store.prefix_parts();
         // No revision of the store matches: the next check compares.
         self.checked = Some((u64::MAX, parts));
-        // As this build writes them: a host's or an import's key order
-        // must not read as a changed spec.
-        self.specs = Some(store.to_specs());
+        self.specs = Some(specs.clone());
+        self.kinds = store.kinds();
         Ok(())
     }
 
@@ -157,18 +169,14 @@ impl PrefixTracker {
             previous => {
                 let current = store.prefix_parts();
                 let change = previous.as_ref().and_then(|(_, parts)| {
-                    // A custom whose spec the baseline does not hold had its
-                    // rank changed in place (the one move that is not a
-                    // re-pin at the end); else the later pin. A store loaded
-                    // from saved specs knows its pins' order, not their times.
-                    let specs = self.specs.as_ref().and_then(|s| s.as_array());
-                    let kept = |id: &str| match (specs, store.get(id)) {
-                        // As JSON text, both canonical (see `restore`).
-                        (Some(specs), Some(pin @ Attachment::Custom { .. })) => {
-                            let spec = pin.to_spec().to_json();
-                            specs.iter().any(|s| s.to_json() == spec)
-                        }
-                        _ => true,
+                    // A part that ranks as another kind than at the last
+                    // check was re-pinned since (a custom's rank changed in
+                    // place, say): it moved; else the later pin. A store
+                    // loaded from saved specs knows its pins' order, not
+                    // their times.
+                    let kept = |id: &str| {
+                        let then = self.kinds.iter().find(|k| k.0 == id).map(|k| k.1);
+                        then.is_none() || then == store.get(id).map(|p| p.kind())
                     };
                     let newer = |a: &str, b: &str| match (kept(a), kept(b)) {
                         (false, true) => true,
@@ -179,6 +187,7 @@ impl PrefixTracker {
                 });
                 self.checked = Some((revision, current));
                 self.specs = Some(store.to_specs());
+                self.kinds = store.kinds();
                 change
             }
         };

@@ -203,6 +203,14 @@ impl AttachmentStore {
             .collect()
     }
 
+    /// Each attachment's id and what it ranks as.
+    pub fn kinds(&self) -> Vec<(String, AttachmentKind)> {
+        self.pinned
+            .iter()
+            .map(|p| (p.id.clone(), p.attachment.kind()))
+            .collect()
+    }
+
     /// Every attachment's spec, in pin order: what persists a store.
     pub fn to_specs(&self) -> crate::json::Value {
         self.pinned

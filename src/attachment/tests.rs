@@ -658,6 +658,31 @@ fn a_part_that_moved_is_named_not_the_one_that_shifted_into_its_place() {
         tracker.check(&reloaded).change.unwrap().attachment_id,
         "memory:a"
     );
+    // A custom whose id reads as a memory's, replaced in place by that
+    // memory: another kind, so it moved, after a reload too.
+    let mut before = AttachmentStore::new();
+    pin(
+        &mut before,
+        json!({"kind": "custom", "id": "memory:x", "rank": "file", "text": "X"}),
+    );
+    pin(
+        &mut before,
+        json!({"kind": "memory", "slug": "m", "memory": "M"}),
+    );
+    let mut tracker = PrefixTracker::default();
+    tracker.check(&before);
+    let saved = tracker.baseline().cloned().unwrap();
+    pin(
+        &mut before,
+        json!({"kind": "memory", "slug": "x", "memory": "X"}),
+    );
+    let reloaded = AttachmentStore::from_specs(&before.to_specs()).unwrap();
+    let mut tracker = PrefixTracker::default();
+    tracker.restore(&saved).unwrap();
+    assert_eq!(
+        tracker.check(&reloaded).change.unwrap().attachment_id,
+        "memory:x"
+    );
     // A file's spec changed in place (its cut turned off on short text)
     // moved nothing: the re-pinned part is still named.
     let mut store = AttachmentStore::new();
@@ -707,6 +732,13 @@ fn a_part_that_moved_is_named_not_the_one_that_shifted_into_its_place() {
     assert_eq!(name(&[s1, s2], &[s2, s1]), None);
     assert_eq!(name(&[s1, s2, x], &[s2, x]).as_deref(), Some("n:a"));
     assert_eq!(name(&[s1, s2, x], &[s2, x, s1]).as_deref(), Some("n:a"));
+    // Such a swap beside a real change: the change, where the blocks differ.
+    let z = ("n:z", "Z");
+    let change = changed(&parts(&[s1, s2]), &parts(&[s2, s1, z])).unwrap();
+    assert_eq!((change.offset, change.attachment_id.as_str()), (8, "n:z"));
+    let x2 = ("n:x", "X2");
+    let change = changed(&parts(&[s1, s2, x]), &parts(&[s2, s1, x2])).unwrap();
+    assert_eq!((change.offset, change.attachment_id.as_str()), (9, "n:x"));
     // Newly pinned in the middle: itself; detached from the middle: itself.
     assert_eq!(name(&[a, c], &[a, b, c]).as_deref(), Some("memory:b"));
     assert_eq!(name(&[a, b, c], &[a, c]).as_deref(), Some("memory:b"));
