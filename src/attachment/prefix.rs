@@ -14,8 +14,8 @@ pub struct PrefixChange {
     /// The byte offset, into the concatenated texts, where the first
     /// differing part starts to differ.
     pub offset: usize,
-    /// The attachment that changed: the one detached, the one newly
-    /// pinned, or the one whose text differs.
+    /// The attachment that changed: one detached, newly pinned, whose text
+    /// differs, or that moved (see `first_change`).
     pub attachment_id: String,
 }
 
@@ -23,11 +23,14 @@ pub struct PrefixChange {
 /// sent. Else where the first differing part starts to differ, and which
 /// attachment did it: one detached or newly pinned there or before it
 /// (parts of one text may have shifted over it), else the part there
-/// whose text changed, else the part that moved furthest, and of two that
-/// moved as far, the one `newer(a, b)` says was re-pinned after the other.
+/// whose text changed, else one that moved: first one `touched` says was
+/// pinned or changed since (a part two re-pins shifted was not), then the
+/// one that moved furthest, then the one `newer(a, b)` says was pinned
+/// after the other.
 pub fn first_change(
     previous: &[(String, String)],
     current: &[(String, String)],
+    touched: &dyn Fn(&str) -> bool,
     newer: &dyn Fn(&str, &str) -> bool,
 ) -> Option<PrefixChange> {
     let same = previous
@@ -67,10 +70,11 @@ pub fn first_change(
                 (Some(a), Some(b)) => a.abs_diff(b),
                 _ => 0,
             };
+            let key = |id: &str| (touched(id), moved(id));
             let mut best = &upto().next()?.0;
             for part in upto() {
-                let (far, best_far) = (moved(&part.0), moved(best));
-                if far > best_far || (far == best_far && newer(&part.0, best)) {
+                let (this, that) = (key(&part.0), key(best));
+                if this > that || (this == that && newer(&part.0, best)) {
                     best = &part.0;
                 }
             }
@@ -168,22 +172,20 @@ impl PrefixTracker {
             Some((seen, _)) if *seen == revision => None,
             previous => {
                 let current = store.prefix_parts();
-                let change = previous.as_ref().and_then(|(_, parts)| {
+                let change = previous.as_ref().and_then(|(seen, parts)| {
                     // A part that ranks as another kind than at the last
                     // check was re-pinned since (a custom's rank changed in
-                    // place, say): it moved; else the later pin. A store
-                    // loaded from saved specs knows its pins' order, not
-                    // their times.
+                    // place, say), after a reload too: a store loaded from
+                    // saved specs knows its pins' order, not their times.
                     let kept = |id: &str| {
                         let then = self.kinds.iter().find(|k| k.0 == id).map(|k| k.1);
                         then.is_none() || then == store.get(id).map(|p| p.kind())
                     };
-                    let newer = |a: &str, b: &str| match (kept(a), kept(b)) {
-                        (false, true) => true,
-                        (true, false) => false,
-                        _ => store.serial(a) > store.serial(b),
-                    };
-                    first_change(parts, &current, &newer)
+                    // Rendered since the last check (none after a reload,
+                    // whose `seen` no revision reaches), or of another kind.
+                    let touched = |id: &str| !kept(id) || store.serial(id) > Some(*seen);
+                    let newer = |a: &str, b: &str| store.serial(a) > store.serial(b);
+                    first_change(parts, &current, &touched, &newer)
                 });
                 self.checked = Some((revision, current));
                 self.specs = Some(store.to_specs());

@@ -15,7 +15,9 @@ fn rendered(spec: crate::json::Value) -> String {
 
 /// `first_change` with no pin order: ties go to the part that left.
 fn changed(previous: &[(String, String)], current: &[(String, String)]) -> Option<PrefixChange> {
-    first_change(previous, current, &|_: &str, _: &str| false)
+    first_change(previous, current, &|_: &str| false, &|_: &str, _: &str| {
+        false
+    })
 }
 
 #[test]
@@ -682,6 +684,58 @@ fn a_part_that_moved_is_named_not_the_one_that_shifted_into_its_place() {
     assert_eq!(
         tracker.check(&reloaded).change.unwrap().attachment_id,
         "memory:x"
+    );
+    // Two re-pins between checks shift a third part two places: one of
+    // the two is named, not the part they shifted.
+    let mut store = AttachmentStore::new();
+    for slug in ["a", "b", "c"] {
+        pin(
+            &mut store,
+            json!({"kind": "memory", "slug": slug, "memory": slug}),
+        );
+    }
+    let mut tracker = PrefixTracker::default();
+    tracker.check(&store);
+    for slug in ["a", "b"] {
+        store.detach(&format!("memory:{slug}"));
+        pin(
+            &mut store,
+            json!({"kind": "memory", "slug": slug, "memory": slug}),
+        );
+    }
+    assert_eq!(
+        tracker.check(&store).change.unwrap().attachment_id,
+        "memory:a"
+    );
+    // Two ranks changed in place: one of them, not the file they passed,
+    // after a reload too.
+    let mut before = AttachmentStore::new();
+    pin(
+        &mut before,
+        json!({"kind": "file", "path": "x", "contents": "X"}),
+    );
+    for id in ["n:1", "n:2"] {
+        pin(
+            &mut before,
+            json!({"kind": "custom", "id": id, "rank": "todo", "text": id}),
+        );
+    }
+    let mut tracker = PrefixTracker::default();
+    tracker.check(&before);
+    let saved = tracker.baseline().cloned().unwrap();
+    for id in ["n:1", "n:2"] {
+        pin(
+            &mut before,
+            json!({"kind": "custom", "id": id, "rank": "memory", "text": id}),
+        );
+    }
+    assert_eq!(tracker.check(&before).change.unwrap().attachment_id, "n:1");
+    let reloaded = AttachmentStore::from_specs(&before.to_specs()).unwrap();
+    let mut tracker = PrefixTracker::default();
+    tracker.restore(&saved).unwrap();
+    assert_eq!(
+        tracker.check(&reloaded).change.unwrap().attachment_id,
+        "n:1"
     );
     // A file's spec changed in place (its cut turned off on short text)
     // moved nothing: the re-pinned part is still named.

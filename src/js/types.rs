@@ -69,7 +69,7 @@ export type OpenAIChatMessage =
 export interface OpenAIRequest { messages: OpenAIChatMessage[] }
 
 /** What `toAnthropic` and `buildRequest({ format: "anthropic" })` give: Messages API fields. */
-export interface AnthropicCacheControl { type: "ephemeral"; ttl?: "5m" | "1h" | undefined }
+export interface AnthropicCacheControl { type: "ephemeral"; ttl?: "5m" | "1h" }
 export interface AnthropicTextBlock { type: "text"; text: string; cache_control?: AnthropicCacheControl }
 export interface AnthropicImageBlock {
   type: "image";
@@ -156,8 +156,9 @@ export interface BuildRequestOptions {
   contributors?: readonly Message[] | undefined;
   memories?: readonly Message[] | undefined;
   history: readonly Message[];
-  /** Anthropic and the AI SDK: a cache breakpoint on the last part of the pinned prefix. */
-  cacheControl?: boolean | AnthropicCacheControl | undefined;
+  /** Anthropic and the AI SDK: a cache breakpoint on the last part of the pinned prefix.
+   * (The blocks sent carry `AnthropicCacheControl`, with no `undefined`, as the SDK's types want.) */
+  cacheControl?: boolean | { type: "ephemeral"; ttl?: "5m" | "1h" | undefined } | undefined;
 }
 /** `buildRequest`'s result in the generic format. */
 export interface GenericRequest { messages: Message[] }
@@ -186,7 +187,7 @@ export interface PrefixCheck {
   stable: boolean;
   /** Where it first differs: a UTF-8 byte offset into the concatenated rendered
    * parts, and the attachment that changed (after a detach, the one detached;
-   * after a move, the one that moved further). */
+   * after a move, one re-pinned since the last check, else the one that moved furthest). */
   change: { offset: number; attachmentId: string } | null;
   prefixBytes: number;
   prefixTokens: number;
