@@ -213,7 +213,9 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
     attachments: pinned,
   });
   // The last reply's text, for the page to say.
-  const last = added.findLast((m) => m.role === "assistant")?.content ?? [];
+  // A turn that stopped before its next request has no answer.
+  const stopped = frames.some((f) => f.type === "stopped");
+  const last = stopped ? [] : added.findLast((m) => m.role === "assistant")?.content ?? [];
   const answer = typeof last === "string" ? last : last.filter((p) => p.type === "text").map((p) => p.text).join("\n");
-  return { requestId, steps, compacted: compacted !== null, answer };
+  return { requestId, steps, compacted: compacted !== null, answer, stopped };
 }

@@ -70,6 +70,8 @@ async function attempt(action, clear, announce = true) {
     // Other tabs on this session (or the one it left: a delete) reload.
     if (announce) for (const id of new Set([began, sessionId])) changes?.postMessage(id);
   } catch (e) {
+    // A stopped turn's compaction was stored: other tabs reload it.
+    if (announce && e?.compactionStored) changes?.postMessage(began);
     const refused = isAttacheError(e) && e.code === "CREDENTIAL";
     if (refused || e?.credential) clear?.(e);
     notice(refused ? `Refused: a credential (${e.kind}) in ${e.field}. Nothing was stored.`
@@ -396,7 +398,8 @@ onSubmit("composer", ({ text, window: size }) => exclusive(() => orReload(async 
     const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot, say: () => {}, signal: running.signal, writing: stopOff });
     lastSteps = turn.steps;
     window.demo.requests.push(...turn.steps.map((s) => s.messages));
-    said(turn.answer ? `Answered: ${turn.answer}` : "The turn ended without a written answer.");
+    said(turn.stopped ? "The turn stopped: its next request would not fit the window."
+      : turn.answer ? `Answered: ${turn.answer}` : "The turn ended without a written answer.");
   } finally {
     running = null;
     stopOff();

@@ -27,9 +27,9 @@ pub struct PrefixChange {
 /// pinned or changed since (a part two re-pins shifted was not), then the
 /// one that moved furthest, then the one `newer(a, b)` says was pinned
 /// after the other.
-pub fn first_change(
-    previous: &[(String, String)],
-    current: &[(String, String)],
+pub fn first_change<'a>(
+    previous: &'a [(String, String)],
+    current: &'a [(String, String)],
     touched: &dyn Fn(&str) -> bool,
     newer: &dyn Fn(&str, &str) -> bool,
 ) -> Option<PrefixChange> {
@@ -47,21 +47,18 @@ pub fn first_change(
         offset += common_prefix(&old.1, &new.1);
     }
     let at = |parts: &[(String, String)], id: &str| parts.iter().position(|p| p.0 == id);
-    // Both lists up to and including the first differing place.
-    let upto = || {
-        previous
-            .iter()
-            .take(same + 1)
-            .chain(current.iter().take(same + 1))
-    };
-    let gone = previous
+    // Parts before `lead` are the same parts in the same places: none is
+    // gone, new or moved. Only those from there to the first differing
+    // place are looked up (usually one each), so a check stays linear.
+    let lead = previous
         .iter()
-        .take(same + 1)
-        .find(|p| at(current, &p.0).is_none());
-    let added = current
-        .iter()
-        .take(same + 1)
-        .find(|p| at(previous, &p.0).is_none());
+        .zip(current)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let window = |parts: &'a [(String, String)]| parts.iter().take(same + 1).skip(lead);
+    let upto = || window(previous).chain(window(current));
+    let gone = window(previous).find(|p| at(current, &p.0).is_none());
+    let added = window(current).find(|p| at(previous, &p.0).is_none());
     let id = match (gone.or(added), old, new) {
         (Some(part), ..) => &part.0,
         (None, Some(old), Some(new)) if old.0 == new.0 => &old.0,
@@ -93,7 +90,7 @@ fn common_prefix(a: &str, b: &str) -> usize {
 
 /// Providers' minimum cacheable prefix, in tokens: OpenAI caches from
 /// 1024; Anthropic from 1024, 2048 on Haiku 3 and 3.5, 4096 on Opus 4.5
-/// to 4.7, Haiku 4.5 and Mythos (its prompt caching page, 2026-11).
+/// to 4.7, Haiku 4.5 and Mythos Preview (its prompt caching page, 2026-11).
 pub fn minimum_cacheable_tokens(provider: Option<&str>, model: Option<&str>) -> u64 {
     let (Some("anthropic"), Some(model)) = (provider, model) else {
         return 1024;
@@ -110,9 +107,14 @@ pub fn minimum_cacheable_tokens(provider: Option<&str>, model: Option<&str>) -> 
         })
         .collect();
     let has = |name: &str| crate::text::contains(&model, name);
-    if has("opus-4-5") || has("opus-4-6") || has("opus-4-7") || has("haiku-4-5") || has("mythos") {
+    if has("opus-4-5")
+        || has("opus-4-6")
+        || has("opus-4-7")
+        || has("haiku-4-5")
+        || has("mythos-preview")
+    {
         4096
-    } else if has("haiku") {
+    } else if has("3-haiku") || has("3-5-haiku") || has("haiku-3") {
         2048
     } else {
         1024

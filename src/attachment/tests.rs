@@ -473,6 +473,8 @@ fn providers_cache_from_their_minimums_per_model() {
     // Lowered from 2048 in 2026.
     assert_eq!(anthropic("claude-sonnet-4-6"), 1024);
     assert_eq!(anthropic("claude-opus-4-8"), 1024);
+    // Only Haiku 3 and 3.5 are 2048: a newer Haiku is not guessed at.
+    assert_eq!(anthropic("claude-haiku-5"), 1024);
     assert_eq!(anthropic("claude-sonnet-4-5"), 1024);
     assert_eq!(anthropic("claude-sonnet-4"), 1024);
     assert_eq!(

@@ -29,7 +29,8 @@ export function toJson(value, path, ids) {
   const field = (at, key) => (at ? `${at}.${key}` : key);
   // Each id path as the steps left to it: a key, "[]" for any item, "*" for keys.
   const steps = ids ? ids.split("\n").filter((p) => p.startsWith(path)).map((p) => p.slice(path.length).match(/\[\]|[^.[\]]+/g) ?? []) : [];
-  const down = (pats, step) => (pats.length ? pats.filter((t) => t[0] === step && (step !== "*" || t.length > 1)).map((t) => t.slice(1)) : pats);
+  // An item takes the "[]" step; a key its name, but a key named "[]" or "*" no step.
+  const down = (pats, step, key) => (pats.length ? pats.filter((t) => t[0] === step && !(key && (step === "[]" || step === "*"))).map((t) => t.slice(1)) : pats);
   // A getter (or a Proxy's trap) that throws is named at its own path.
   const read = (o, k, at) => {
     try {
@@ -94,7 +95,7 @@ export function toJson(value, path, ids) {
         if (illFormed(k)) throw { path: at, reason: "has a key with a lone surrogate, which UTF-8 cannot hold" };
         const item = read(v, k, field(at, k));
         // Absent and undefined mean the same, as in JSON.stringify.
-        if (item !== undefined) result[k] = check(item, field(at, k), k, false, down(pats, k));
+        if (item !== undefined) result[k] = check(item, field(at, k), k, false, down(pats, k, true));
       }
     }
     seen.delete(v);

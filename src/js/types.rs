@@ -172,7 +172,7 @@ export function buildRequest(options: BuildRequestOptions): GenericRequest | Ope
 export interface CheckPrefixOptions {
   /** Picks the minimum cacheable length and the default counter. */
   provider?: "openai" | "anthropic" | undefined;
-  /** Anthropic: 4096 on Opus 4.5 to 4.7, Haiku 4.5 and Mythos, 2048 on Haiku 3 and 3.5, else 1024. */
+  /** Anthropic: 4096 on Opus 4.5 to 4.7, Haiku 4.5 and Mythos Preview, 2048 on Haiku 3 and 3.5, else 1024. */
   model?: string | undefined;
   /** Overrides the provider's minimum cacheable length. */
   minTokens?: number | undefined;

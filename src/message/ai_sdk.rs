@@ -14,18 +14,16 @@ fn anthropic_option(name: &str, value: Value) -> Value {
 
 fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
     let kind = if is_error { "error-text" } else { "text" };
+    let blank = |p: &Part| matches!(p, Part::Text(t) if crate::text::is_blank(t));
     let text = match content {
+        // The SDK's providers send an error's text as it is, and Anthropic
+        // refuses it empty.
+        _ if is_error && content.iter().all(blank) => Some(NO_OUTPUT),
         [] => Some(""),
         [Part::Text(text)] => Some(text.as_str()),
         _ => None,
     };
     if let Some(text) = text {
-        // The SDK's providers send an error's text as it is, and Anthropic
-        // refuses it empty.
-        let text = match is_error && crate::text::is_blank(text) {
-            true => NO_OUTPUT,
-            false => text,
-        };
         return Ok(object([("type", kind.into()), ("value", text.into())]));
     }
     if is_error {

@@ -836,6 +836,20 @@ fn an_error_result_with_no_output_says_so_in_every_format() {
     );
     for text in ["", " \n"] {
         for is_error in [true, false] {
+            // Two blank texts are none too.
+            let two = vec![Part::Text(text.into()), Part::Text(" ".into())];
+            if is_error {
+                let result = Message::new(
+                    Role::Tool,
+                    vec![Part::ToolResult {
+                        call_id: "t1".into(),
+                        content: two,
+                        is_error,
+                    }],
+                );
+                let sent = to_ai_sdk(&sourced(&[call.clone(), result]), None, None).unwrap();
+                assert_eq!(sent[1]["content"][0]["output"]["value"], json!(NO_OUTPUT));
+            }
             let result = Message::new(
                 Role::Tool,
                 vec![Part::ToolResult {

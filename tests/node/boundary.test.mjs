@@ -590,6 +590,9 @@ test("an id inside options or a document is checked as an id is, before anything
   assert.equal(await store.loadSessionState(id, "*"), data);
   const imported = await store.importSession({ ...doc, "session.id": data }, { id: "copy" }).then(() => null, (e) => e);
   assert.match(imported?.message ?? "", /is not a field of a session document/, "an unknown key, refused as one, not as an id");
+  // A key named "[]" is no array's item: `frames` is not an array, whatever it holds.
+  const notArray = await store.commitTurn(id, { frames: { "[]": { requestId: long } } }).then(() => null, (e) => e);
+  assert.deepEqual([notArray?.code, notArray?.field], ["INVALID_VALUE", "frames"]);
   // A value with no ids in it has none checked: a spec's root or "" key.
   const pinned = new AttachmentStore();
   assert.throws(() => pinned.setAttachment({ kind: "memory", slug: "s", memory: "m", "": data }), (e) => e.code === "INVALID_SPEC");

@@ -146,4 +146,5 @@ test("a step whose request would not fit the window is not sent", async () => {
   const result = await turn("look it up", 1200);
   assert.equal(calls.length, 1, "one request; the next would not fit");
   assert.equal(result.steps.length, 1);
+  assert.deepEqual([result.stopped, result.answer], [true, ""], "no answer: the page says the turn stopped");
 });

@@ -57,7 +57,7 @@ test("a prefix under the provider's minimum is flagged", () => {
     "counter: null is absent, so the provider's counter counts, as with provider: null");
   assert.deepEqual([anthropic.minCacheableTokens, anthropic.belowMinimum], [1024, true]);
   assert.match(anthropic.warning, /under the 1024-token minimum anthropic caches/);
-  assert.equal(store.checkPrefix({ provider: "anthropic", model: "claude-haiku-x" }).minCacheableTokens, 2048);
+  assert.equal(store.checkPrefix({ provider: "anthropic", model: "claude-3-5-haiku-latest" }).minCacheableTokens, 2048);
   const low = store.checkPrefix({ minTokens: 10 });
   assert.deepEqual([low.belowMinimum, low.warning], [false, null]);
   assert.throws(() => store.checkPrefix({ minTokens: -1 }), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT");
