@@ -201,7 +201,8 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   // so is a pin change there (the turn would write its own copy over it),
   // checked here, as late as the store allows.
   if ((await storedPins(store, sessionId)) !== startPins) {
-    throw Object.assign(new Error("Another tab changed the pins during this turn; nothing of it was stored."), { code: "CONFLICT" });
+    const kept = compactionStored ? "; only the compaction it made first was" : "";
+    throw Object.assign(new Error(`Another tab changed the pins during this turn; nothing of it was stored${kept}.`), { code: "CONFLICT", compactionStored });
   }
   halt();
   writing?.();

@@ -70,12 +70,12 @@ async function attempt(action, clear, announce = true) {
     // Other tabs on this session (or the one it left: a delete) reload.
     if (announce) for (const id of new Set([began, sessionId])) changes?.postMessage(id);
   } catch (e) {
-    // A stopped turn's compaction was stored: other tabs reload it.
-    if (announce && e?.compactionStored) changes?.postMessage(began);
+    // A failed turn may have stored its compaction first: other tabs reload.
+    if (announce) changes?.postMessage(began);
     const refused = isAttacheError(e) && e.code === "CREDENTIAL";
     if (refused || e?.credential) clear?.(e);
     notice(refused ? `Refused: a credential (${e.kind}) in ${e.field}. Nothing was stored.`
-      : e?.code === "CONFLICT" ? "Another tab changed this session meanwhile; nothing of this turn was stored. The page now shows what is."
+      : e?.code === "CONFLICT" ? `Another tab changed this session meanwhile; nothing of this turn was stored${e.compactionStored ? " but the compaction it made first" : ""}. The page now shows what is.`
         : e?.name === "AbortError" ? `Stopped: this turn's messages, frames and pin changes were not stored${e.compactionStored ? "; the compaction it made first was" : ""}.`
         : describe(e));
   }

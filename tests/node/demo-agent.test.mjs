@@ -127,6 +127,22 @@ test("an endpoint's fetch aborted by its timeout says so, as a plain AbortError 
   }
 });
 
+test("a turn that fails after its compaction says the compaction was stored", async () => {
+  // Another tab changes the pins while the model answers: CONFLICT.
+  let other;
+  const meddling = { name: "meddling", complete: async (messages) => { await other(); return scripted.complete(messages); } };
+  const { store, id, turn } = await session(meddling);
+  other = async () => {
+    const pins = new attache.AttachmentStore();
+    pins.setAttachment({ kind: "memory", slug: "other-tab", memory: "x" });
+    await store.saveAttachments(id, pins);
+    pins.free();
+  };
+  await store.appendMessages(id, [say("user", 300), say("assistant", 300), say("user", 10), say("assistant", 10)]);
+  await assert.rejects(turn("more?", 400), (e) => e.code === "CONFLICT" && e.compactionStored === true && /only the compaction it made first was/.test(e.message));
+  assert.match((await store.loadMessages(id))[0].content, /^\[Summary of/);
+});
+
 test("once the turn is being written, Stop no longer stops it", async () => {
   const { store, id, turn } = await session(scripted);
   const stop = new AbortController();
