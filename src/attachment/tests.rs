@@ -13,6 +13,25 @@ fn rendered(spec: crate::json::Value) -> String {
         .render()
 }
 
+/// What the tracker names after `change` to a store pinned from `specs`:
+/// live, and after the store is saved and loaded and the tracker restored
+/// from its baseline.
+fn named(specs: &[json::Value], change: impl Fn(&mut AttachmentStore)) -> (String, String) {
+    let mut store = AttachmentStore::new();
+    for spec in specs {
+        pin(&mut store, spec.clone());
+    }
+    let mut tracker = PrefixTracker::default();
+    tracker.check(&store);
+    let saved = tracker.baseline().cloned().unwrap();
+    change(&mut store);
+    let live = tracker.check(&store).change.unwrap().attachment_id;
+    let mut tracker = PrefixTracker::default();
+    tracker.restore(&saved).unwrap();
+    let reloaded = AttachmentStore::from_specs(&store.to_specs()).unwrap();
+    (live, tracker.check(&reloaded).change.unwrap().attachment_id)
+}
+
 /// `first_change` with no pin order: ties go to the part that left.
 fn changed(previous: &[(String, String)], current: &[(String, String)]) -> Option<PrefixChange> {
     first_change(previous, current, &|_: &str| false, &|_: &str, _: &str| {
@@ -603,181 +622,78 @@ fn a_part_that_moved_is_named_not_the_one_that_shifted_into_its_place() {
     let x = ("custom:x", "X");
     assert_eq!(name(&[a, b, x], &[x, a, b]).as_deref(), Some("custom:x"));
     // Ahead of one only: both moved one place, so the tracker names the
-    // one re-pinned, by the store's order of pinning.
-    let mut store = AttachmentStore::new();
-    pin(&mut store, json!({"kind": "file", "path": "f1"}));
-    pin(
-        &mut store,
-        json!({"kind": "custom", "id": "c:1", "rank": "todo", "text": "C"}),
-    );
-    let mut tracker = PrefixTracker::default();
-    tracker.check(&store);
-    pin(
-        &mut store,
-        json!({"kind": "custom", "id": "c:1", "rank": "memory", "text": "C"}),
-    );
-    let change = tracker.check(&store).change.unwrap();
-    assert_eq!(change.attachment_id, "c:1");
-    // The same after a reload, where the store knows its pins' order but
-    // not that c:1 was re-pinned last: its spec is not the baseline's.
-    let mut before = AttachmentStore::new();
-    pin(
-        &mut before,
-        json!({"kind": "custom", "id": "c:1", "rank": "memory", "text": "C"}),
-    );
-    pin(&mut before, json!({"kind": "file", "path": "f1"}));
-    let mut tracker = PrefixTracker::default();
-    tracker.check(&before);
-    let saved = tracker.baseline().cloned().unwrap();
-    pin(
-        &mut before,
-        json!({"kind": "custom", "id": "c:1", "rank": "todo", "text": "C"}),
-    );
-    let reloaded = AttachmentStore::from_specs(&before.to_specs()).unwrap();
-    let mut tracker = PrefixTracker::default();
-    tracker.restore(&saved).unwrap();
+    // one re-pinned, after a reload too, where the store knows its pins'
+    // order but not their times: c:1 now ranks as another kind.
+    let custom = |id: &str, rank: &str, text: &str| json!({"kind": "custom", "id": id, "rank": rank, "text": text});
+    let memory = |slug: &str| json!({"kind": "memory", "slug": slug, "memory": slug});
+    let repin = |store: &mut AttachmentStore, spec: json::Value| {
+        let id = pin(store, spec.clone());
+        store.detach(&id);
+        pin(store, spec);
+    };
+    let both = |id: &str| (id.to_owned(), id.to_owned());
+    let file = json!({"kind": "file", "path": "f1"});
+    let c1 = |rank| custom("c:1", rank, "C");
     assert_eq!(
-        tracker.check(&reloaded).change.unwrap().attachment_id,
-        "c:1"
-    );
-    // A baseline saved with its keys in another order is the same specs.
-    let mut store = AttachmentStore::new();
-    for slug in ["a", "b"] {
-        pin(
-            &mut store,
-            json!({"kind": "memory", "slug": slug, "memory": slug}),
-        );
-    }
-    let reordered = json!([{"memory": "a", "slug": "a", "kind": "memory"},
-                           {"memory": "b", "kind": "memory", "slug": "b"}]);
-    store.detach("memory:a");
-    pin(
-        &mut store,
-        json!({"kind": "memory", "slug": "a", "memory": "a"}),
-    );
-    let reloaded = AttachmentStore::from_specs(&store.to_specs()).unwrap();
-    let mut tracker = PrefixTracker::default();
-    tracker.restore(&reordered).unwrap();
-    assert_eq!(
-        tracker.check(&reloaded).change.unwrap().attachment_id,
-        "memory:a"
+        named(&[file.clone(), c1("todo")], |s| drop(pin(s, c1("memory")))),
+        both("c:1")
     );
     // A custom whose id reads as a memory's, replaced in place by that
-    // memory: another kind, so it moved, after a reload too.
-    let mut before = AttachmentStore::new();
-    pin(
-        &mut before,
-        json!({"kind": "custom", "id": "memory:x", "rank": "file", "text": "X"}),
-    );
-    pin(
-        &mut before,
-        json!({"kind": "memory", "slug": "m", "memory": "M"}),
-    );
-    let mut tracker = PrefixTracker::default();
-    tracker.check(&before);
-    let saved = tracker.baseline().cloned().unwrap();
-    pin(
-        &mut before,
-        json!({"kind": "memory", "slug": "x", "memory": "X"}),
-    );
-    let reloaded = AttachmentStore::from_specs(&before.to_specs()).unwrap();
-    let mut tracker = PrefixTracker::default();
-    tracker.restore(&saved).unwrap();
+    // memory: another kind, so it moved.
+    let x = custom("memory:x", "file", "X");
+    let into_memory = |s: &mut AttachmentStore| {
+        drop(pin(
+            s,
+            json!({"kind": "memory", "slug": "x", "memory": "X"}),
+        ))
+    };
+    assert_eq!(named(&[x, memory("m")], into_memory), both("memory:x"));
+    // Two ranks changed in place: one of them, not the file they passed.
+    let ranks = |s: &mut AttachmentStore| {
+        for id in ["n:1", "n:2"] {
+            pin(s, custom(id, "memory", id));
+        }
+    };
+    let todos = [
+        file.clone(),
+        custom("n:1", "todo", "n:1"),
+        custom("n:2", "todo", "n:2"),
+    ];
+    assert_eq!(named(&todos, ranks), both("n:1"));
+    // A memory detached and pinned again behind another: itself.
+    let again = |s: &mut AttachmentStore| repin(s, memory("a"));
+    assert_eq!(named(&[memory("a"), memory("b")], again), both("memory:a"));
+    // Two re-pins between checks shift a third part two places: live, one
+    // of the two is named, not the part they shifted (after a reload the
+    // README says it may be).
+    let two = |s: &mut AttachmentStore| {
+        repin(s, memory("a"));
+        repin(s, memory("b"));
+    };
     assert_eq!(
-        tracker.check(&reloaded).change.unwrap().attachment_id,
-        "memory:x"
-    );
-    // Two re-pins between checks shift a third part two places: one of
-    // the two is named, not the part they shifted.
-    let mut store = AttachmentStore::new();
-    for slug in ["a", "b", "c"] {
-        pin(
-            &mut store,
-            json!({"kind": "memory", "slug": slug, "memory": slug}),
-        );
-    }
-    let mut tracker = PrefixTracker::default();
-    tracker.check(&store);
-    for slug in ["a", "b"] {
-        store.detach(&format!("memory:{slug}"));
-        pin(
-            &mut store,
-            json!({"kind": "memory", "slug": slug, "memory": slug}),
-        );
-    }
-    assert_eq!(
-        tracker.check(&store).change.unwrap().attachment_id,
+        named(&[memory("a"), memory("b"), memory("c")], two).0,
         "memory:a"
-    );
-    // Two ranks changed in place: one of them, not the file they passed,
-    // after a reload too.
-    let mut before = AttachmentStore::new();
-    pin(
-        &mut before,
-        json!({"kind": "file", "path": "x", "contents": "X"}),
-    );
-    for id in ["n:1", "n:2"] {
-        pin(
-            &mut before,
-            json!({"kind": "custom", "id": id, "rank": "todo", "text": id}),
-        );
-    }
-    let mut tracker = PrefixTracker::default();
-    tracker.check(&before);
-    let saved = tracker.baseline().cloned().unwrap();
-    for id in ["n:1", "n:2"] {
-        pin(
-            &mut before,
-            json!({"kind": "custom", "id": id, "rank": "memory", "text": id}),
-        );
-    }
-    assert_eq!(tracker.check(&before).change.unwrap().attachment_id, "n:1");
-    let reloaded = AttachmentStore::from_specs(&before.to_specs()).unwrap();
-    let mut tracker = PrefixTracker::default();
-    tracker.restore(&saved).unwrap();
-    assert_eq!(
-        tracker.check(&reloaded).change.unwrap().attachment_id,
-        "n:1"
     );
     // A file's spec changed in place (its cut turned off on short text)
     // moved nothing: the re-pinned part is still named.
-    let mut store = AttachmentStore::new();
-    for path in ["f1", "f2"] {
+    let short = |path: &str| json!({"kind": "file", "path": path, "contents": "short"});
+    let toggle = |s: &mut AttachmentStore| {
         pin(
-            &mut store,
-            json!({"kind": "file", "path": path, "contents": "short"}),
+            s,
+            json!({"kind": "file", "path": "f2", "contents": "short", "truncate": false}),
         );
-    }
-    let mut tracker = PrefixTracker::default();
-    tracker.check(&store);
-    pin(
-        &mut store,
-        json!({"kind": "file", "path": "f2", "contents": "short", "truncate": false}),
-    );
-    store.detach("file:f1");
-    pin(
-        &mut store,
-        json!({"kind": "file", "path": "f1", "contents": "short"}),
-    );
-    assert_eq!(
-        tracker.check(&store).change.unwrap().attachment_id,
-        "file:f1"
-    );
-    // A memory detached and pinned again behind another: itself.
+        repin(s, short("f1"));
+    };
+    assert_eq!(named(&[short("f1"), short("f2")], toggle), both("file:f1"));
+    // A baseline saved with its keys in another order is the same specs.
     let mut store = AttachmentStore::new();
-    for slug in ["a", "b"] {
-        pin(
-            &mut store,
-            json!({"kind": "memory", "slug": slug, "memory": slug}),
-        );
+    for slug in ["b", "a"] {
+        pin(&mut store, memory(slug));
     }
+    let reordered = json!([{"memory": "a", "slug": "a", "kind": "memory"},
+                           {"memory": "b", "kind": "memory", "slug": "b"}]);
     let mut tracker = PrefixTracker::default();
-    tracker.check(&store);
-    store.detach("memory:a");
-    pin(
-        &mut store,
-        json!({"kind": "memory", "slug": "a", "memory": "a"}),
-    );
+    tracker.restore(&reordered).unwrap();
     assert_eq!(
         tracker.check(&store).change.unwrap().attachment_id,
         "memory:a"

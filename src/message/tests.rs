@@ -30,6 +30,30 @@ fn sourced(messages: &[Message]) -> Vec<Sourced> {
         .collect()
 }
 
+/// An assistant message calling tool `w` as `id`.
+fn call(id: &str) -> Message {
+    Message::new(
+        Role::Assistant,
+        vec![Part::ToolCall {
+            id: id.into(),
+            name: "w".into(),
+            arguments: json!({}),
+        }],
+    )
+}
+
+/// A tool message answering call `id`.
+fn answer(id: &str, content: Vec<Part>, is_error: bool) -> Message {
+    Message::new(
+        Role::Tool,
+        vec![Part::ToolResult {
+            call_id: id.into(),
+            content,
+            is_error,
+        }],
+    )
+}
+
 fn refused<T: std::fmt::Debug>(result: Result<T, Error>) -> (&'static str, String) {
     let error = result.expect_err("refused");
     (error.code(), error.field().unwrap_or_default().to_owned())
@@ -732,26 +756,7 @@ fn ai_sdk_redacted_reasoning_and_provider_run_calls_are_refused_not_emptied() {
 
 #[test]
 fn parallel_calls_stored_one_per_message_reach_anthropic_as_one_turn() {
-    let call = |id: &str| {
-        Message::new(
-            Role::Assistant,
-            vec![Part::ToolCall {
-                id: id.into(),
-                name: "w".into(),
-                arguments: json!({}),
-            }],
-        )
-    };
-    let result = |id: &str| {
-        Message::new(
-            Role::Tool,
-            vec![Part::ToolResult {
-                call_id: id.into(),
-                content: vec![Part::Text("ok".into())],
-                is_error: false,
-            }],
-        )
-    };
+    let result = |id: &str| answer(id, vec![Part::Text("ok".into())], false);
     let said = |role: Role, text: &str| Message::new(role, vec![Part::Text(text.into())]);
     let history = [
         said(Role::User, "q"),
@@ -803,14 +808,7 @@ fn an_error_result_with_no_output_says_so_in_every_format() {
         vec![Part::Text(" \n".into()), Part::Text("".into())],
     ] {
         for is_error in [true, false] {
-            let result = Message::new(
-                Role::Tool,
-                vec![Part::ToolResult {
-                    call_id: "t1".into(),
-                    content: content.clone(),
-                    is_error,
-                }],
-            );
+            let result = answer("t1", content.clone(), is_error);
             let anthropic = to_anthropic(&sourced(&[result.clone()]), None, None).unwrap();
             let block = &anthropic["messages"][0]["content"][0];
             let openai = to_openai(&sourced(&[result])).unwrap();
@@ -826,39 +824,21 @@ fn an_error_result_with_no_output_says_so_in_every_format() {
         }
     }
     // The AI SDK's providers send an `error-text` value as it is.
-    let call = Message::new(
-        Role::Assistant,
-        vec![Part::ToolCall {
-            id: "t1".into(),
-            name: "w".into(),
-            arguments: json!({}),
-        }],
-    );
     for text in ["", " \n"] {
         for is_error in [true, false] {
             // Two blank texts are none too.
             let two = vec![Part::Text(text.into()), Part::Text(" ".into())];
             if is_error {
-                let result = Message::new(
-                    Role::Tool,
-                    vec![Part::ToolResult {
-                        call_id: "t1".into(),
-                        content: two,
-                        is_error,
-                    }],
-                );
-                let sent = to_ai_sdk(&sourced(&[call.clone(), result]), None, None).unwrap();
+                let sent = to_ai_sdk(
+                    &sourced(&[call("t1"), answer("t1", two, is_error)]),
+                    None,
+                    None,
+                )
+                .unwrap();
                 assert_eq!(sent[1]["content"][0]["output"]["value"], json!(NO_OUTPUT));
             }
-            let result = Message::new(
-                Role::Tool,
-                vec![Part::ToolResult {
-                    call_id: "t1".into(),
-                    content: vec![Part::Text(text.into())],
-                    is_error,
-                }],
-            );
-            let sent = to_ai_sdk(&sourced(&[call.clone(), result]), None, None).unwrap();
+            let result = answer("t1", vec![Part::Text(text.into())], is_error);
+            let sent = to_ai_sdk(&sourced(&[call("t1"), result]), None, None).unwrap();
             let output = &sent[1]["content"][0]["output"];
             let expected = match is_error {
                 true => json!({"type": "error-text", "value": NO_OUTPUT}),
