@@ -97,6 +97,23 @@ impl fmt::Debug for Cause {
 }
 
 impl Error {
+    /// An abort found to come from a lost connection: the same DOM error,
+    /// as `CONNECTION_LOST`.
+    pub fn lost(self) -> Self {
+        match self {
+            Error::Aborted {
+                dom_name,
+                message,
+                cause,
+            } => Error::ConnectionLost {
+                dom_name,
+                message,
+                cause,
+            },
+            other => other,
+        }
+    }
+
     /// The stable code hosts match on.
     pub fn code(&self) -> &'static str {
         match self {

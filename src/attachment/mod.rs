@@ -11,7 +11,8 @@ mod store;
 pub use kind::AttachmentKind;
 pub use message::ConsolidatedMessage;
 pub use prefix::{
-    first_change, minimum_cacheable_tokens, PrefixChange, PrefixParts, PrefixStatus, PrefixTracker,
+    first_change, minimum_cacheable_tokens, PrefixChange, PrefixPart, PrefixParts, PrefixStatus,
+    PrefixTracker,
 };
 pub use render::{truncate_contents, FILE_CONTENTS_LIMIT_BYTES};
 pub use store::AttachmentStore;

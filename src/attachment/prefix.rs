@@ -3,11 +3,21 @@
 //! which attachment changed. Providers cache the blocks sent, so text that
 //! moves between parts breaks the cache even when the bytes run the same.
 
-use super::AttachmentStore;
+use super::{AttachmentKind, AttachmentStore};
 
-/// The pinned prefix as checked: each part's id and text, in consolidated
-/// order. Its bytes are the texts' UTF-8, back to back.
-pub type PrefixParts = Vec<(String, String)>;
+/// One part of the pinned prefix as checked. The prefix's bytes are the
+/// texts' UTF-8, back to back, in consolidated order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PrefixPart {
+    pub id: String,
+    pub text: String,
+    /// What it ranks as: a part whose kind changed was re-pinned in place.
+    pub kind: AttachmentKind,
+    /// The store's revision when it was rendered (see `AttachmentStore::parts`).
+    pub serial: u64,
+}
+
+pub type PrefixParts = Vec<PrefixPart>;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PrefixChange {
@@ -23,59 +33,60 @@ pub struct PrefixChange {
 /// sent. Else where the first differing part starts to differ, and which
 /// attachment did it: one detached or newly pinned there or before it
 /// (parts of one text may have shifted over it), else the part there
-/// whose text changed, else one that moved: first one `touched` says was
-/// pinned or changed since (a part two re-pins shifted was not), then the
-/// one that moved furthest, then the one `newer(a, b)` says was pinned
-/// after the other.
+/// whose text changed, else one that moved: first one rendered after
+/// revision `seen` or now of another kind (a part two re-pins shifted is
+/// neither), then the one that moved furthest, then the one rendered last.
 pub fn first_change<'a>(
-    previous: &'a [(String, String)],
-    current: &'a [(String, String)],
-    touched: &dyn Fn(&str) -> bool,
-    newer: &dyn Fn(&str, &str) -> bool,
+    previous: &'a [PrefixPart],
+    current: &'a [PrefixPart],
+    seen: u64,
 ) -> Option<PrefixChange> {
-    let same = previous
-        .iter()
-        .zip(current)
-        .take_while(|(a, b)| a.1 == b.1)
-        .count();
-    if same == previous.len() && same == current.len() {
-        return None;
-    }
-    let mut offset: usize = previous[..same].iter().map(|p| p.1.len()).sum();
-    let (old, new) = (previous.get(same), current.get(same));
-    if let (Some(old), Some(new)) = (old, new) {
-        offset += common_prefix(&old.1, &new.1);
-    }
-    let at = |parts: &[(String, String)], id: &str| parts.iter().position(|p| p.0 == id);
     // Parts before `lead` are the same parts in the same places: none is
     // gone, new or moved. Only those from there to the first differing
     // place are looked up (usually one each), so a check stays linear.
     let lead = previous
         .iter()
         .zip(current)
-        .take_while(|(a, b)| a == b)
+        .take_while(|(a, b)| a.id == b.id && a.text == b.text)
         .count();
-    let window = |parts: &'a [(String, String)]| parts.iter().take(same + 1).skip(lead);
-    let upto = || window(previous).chain(window(current));
-    let gone = window(previous).find(|p| at(current, &p.0).is_none());
-    let added = window(current).find(|p| at(previous, &p.0).is_none());
+    let same = lead
+        + previous[lead..]
+            .iter()
+            .zip(&current[lead..])
+            .take_while(|(a, b)| a.text == b.text)
+            .count();
+    if same == previous.len() && same == current.len() {
+        return None;
+    }
+    let mut offset: usize = previous[..same].iter().map(|p| p.text.len()).sum();
+    let (old, new) = (previous.get(same), current.get(same));
+    if let (Some(old), Some(new)) = (old, new) {
+        offset += common_prefix(&old.text, &new.text);
+    }
+    let at = |parts: &[PrefixPart], id: &str| parts.iter().position(|p| p.id == id);
+    let window = |parts: &'a [PrefixPart]| parts.iter().take(same + 1).skip(lead);
+    let gone = window(previous).find(|p| at(current, &p.id).is_none());
+    let added = window(current).find(|p| at(previous, &p.id).is_none());
     let id = match (gone.or(added), old, new) {
-        (Some(part), ..) => &part.0,
-        (None, Some(old), Some(new)) if old.0 == new.0 => &old.0,
+        (Some(part), ..) => &part.id,
+        (None, Some(old), Some(new)) if old.id == new.id => &old.id,
         _ => {
-            let moved = |id: &str| match (at(previous, id), at(current, id)) {
-                (Some(a), Some(b)) => a.abs_diff(b),
-                _ => 0,
+            // Every part here is in both lists. On equal keys the first
+            // wins: the one that left this place.
+            let key = |id: &str| {
+                let (from, to) = (at(previous, id)?, at(current, id)?);
+                let now = &current[to];
+                let touched = now.serial > seen || now.kind != previous[from].kind;
+                Some((touched, from.abs_diff(to), now.serial))
             };
-            let key = |id: &str| (touched(id), moved(id));
-            let mut best = &upto().next()?.0;
-            for part in upto() {
-                let (this, that) = (key(&part.0), key(best));
-                if this > that || (this == that && newer(&part.0, best)) {
-                    best = &part.0;
+            let mut best = (None, &old.or(new)?.id);
+            for part in window(previous).chain(window(current)) {
+                let this = key(&part.id);
+                if this > best.0 {
+                    best = (this, &part.id);
                 }
             }
-            best
+            best.1
         }
     };
     Some(PrefixChange {
@@ -128,8 +139,6 @@ pub struct PrefixTracker {
     checked: Option<(u64, PrefixParts)>,
     /// The specs behind `checked`: what persists the baseline with the pins.
     specs: Option<crate::json::Value>,
-    /// What each part of `checked` ranked as.
-    kinds: Vec<(String, super::AttachmentKind)>,
 }
 
 /// One check's outcome: `first` when there was nothing to compare.
@@ -163,7 +172,6 @@ impl PrefixTracker {
         // No revision of the store matches: the next check compares.
         self.checked = Some((u64::MAX, parts));
         self.specs = Some(specs.clone());
-        self.kinds = store.kinds();
         Ok(())
     }
 
@@ -174,24 +182,14 @@ impl PrefixTracker {
             Some((seen, _)) if *seen == revision => None,
             previous => {
                 let current = store.prefix_parts();
-                let change = previous.as_ref().and_then(|(seen, parts)| {
-                    // A part that ranks as another kind than at the last
-                    // check was re-pinned since (a custom's rank changed in
-                    // place, say), after a reload too: a store loaded from
-                    // saved specs knows its pins' order, not their times.
-                    let kept = |id: &str| {
-                        let then = self.kinds.iter().find(|k| k.0 == id).map(|k| k.1);
-                        then.is_none() || then == store.get(id).map(|p| p.kind())
-                    };
-                    // Rendered since the last check (none after a reload,
-                    // whose `seen` no revision reaches), or of another kind.
-                    let touched = |id: &str| !kept(id) || store.serial(id) > Some(*seen);
-                    let newer = |a: &str, b: &str| store.serial(a) > store.serial(b);
-                    first_change(parts, &current, &touched, &newer)
-                });
+                // No revision reaches `seen` after a reload: a store loaded
+                // from saved specs knows its pins' order and kinds, not
+                // their times.
+                let change = previous
+                    .as_ref()
+                    .and_then(|(seen, parts)| first_change(parts, &current, *seen));
                 self.checked = Some((revision, current));
                 self.specs = Some(store.to_specs());
-                self.kinds = store.kinds();
                 change
             }
         };

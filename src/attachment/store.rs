@@ -1,4 +1,4 @@
-use super::{Attachment, AttachmentKind, ConsolidatedMessage, PrefixParts};
+use super::{Attachment, AttachmentKind, ConsolidatedMessage, PrefixPart, PrefixParts};
 
 /// The pinned attachments of one agent, in pin order, deduplicated by id.
 ///
@@ -195,19 +195,16 @@ impl AttachmentStore {
         })
     }
 
-    /// The pinned prefix: each rendered text with its id, in consolidated
+    /// The pinned prefix: each rendered text with its id, kind and serial, in consolidated
     /// order.
     pub fn prefix_parts(&self) -> PrefixParts {
         self.ordered()
-            .map(|p| (p.id.clone(), p.text.clone()))
-            .collect()
-    }
-
-    /// Each attachment's id and what it ranks as.
-    pub fn kinds(&self) -> Vec<(String, AttachmentKind)> {
-        self.pinned
-            .iter()
-            .map(|p| (p.id.clone(), p.attachment.kind()))
+            .map(|p| PrefixPart {
+                id: p.id.clone(),
+                text: p.text.clone(),
+                kind: p.attachment.kind(),
+                serial: p.serial,
+            })
             .collect()
     }
 

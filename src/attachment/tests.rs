@@ -32,11 +32,9 @@ fn named(specs: &[json::Value], change: impl Fn(&mut AttachmentStore)) -> (Strin
     (live, tracker.check(&reloaded).change.unwrap().attachment_id)
 }
 
-/// `first_change` with no pin order: ties go to the part that left.
-fn changed(previous: &[(String, String)], current: &[(String, String)]) -> Option<PrefixChange> {
-    first_change(previous, current, &|_: &str| false, &|_: &str, _: &str| {
-        false
-    })
+/// `first_change` with nothing rendered since the previous prefix.
+fn changed(previous: &[PrefixPart], current: &[PrefixPart]) -> Option<PrefixChange> {
+    first_change(previous, current, u64::MAX)
 }
 
 #[test]
@@ -334,9 +332,15 @@ fn the_revision_moves_only_when_the_consolidated_message_changes() {
     assert_ne!(store.revision(), ticked);
 }
 
+/// Parts of one kind and one serial: ties go to the part that left.
 fn parts(list: &[(&str, &str)]) -> PrefixParts {
     list.iter()
-        .map(|(id, text)| (id.to_string(), text.to_string()))
+        .map(|(id, text)| PrefixPart {
+            id: id.to_string(),
+            text: text.to_string(),
+            kind: AttachmentKind::Memory,
+            serial: 0,
+        })
         .collect()
 }
 

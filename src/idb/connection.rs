@@ -210,19 +210,14 @@ impl Connection {
             .unchecked_into();
         let raw: IdbTransaction = open
             .call3(db, &names, &mode, &options)
-            .map_err(|e| match from_js(&e) {
+            .map_err(|e| {
                 // The spec's only InvalidStateError here is a closing
                 // connection; Firefox words it as a mutation error.
-                Error::Aborted {
-                    dom_name,
-                    message,
-                    cause,
-                } if dom_name == "InvalidStateError" => Error::ConnectionLost {
-                    dom_name,
-                    message,
-                    cause,
-                },
-                other => other,
+                let e = from_js(&e);
+                match e.dom_name() == Some("InvalidStateError") {
+                    true => e.lost(),
+                    false => e,
+                }
             })?
             .unchecked_into();
         Ok(Tx {

@@ -111,18 +111,11 @@ impl Connection {
                         // Chromium aborts a transaction whose connection it
                         // closes (site data cleared) with a plain AbortError:
                         // a connection that can begin no other was lost.
-                        Error::Aborted {
-                            dom_name,
-                            message,
-                            cause,
-                        } if self.begin(&db, plan.stores, false).is_err() => (
-                            Error::ConnectionLost {
-                                dom_name,
-                                message,
-                                cause,
-                            },
-                            plan.idempotent,
-                        ),
+                        e @ Error::Aborted { .. }
+                            if self.begin(&db, plan.stores, false).is_err() =>
+                        {
+                            (e.lost(), plan.idempotent)
+                        }
                         e => (e, plan.idempotent),
                     })
                 }

@@ -92,8 +92,8 @@ pub struct Intake {
 }
 
 impl Intake {
-    /// Values at the path `id` are ids: checked as id arguments are, and
-    /// refused, not redacted.
+    /// Values at the path `id` are ids: their type, length and form checked
+    /// before the copy (see `from_js_with_ids`), and refused, not redacted.
     pub fn value(&mut self, value: &JsValue, path: &str, id: &str) -> Result<Value, Error> {
         let mut value = from_js_with_ids(value, path, id)?;
         if self.redact {

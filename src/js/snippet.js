@@ -20,9 +20,10 @@ const MAX_TEXT = 64 * 1024 * 1024;
 // text. Runs in JS because walking a value from wasm would cross the
 // boundary once per property. Throws {path, reason} for the first problem.
 // `ids` names, one per line, the paths of ids in it (`frames[].requestId`;
-// `state.*`: the keys of `state`), checked as id arguments are: a problem
-// there is {field, reason}. Matched by structure as the walk goes down, so
-// a key holding a dot or named "*" is never taken for an id's path.
+// `state.*`: the keys of `state`), checked as idProblem checks an id
+// argument: a problem there is {field, reason}. Matched by structure as the
+// walk goes down, so a key holding a dot or named "*" or "[]" is never
+// taken for an id's path.
 export function toJson(value, path, ids) {
   const seen = new Set();
   let items = 0;
@@ -47,7 +48,10 @@ export function toJson(value, path, ids) {
     if (++items > MAX_ITEMS) throw { path: at, reason: `is part of a value of more than ${MAX_ITEMS} items, more than one value may hold` };
     switch (typeof v) {
       case "string":
-        if (pats.some((t) => !t.length) && idProblem(v)) throw { field: at, reason: idProblem(v) };
+        if (pats.length && pats.some((t) => !t.length)) {
+          const problem = idProblem(v);
+          if (problem) throw { field: at, reason: problem };
+        }
         if (illFormed(v)) throw { path: at, reason: "holds a lone surrogate, which UTF-8 cannot hold" };
         return v;
       case "boolean":
@@ -80,18 +84,20 @@ export function toJson(value, path, ids) {
       result = check(out, at, key, true, pats);
     } else if (array) {
       result = [];
+      const itemPats = down(pats, "[]");
       // Every index: forEach skips holes, which JSON.stringify writes as null.
       for (let i = 0, length = v.length; i < length; i++) {
         const item = read(v, i, `${at}[${i}]`);
         if (item === undefined) throw { path: `${at}[${i}]`, reason: "is undefined or a hole, which JSON cannot hold" };
-        result.push(check(item, `${at}[${i}]`, String(i), false, down(pats, "[]")));
+        result.push(check(item, `${at}[${i}]`, String(i), false, itemPats));
       }
     } else {
       // Null-prototype, so a "__proto__" key stays a key.
       result = Object.create(null);
       const keysAreIds = pats.some((t) => t.length === 1 && t[0] === "*");
       for (const k of Object.keys(v)) {
-        if (keysAreIds && idProblem(k)) throw { field: at, reason: idProblem(k) };
+        const problem = keysAreIds && idProblem(k);
+        if (problem) throw { field: at, reason: problem };
         if (illFormed(k)) throw { path: at, reason: "has a key with a lone surrogate, which UTF-8 cannot hold" };
         const item = read(v, k, field(at, k));
         // Absent and undefined mean the same, as in JSON.stringify.

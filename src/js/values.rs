@@ -35,8 +35,9 @@ pub fn from_js(value: &JsValue, path: &str) -> Result<Value, Error> {
 }
 
 /// The same, with the ids inside it (`ids`: their paths, one per line, as
-/// `toJson` takes them) checked as `id_arg` checks one, before the value
-/// is copied: else a huge id grows wasm memory before it is refused.
+/// `toJson` takes them) checked in JS as `string_arg` checks one (type,
+/// length, lone surrogates) before the value is copied: else a huge id
+/// grows wasm memory before it is refused. Blank ones the core refuses.
 pub fn from_js_with_ids(value: &JsValue, path: &str, ids: &str) -> Result<Value, Error> {
     let text = to_json_text(value, path, ids).map_err(|problem| {
         let field = |name: &str| {

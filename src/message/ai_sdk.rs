@@ -14,11 +14,10 @@ fn anthropic_option(name: &str, value: Value) -> Value {
 
 fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
     let kind = if is_error { "error-text" } else { "text" };
-    let blank = |p: &Part| matches!(p, Part::Text(t) if crate::text::is_blank(t));
     let text = match content {
         // The SDK's providers send an error's text as it is, and Anthropic
         // refuses it empty.
-        _ if is_error && content.iter().all(blank) => Some(NO_OUTPUT),
+        _ if is_error && content.iter().all(super::blank) => Some(NO_OUTPUT),
         [] => Some(""),
         [Part::Text(text)] => Some(text.as_str()),
         _ => None,

@@ -2,7 +2,9 @@
 //! results ride in the user turn, so a tool message and the user message
 //! after it become one turn, and are split again on the way back.
 
-use super::{image_from_url, object, At, Fields, Image, Message, Part, Role, Sourced, NO_OUTPUT};
+use super::{
+    blank, image_from_url, object, At, Fields, Image, Message, Part, Role, Sourced, NO_OUTPUT,
+};
 use crate::json::{Map, Value};
 use crate::text::{is_blank, trim_end};
 use crate::Error;
@@ -20,11 +22,6 @@ enum Join {
     /// each `tool_use` must be answered in the very next user turn.
     Calls,
     Nothing,
-}
-
-/// Anthropic refuses a text block that is empty or only whitespace.
-fn blank(part: &Part) -> bool {
-    matches!(part, Part::Text(text) if is_blank(text))
 }
 
 fn text_block(text: &str) -> Value {

@@ -57,6 +57,12 @@ pub struct Message {
 /// and OpenAI, which has no error flag, would read an empty success.
 pub const NO_OUTPUT: &str = "Error: the tool gave no output.";
 
+/// An empty or whitespace-only text part: Anthropic refuses one as a
+/// block, and an error result of nothing else says `NO_OUTPUT`.
+pub fn blank(part: &Part) -> bool {
+    matches!(part, Part::Text(text) if crate::text::is_blank(text))
+}
+
 /// A message with where it came from (`history[3]`), for errors found
 /// while converting it.
 pub type Sourced = (At<'static>, Message);

@@ -65,10 +65,7 @@ pub fn to_openai(messages: &[Sourced]) -> Result<Value, Error> {
                             }
                         }
                     }
-                    let said = parts
-                        .iter()
-                        .any(|p| !matches!(p, Part::Text(t) if crate::text::is_blank(t)));
-                    let result = if *is_error && !said {
+                    let result = if *is_error && parts.iter().all(super::blank) {
                         Value::from(super::NO_OUTPUT)
                     } else if result.is_empty() {
                         Value::from("")
