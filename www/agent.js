@@ -43,9 +43,10 @@ function runTool(call, pinned) {
     const query = args.query.toLowerCase();
     // What a pin says, not its field names: "memory" or "path" is no hit.
     const said = { memory: (s) => s.memory, file: (s) => `${s.path}\n${s.contents ?? ""}`, custom: (s) => s.text };
-    const idOf = (s) => (s.kind === "memory" ? `memory:${s.slug}` : s.kind === "file" ? `file:${s.path}` : s.id);
-    const hits = pinned.specs().filter((s) => said[s.kind]?.(s).toLowerCase().includes(query));
-    return hits.length ? `"${query}" appears in ${hits.map(idOf).join(", ")}.` : `Nothing pinned mentions "${query}".`;
+    // specs() and attachmentIds() share pin order.
+    const specs = pinned.specs();
+    const hits = pinned.attachmentIds().filter((_, i) => said[specs[i].kind]?.(specs[i]).toLowerCase().includes(query));
+    return hits.length ? `"${query}" appears in ${hits.join(", ")}.` : `Nothing pinned mentions "${query}".`;
   }
   return `Unknown tool ${call.name}.`;
 }

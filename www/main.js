@@ -70,8 +70,8 @@ async function attempt(action, clear, announce = true) {
     // Other tabs on this session (or the one it left: a delete) reload.
     if (announce) for (const id of new Set([began, sessionId])) changes?.postMessage(id);
   } catch (e) {
-    // A failed turn may have stored its compaction first: other tabs reload.
-    if (announce) changes?.postMessage(began);
+    // A turn that stored its compaction before it failed: other tabs reload.
+    if (announce && e?.compactionStored) changes?.postMessage(began);
     const refused = isAttacheError(e) && e.code === "CREDENTIAL";
     if (refused || e?.credential) clear?.(e);
     notice(refused ? `Refused: a credential (${e.kind}) in ${e.field}. Nothing was stored.`
@@ -121,14 +121,14 @@ async function orReload(write) {
   }
 }
 
-/** `change()` to the pins, then the pins and the snapshot written together, or neither; `what` is said once written. */
-async function changePins(change, what) {
+/** `change()` to the pins, then the pins and the snapshot written together, or neither; what `change()` returns is said once written. */
+async function changePins(change) {
   // A turn or a switch holds the pins until it is written; so does this.
   await exclusive(() => orReload(async () => {
     // Another tab may have changed them: change what is stored, not this
     // tab's copy, or its write would undo the other's.
     await reloadPins();
-    const done = change() ?? what;
+    const done = change();
     await store.commitTurn(sessionId, { attachments: pinned, state: { snapshot: snapshot() } });
     said(done);
   }));
@@ -231,12 +231,13 @@ async function render() {
       if (at < 0) throw new Error("That todo is no longer in the list; the page now shows what is.");
       items[at] = { ...items[at], completed: box.checked };
       pinned.setAttachment({ kind: "todo", items });
-    }, `Todo "${item.text}" ${box.checked ? "done" : "open"}.`));
+      return `Todo "${item.text}" ${box.checked ? "done" : "open"}.`;
+    }));
     return el("li", {}, box, el("label", { for: `todo-${i}` }, item.text));
   }));
   $("pinned").replaceChildren(...pinned.attachmentIds().map((id) => {
     const detach = el("button", { type: "button", "aria-label": `Detach ${id}` }, "Detach");
-    detach.onclick = () => attempt(() => changePins(() => { pinned.detachAttachment(id); }, `Detached ${id}.`));
+    detach.onclick = () => attempt(() => changePins(() => pinned.detachAttachment(id) && `Detached ${id}.`));
     // Holding the key entered under "Model": shown by id only, to detach.
     const shown = unlessBlocked(() => ({ spec: pinned.getAttachment(id), rendered: pinned.renderAttachment(id) ?? "" }), () => null);
     if (!shown) return el("li", { class: "blocked" }, el("code", {}, id), " holds the model's key and stops every request ", detach);
@@ -360,7 +361,8 @@ onSubmit("pin-memory", ({ slug, memory }, form) => pinFrom(form, { kind: "memory
 onSubmit("pin-file", ({ path, contents }, form) => pinFrom(form, { kind: "file", path, contents: contents || null }));
 onSubmit("add-todo", ({ text }) => changePins(() => {
   pinned.setAttachment({ kind: "todo", items: [...todoItems(pinned), { text, completed: false }] });
-}, `Added todo "${text}".`));
+  return `Added todo "${text}".`;
+}));
 // A turn holds the session's pins: switching sessions mid-turn would free
 // them, and a turn started mid-switch would hold pins about to be freed.
 // Each turns the other's controls off.
@@ -394,12 +396,17 @@ onSubmit("composer", ({ text, window: size }) => exclusive(() => orReload(async 
   await reloadPins();
   running = new AbortController();
   $("stop").disabled = false;
+  // Seen in the turn's frames: a compaction is stored whatever follows.
+  let compacted = false;
+  const say = (frame) => { compacted ||= frame.type === "compaction"; };
   try {
-    const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot, say: () => {}, signal: running.signal, writing: stopOff });
+    const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot, say, signal: running.signal, writing: stopOff });
     lastSteps = turn.steps;
     window.demo.requests.push(...turn.steps.map((s) => s.messages));
     said(turn.stopped ? "The turn stopped: its next request would not fit the window."
       : turn.answer ? `Answered: ${turn.answer}` : "The turn ended without a written answer.");
+  } catch (e) {
+    throw compacted && e && typeof e === "object" ? Object.assign(e, { compactionStored: true }) : e;
   } finally {
     running = null;
     stopOff();

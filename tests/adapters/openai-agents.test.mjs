@@ -294,7 +294,6 @@ for (const [name, backend] of Object.entries(backends)) {
       const { store: watched, calls } = counted(store);
       const session = new AttacheSession(watched);
       await session.addItems(items);
-      calls.length = 0;
       const compaction = { type: "compaction", encrypted_content: "opaque-summary", id: "cmp_1" };
       // A replacement the store refuses (bytes are not JSON) leaves the history whole.
       const bytes = { ...items[3], output: { type: "image", image: { data: new Uint8Array([137, 80]) } } };

@@ -3,8 +3,11 @@
 // seen by the prefix indicator, a reload that restores the session, export,
 // delete and import, a pasted key refused, an OpenAI-compatible endpoint
 // (a loopback stub) that never gets a key typed into the chat, a pin edited
-// under another slug, the memory store where IndexedDB is denied, and
-// screenshots at a laptop's and a phone's size, left in target/screenshots/.
+// under another slug or cancelled, two tabs on one session (and one
+// deleting it), the agent's tool checks, an endpoint's error, Stop, the
+// memory store where IndexedDB is denied, the keyboard's focus and what is
+// said, and screenshots at a laptop's and a phone's size, left in
+// target/screenshots/.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
@@ -477,7 +480,8 @@ test("an endpoint's error says what it answered, without a key it echoes", async
     await page.click("#send");
     await page.waitForFunction(() => /answered 404/.test(document.querySelector("#notice").textContent) && !document.body.dataset.busy);
     const notice = await page.textContent("#notice");
-    assert.match(notice, /model \\"nope\\" not found|model "nope" not found/);
+    // The excerpt is the endpoint's JSON text, its quotes escaped.
+    assert.match(notice, /model \\"nope\\" not found/);
     assert.ok(!notice.includes(hostKey), "the echoed key is redacted");
   } finally {
     stub.close();
