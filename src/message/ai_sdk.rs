@@ -14,10 +14,15 @@ fn anthropic_option(name: &str, value: Value) -> Value {
 
 fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
     let kind = if is_error { "error-text" } else { "text" };
-    let text = match content {
-        // The SDK's providers send an error's text as it is, and Anthropic
-        // refuses it empty.
-        _ if is_error && content.iter().all(super::blank) => Some(NO_OUTPUT),
+    // An error's blank texts are dropped, as the Anthropic format drops
+    // them: the SDK's providers send an error's text as it is, and
+    // Anthropic refuses it empty.
+    let kept: Vec<&Part> = content
+        .iter()
+        .filter(|p| !is_error || !super::blank(p))
+        .collect();
+    let text = match kept[..] {
+        [] if is_error => Some(NO_OUTPUT),
         [] => Some(""),
         [Part::Text(text)] => Some(text.as_str()),
         _ => None,

@@ -520,6 +520,16 @@ fn what_a_provider_cannot_take_is_refused_before_sending() {
         .collect();
     let error = to_ai_sdk(&history, None, None).unwrap_err();
     assert!(error.to_string().contains("one text"), "{error}");
+    // A blank beside the text is dropped, as Anthropic's format drops it.
+    let mut history = history;
+    let blank_beside = json!({"role": "tool", "content": [{"type": "tool_result", "callId": "c", "isError": true,
+        "content": [{"type": "text", "text": "a"}, {"type": "text", "text": " \n"}]}]});
+    history[1].1 = Message::from_value(&blank_beside, At::Name("m")).unwrap();
+    let sent = to_ai_sdk(&history, None, None).unwrap();
+    assert_eq!(
+        sent[1]["content"][0]["output"],
+        json!({"type": "error-text", "value": "a"})
+    );
     // A data: URL is base64 to Anthropic, with the same media types.
     let data_url =
         |url: &str| message(json!({"role": "user", "content": [{"type": "image", "url": url}]}));
