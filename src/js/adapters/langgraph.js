@@ -227,6 +227,12 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
   }
 
   async getTuple(config) {
+    const target = await this._target(config);
+    return target && this._tuple(target.threadId, target.ns, target.id, target.record);
+  }
+
+  /** The checkpoint `config` names, else its thread's latest: `{threadId, ns, id, record}`. */
+  async _target(config) {
     const threadId = config?.configurable?.thread_id;
     // As MemorySaver: no thread, no checkpoint.
     if (threadId === undefined || threadId === null || threadId === "") return undefined;
@@ -234,7 +240,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     const id = getCheckpointId(config) || (await this._latestId(threadId, ns));
     if (!id) return undefined;
     const [record] = await this.store.loadSessionStates(threadId, [checkpointKey(ns, id)]);
-    return record ? this._tuple(threadId, ns, id, record) : undefined;
+    return record ? { threadId, ns, id, record } : undefined;
   }
 
   /**
@@ -249,16 +255,14 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     const { config, channels } = options;
     // An old checkpoint's pending sends are rebuilt by _tuple: the default walk.
     if (channels.length === 0 || channels.includes(TASKS)) return super.getDeltaChannelHistory(options);
-    const threadId = config?.configurable?.thread_id;
-    const ns = config?.configurable?.checkpoint_ns ?? "";
+    const target = await this._target(config);
+    const { threadId, ns } = target ?? {};
     const walked = []; // [checkpoint id, the channels still open there], newest first
     const seeds = new Map();
-    if (threadId !== undefined && threadId !== null && threadId !== "") {
-      const id = getCheckpointId(config) || (await this._latestId(threadId, ns));
-      const [target] = id ? await this.store.loadSessionStates(threadId, [checkpointKey(ns, id)]) : [];
+    if (target) {
       const open = new Set(channels);
       const unseeded = new Set(); // value keys known to hold no value
-      let parent = target?.parent;
+      let parent = target.record.parent;
       while (parent != null && open.size > 0) {
         const [record] = await this.store.loadSessionStates(threadId, [checkpointKey(ns, parent)]);
         if (!record) break;
