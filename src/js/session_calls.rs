@@ -19,7 +19,7 @@ use crate::credentials::{self, Redaction};
 use crate::json::Value;
 pub use crate::session::call::Call;
 use crate::session::call::{self, Reply};
-use crate::session::export::SessionExport;
+use crate::session::export::{malformed, SessionExport};
 use crate::session::{self, KeyRange, NewSession, Page, SessionInfo, SessionUpdate, TurnWrite};
 use crate::{idb, Error};
 
@@ -112,15 +112,10 @@ impl Intake {
     }
 
     /// `{key: value}` session state at `path` (`state`, `stateIfAbsent`):
-    /// each value redacted as `state` does it, the pins refused.
-    /// `keys` is `{path}.*`: its keys are ids.
-    pub fn state_object(
-        &mut self,
-        value: &JsValue,
-        path: &str,
-        keys: &str,
-    ) -> Result<Value, Error> {
-        let mut value = from_js_with_ids(value, path, keys)?;
+    /// its keys are ids, each value redacted as `state` does it, the pins
+    /// refused.
+    pub fn state_object(&mut self, value: &JsValue, path: &str) -> Result<Value, Error> {
+        let mut value = from_js_with_ids(value, path, &format!("{path}.*"))?;
         if self.redact {
             self.redact_state(path, &mut value)?;
         }
@@ -137,15 +132,9 @@ impl Intake {
     /// as `value` does.
     pub fn document(&mut self, value: &JsValue) -> Result<Value, Error> {
         let ids = "document.session.id\ndocument.frames[].requestId\ndocument.state.*";
-        // A document's ids are part of the value: a bad one is
-        // INVALID_VALUE, as the core says of a blank one there.
-        let mut value = from_js_with_ids(value, "document", ids).map_err(|e| match e {
-            Error::InvalidArgument { field, reason } => Error::InvalidValue {
-                path: field,
-                reason,
-            },
-            other => other,
-        })?;
+        // A document's ids are part of the value, as the core says of a
+        // blank one there.
+        let mut value = from_js_with_ids(value, "document", ids).map_err(malformed)?;
         if self.redact {
             let state = match &mut value {
                 Value::Object(document) => document.get_mut("state").map(std::mem::take),
@@ -514,12 +503,12 @@ pub fn commit_turn(
     }
     let state = options.get("state");
     if !state.is_undefined() {
-        let value = intake.state_object(&state, "state", "state.*")?;
+        let value = intake.state_object(&state, "state")?;
         turn.state = TurnWrite::state_from(value, "state")?;
     }
     let if_absent = options.get("stateIfAbsent");
     if !if_absent.is_undefined() {
-        let value = intake.state_object(&if_absent, "stateIfAbsent", "stateIfAbsent.*")?;
+        let value = intake.state_object(&if_absent, "stateIfAbsent")?;
         turn.state_if_absent = TurnWrite::state_from(value, "stateIfAbsent")?;
     }
     let attachments = options.get("attachments");

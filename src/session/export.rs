@@ -189,7 +189,7 @@ impl SessionExport {
 /// An id inside a document is part of its value: a bad one makes the
 /// document malformed (`INVALID_VALUE`), not the argument the id checks
 /// report for a parameter.
-fn malformed(error: Error) -> Error {
+pub fn malformed(error: Error) -> Error {
     match error {
         Error::InvalidArgument { field, reason } => Error::InvalidValue {
             path: field,
