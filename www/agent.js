@@ -134,14 +134,12 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   // The budget first: a compaction is persisted before anything is sent.
   let plan = planTurn({ contextWindow, history: [...history, user], attachments: pinned.consolidatedMessage(), overheadTokens: overhead, counter: "openai" });
   frame({ type: "plan", action: plan.action, payloadTokens: plan.payloadTokens, window: contextWindow });
-  if (plan.action === "context_exceeded") throw new Error("The pins alone do not fit the context window.");
+  if (plan.action === "context_exceeded") throw new Error("The pins and the system prompt alone reach the compaction line: detach a pin, or choose a larger window.");
   let compacted = null;
   if (plan.action === "compact") {
-    // Half of historyBudget (under it the next plan sends), so the turn's
-    // replies fit too. It is 0 when the pins alone reach the threshold:
-    // then what still fits the window.
-    const target = plan.historyBudget > 0 ? plan.historyBudget / 2 : Math.max(0, contextWindow - plan.reserveTokens);
-    compacted = compact(history, user, target);
+    // Under historyBudget the next plan sends, with room for the turn's
+    // replies.
+    compacted = compact(history, user, plan.historyBudget);
     if (compacted) {
       halt();
       await store.replaceMessages(sessionId, { from: 0, expectedCount: stored, messages: compacted });

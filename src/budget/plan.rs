@@ -24,8 +24,8 @@ pub enum Action {
     Compact {
         emergency: bool,
     },
-    /// Transients and overhead alone exceed the window: no compaction of
-    /// the history can help.
+    /// Transients and overhead alone reach the lower line: no compaction
+    /// of the history can bring the payload under it.
     ContextExceeded,
 }
 
@@ -41,14 +41,17 @@ pub struct Plan {
     pub emergency_tokens: u64,
     /// Transients plus overhead: what every request carries besides history.
     pub reserve_tokens: u64,
-    /// What the compactor must land under for the next plan to send: the
-    /// lower line minus the reserve. Zero when the reserve alone reaches
-    /// that line, as no history can then be sent without compacting.
+    /// What the compactor should land the history at or under: 70% of the
+    /// lower line less the reserve, as loopctl's `ContextManager` aims,
+    /// so turns fit before the next compaction; half the room under the
+    /// line when the reserve takes more. At or under it, the next plan
+    /// sends. Zero when the context is exceeded.
     pub history_budget: u64,
 }
 
 /// Decides a turn as the reference loop does: compact at or over the
-/// threshold, or at or over 95% of the window (the emergency line).
+/// threshold, or at or over 95% of the window (the emergency line). The
+/// lines are exact percentages, where loopctl rounds them down.
 pub fn plan_turn(budget: TurnBudget) -> Result<Plan, Error> {
     if !(1..=100).contains(&budget.threshold_percent) {
         return Err(Error::InvalidArgument {
@@ -70,7 +73,10 @@ pub fn plan_turn(budget: TurnBudget) -> Result<Plan, Error> {
         .transient_tokens
         .saturating_add(budget.overhead_tokens);
     let payload_tokens = budget.history_tokens.saturating_add(reserve_tokens);
-    let action = if reserve_tokens > window {
+    let lower = threshold_tokens.min(emergency_tokens);
+    // Compacting then would empty the history every turn, and loopctl
+    // ends such a run as exceeded once there is nothing left to drop.
+    let action = if reserve_tokens >= lower {
         Action::ContextExceeded
     } else if payload_tokens >= emergency_tokens {
         Action::Compact { emergency: true }
@@ -88,9 +94,13 @@ pub fn plan_turn(budget: TurnBudget) -> Result<Plan, Error> {
         threshold_tokens,
         emergency_tokens,
         reserve_tokens,
-        history_budget: threshold_tokens
-            .min(emergency_tokens)
-            .saturating_sub(reserve_tokens),
+        history_budget: match action {
+            Action::ContextExceeded => 0,
+            // Under the line, as 70 / 100 < 1 and (room / 2) < room.
+            _ => (lower.saturating_mul(7) / 10)
+                .saturating_sub(reserve_tokens)
+                .max((lower - reserve_tokens) / 2),
+        },
     })
 }
 

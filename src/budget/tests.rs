@@ -198,9 +198,11 @@ fn a_payload_at_the_threshold_compacts() {
     );
     assert_eq!(
         (p.reserve_tokens, p.history_budget),
-        (100, 700),
-        "under threshold - reserve, the next plan sends"
+        (100, 460),
+        "loopctl's target: 70% of the threshold, less the reserve"
     );
+    // A reserve over 70% of the line: half the room left under it.
+    assert_eq!(plan(700, 300, 300).history_budget, 100);
     assert_eq!(plan(699, 50, 50).action, Action::Send);
     assert_eq!(
         plan(701, 50, 50).action,
@@ -257,28 +259,22 @@ fn a_window_of_no_tokens_is_refused() {
 }
 
 #[test]
-fn transients_and_overhead_past_the_window_are_context_exceeded() {
+fn transients_and_overhead_at_the_line_are_context_exceeded() {
+    assert_eq!(plan(0, 799, 0).action, Action::Send);
     assert_eq!(
-        plan(0, 1000, 0).action,
-        Action::Compact { emergency: true },
-        "exactly the window still fits, with no room for history"
+        (plan(0, 800, 0).action, plan(0, 800, 0).history_budget),
+        (Action::ContextExceeded, 0),
+        "nothing to compact, yet at the line: compacting cannot help"
     );
-    assert_eq!(
-        plan(0, 1000, 0).history_budget,
-        0,
-        "no history can be sent without compacting"
-    );
-    assert_eq!(
-        plan(0, 1000, 1).action,
-        Action::ContextExceeded,
-        "one token over: no compaction can help"
-    );
+    assert_eq!(plan(0, 600, 200).action, Action::ContextExceeded);
     assert_eq!(plan(0, 1001, 0).action, Action::ContextExceeded);
+    let p = plan(5000, 799, 0);
     assert_eq!(
-        plan(5000, 999, 0).action,
-        Action::Compact { emergency: true },
-        "a huge history alone is the compactor's job"
+        (p.action, p.history_budget),
+        (Action::Compact { emergency: true }, 0),
+        "a huge history alone is the compactor's job, though no room is left"
     );
+    assert_eq!(plan(p.history_budget, 799, 0).action, Action::Send);
 }
 
 #[test]
@@ -307,9 +303,10 @@ fn the_lines_are_exact_percentages_rounded_up() {
 }
 
 #[test]
-fn a_history_under_its_budget_is_sent_next_turn() {
-    // Every small window, threshold and reserve: landing one token under
-    // the budget ends the compaction, and the budget is the most that does.
+fn a_history_at_its_budget_is_sent_next_turn() {
+    // Every small window, threshold and reserve: landing at the budget
+    // ends the compaction, and leaves at least half the room under the
+    // line; with no room, the context is exceeded whatever the history.
     for window in 1..=120 {
         for pct in [1, 7, 50, 80, 99, 100] {
             for reserve in 0..=window {
@@ -323,17 +320,18 @@ fn a_history_under_its_budget_is_sent_next_turn() {
                     })
                     .unwrap()
                 };
-                let budget = at(window * 2).history_budget;
-                if budget == 0 {
-                    assert_ne!(at(0).action, Action::Send, "{window} {pct} {reserve}");
+                let p = at(window * 2);
+                let room = p.threshold_tokens.min(p.emergency_tokens);
+                let Some(room) = room.checked_sub(reserve).filter(|&r| r > 0) else {
+                    let exceeded = (p.action, p.history_budget, at(0).action);
+                    let want = (Action::ContextExceeded, 0, Action::ContextExceeded);
+                    assert_eq!(exceeded, want, "{window} {pct} {reserve}");
                     continue;
-                }
-                assert_eq!(
-                    at(budget - 1).action,
-                    Action::Send,
-                    "{window} {pct} {reserve}"
-                );
-                assert_ne!(at(budget).action, Action::Send, "{window} {pct} {reserve}");
+                };
+                let budget = p.history_budget;
+                assert_eq!(at(budget).action, Action::Send, "{window} {pct} {reserve}");
+                assert_ne!(at(room).action, Action::Send, "{window} {pct} {reserve}");
+                assert!(budget >= room / 2, "{window} {pct} {reserve}");
             }
         }
     }

@@ -56,12 +56,21 @@ impl JsCounter {
 
     /// Every message is checked, with its path, whichever counter counts.
     /// The host's function gets the copy that was checked, not the array
-    /// again: a getter read twice could answer differently.
+    /// again: a getter read twice could answer differently. It has no
+    /// `meta`, which is never sent, so a counter that counts the JSON
+    /// does not count it.
     pub(crate) fn count(&self, messages: &JsValue, path: &str) -> Result<u64, Error> {
-        let items = list_from_js(messages, path)?;
+        let mut items = list_from_js(messages, path)?;
         let checked = Message::list(&items, path)?;
         let copy = match self {
-            JsCounter::Host(_) => value_to_js(&crate::json::Value::Array(items)),
+            JsCounter::Host(_) => {
+                for item in &mut items {
+                    if let crate::json::Value::Object(message) = item {
+                        message.remove("meta");
+                    }
+                }
+                value_to_js(&crate::json::Value::Array(items))
+            }
             JsCounter::Builtin(_) => JsValue::UNDEFINED,
         };
         self.count_checked(&copy, &checked)

@@ -130,7 +130,7 @@ export interface PlanTurnOptions {
 }
 export interface TurnPlan {
   /** `compact`: at or over the threshold or the 95% emergency line;
-   * `context_exceeded`: transients plus overhead alone pass the window. */
+   * `context_exceeded`: transients plus overhead alone reach the lower of the two. */
   action: "send" | "compact" | "context_exceeded";
   emergency: boolean;
   /** History plus overhead plus transients. */
@@ -142,7 +142,7 @@ export interface TurnPlan {
   emergencyTokens: number;
   /** Transients plus overhead. */
   reserveTokens: number;
-  /** What compaction must land the history under for the next plan to send: the lower of the two lines minus the reserve (0 when the reserve alone reaches it). */
+  /** What to compact the history to, at most, for the next plan to send: 70% of the lower line minus the reserve, as loopctl aims (half the room under the line when the reserve takes more; 0 when the context is exceeded). */
   historyBudget: number;
 }
 

@@ -25,6 +25,9 @@ test("a custom ratio and a host function count as given", () => {
   const messages = [{ role: "user", content: [{ type: "text", text: "a".repeat(37) }] }];
   assert.equal(estimateTokens(messages, { ratio: 3.7, perMessage: 2 }), 12, "37 / 3.7 + 2");
   assert.equal(estimateTokens(messages, (ms) => ms.length * 1000), 1000, "the host's count is used as is");
+  // meta is never sent, so a counter that counts the JSON must not see it.
+  const withMeta = [{ ...messages[0], meta: { note: "n".repeat(4000) } }];
+  assert.equal(estimateTokens(withMeta, (ms) => JSON.stringify(ms).length), JSON.stringify(messages).length);
   for (const bad of ["gpt", { ratio: 0 }, { ratio: 4, perMessage: -1 }, () => -1, () => 1.5, () => { throw new Error("x"); }]) {
     assert.throws(() => estimateTokens(messages, bad), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT", String(bad));
   }
@@ -41,7 +44,9 @@ test("planTurn counts the consolidated message, contributors and memories as the
   assert.equal(plan.transientTokens, transients);
   assert.equal(plan.payloadTokens, 600 + 50 + transients);
   assert.equal(plan.reserveTokens, 50 + transients);
-  assert.equal(plan.historyBudget, 800 - 50 - transients, "under it, the next plan sends");
+  assert.equal(plan.historyBudget, 560 - 50 - transients, "loopctl's target: 70% of the threshold, less the reserve");
+  const next = planTurn({ contextWindow: 1000, history: plan.historyBudget, overheadTokens: 50, attachments, contributors });
+  assert.equal(next.action, "send", "at the budget, the next plan sends");
   assert.equal(plan.action, plan.payloadTokens >= 800 ? "compact" : "send");
 });
 
@@ -51,8 +56,8 @@ test("planTurn's lines, one token either side, from JS", () => {
   assert.deepEqual([at(800).action, at(800).emergency], ["compact", false]);
   assert.deepEqual([at(949).action, at(949).emergency], ["compact", false]);
   assert.deepEqual([at(950).action, at(950).emergency], ["compact", true]);
-  assert.equal(at(0, { overheadTokens: 1000 }).action, "compact");
-  assert.equal(at(0, { overheadTokens: 1001 }).action, "context_exceeded");
+  assert.equal(at(0, { overheadTokens: 799 }).action, "send");
+  assert.deepEqual([at(0, { overheadTokens: 800 }).action, at(0, { overheadTokens: 800 }).historyBudget], ["context_exceeded", 0]);
   assert.equal(planTurn({ contextWindow: 1000, history: 499, thresholdPercent: 50 }).action, "send");
   assert.equal(planTurn({ contextWindow: 1000, history: 500, thresholdPercent: 50 }).action, "compact");
   for (const bad of [{ history: 1 }, { contextWindow: -1, history: 1 }, { contextWindow: 0, history: [] }, { contextWindow: 10, history: "x" }, { contextWindow: 10, history: 1, thresholdPercent: 0 }]) {
