@@ -82,7 +82,7 @@ impl JsCounter {
             JsCounter::Host(function) => {
                 let counted = super::attempt::call1(function, &JsValue::UNDEFINED, messages)
                     .map_err(|e| {
-                        THROWN.with(|thrown| thrown.replace(Some(e.clone())));
+                        super::error::keep_cause("counter", &e);
                         // An Error's message; JSON.stringify(error) is "{}".
                         let said = super::attempt::get(&e, "message")
                             .ok()
@@ -104,24 +104,6 @@ impl JsCounter {
                 })
             }
         }
-    }
-}
-
-thread_local! {
-    /// What the host's counter threw, until the error it became reaches JS
-    /// as its `cause`: within the same synchronous call, so never stale.
-    static THROWN: std::cell::RefCell<Option<JsValue>> = const { std::cell::RefCell::new(None) };
-}
-
-/// The host counter's thrown value, if `error` is the one it caused.
-pub(crate) fn thrown_by_counter(error: &Error) -> Option<JsValue> {
-    match error {
-        Error::InvalidArgument { field, reason }
-            if field == "counter" && reason.starts_with("threw") =>
-        {
-            THROWN.with(|thrown| thrown.take())
-        }
-        _ => None,
     }
 }
 

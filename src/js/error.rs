@@ -20,12 +20,8 @@ pub(crate) fn to_js(error: &crate::Error) -> JsValue {
         let _ = Reflect::set(&js, &"domName".into(), &dom_name.into());
     }
     // The error behind it, as `new Error(message, { cause })` would keep
-    // it: a DOMException, or what the host's counter threw.
-    let cause = error
-        .cause()
-        .0
-        .clone()
-        .or_else(|| super::budget::thrown_by_counter(error));
+    // it: a DOMException, or what the host's code threw.
+    let cause = error.cause().0.clone().or_else(|| take_cause(error));
     if let Some(cause) = cause {
         let descriptor = Object::new();
         let _ = Reflect::set(&descriptor, &"value".into(), &cause);
@@ -34,6 +30,25 @@ pub(crate) fn to_js(error: &crate::Error) -> JsValue {
         Object::define_property(&js, &"cause".into(), &descriptor);
     }
     js.into()
+}
+
+thread_local! {
+    /// What the host's code (a counter, a getter, a toJSON, a Proxy's
+    /// trap) threw, and the field it was read at, until the error it
+    /// became reaches JS: within the same synchronous call.
+    static THROWN: std::cell::RefCell<Option<(String, JsValue)>> = const { std::cell::RefCell::new(None) };
+}
+
+pub(crate) fn keep_cause(field: &str, thrown: &JsValue) {
+    THROWN.with(|kept| kept.replace(Some((field.to_owned(), thrown.clone()))));
+}
+
+/// What was thrown, if `error` is the one it caused: the same field, and
+/// a reason that says so.
+fn take_cause(error: &crate::Error) -> Option<JsValue> {
+    let said = crate::text::contains(&error.to_string(), "threw");
+    let kept = THROWN.with(|kept| kept.take())?;
+    (said && error.field() == Some(kept.0.as_str())).then_some(kept.1)
 }
 
 /// ```js

@@ -32,14 +32,16 @@ export function toJson(value, path, ids) {
   const steps = ids ? ids.split("\n").filter((p) => p.startsWith(path)).map((p) => p.slice(path.length).match(/\[\]|[^.[\]]+/g) ?? []) : [];
   // An item takes the "[]" step; a key its name, but a key named "[]" or "*" no step.
   const down = (pats, step, key) => (pats.length ? pats.filter((t) => t[0] === step && !(key && (step === "[]" || step === "*"))).map((t) => t.slice(1)) : pats);
-  // A getter (or a Proxy's trap) that throws is named at its own path.
-  const read = (o, k, at) => {
+  // A getter, a toJSON or a Proxy's trap that throws is named at its own
+  // path, with what it threw as the cause.
+  const host = (at, reason, f) => {
     try {
-      return o[k];
-    } catch {
-      throw { path: at, reason: "has a getter that threw" };
+      return f();
+    } catch (cause) {
+      throw { path: at, reason, cause };
     }
   };
+  const read = (o, k, at) => host(at, "has a getter that threw", () => o[k]);
   // `key` is what JSON.stringify passes to toJSON; `replaced`, that v is a
   // toJSON's result, whose own toJSON JSON.stringify does not call. Returns
   // a copy of what it read: each getter and toJSON runs once, and the copy
@@ -62,23 +64,29 @@ export function toJson(value, path, ids) {
       case "object":
         break;
       default:
-        throw { path: at, reason: `is a ${typeof v}, which JSON cannot hold` };
+        // undefined here is what a toJSON returned.
+        throw { path: at, reason: `is ${v === undefined ? "undefined" : `a ${typeof v}`}, which JSON cannot hold` };
     }
     if (v === null) return v;
     if (seen.has(v)) throw { path: at, reason: "refers back to itself (a cycle)" };
-    const array = Array.isArray(v);
-    if (!array && !isPlain(v)) {
+    const trap = "threw when read (a Proxy's trap or a getter)";
+    const [array, plain, name] = host(at, trap, () => {
+      const array = Array.isArray(v);
+      const plain = array || isPlain(v);
+      return [array, plain, plain || v.constructor?.name];
+    });
+    if (!plain) {
       // A URL is its href, as JSON.stringify writes it: the AI SDK's file
       // parts hold URL objects.
       const href = hrefOf(v);
       if (typeof href === "string") return check(href, at, key, true, pats);
-      throw { path: at, reason: `is a ${v.constructor?.name ?? "non-plain object"}, not a plain object` };
+      throw { path: at, reason: `is a ${name ?? "non-plain object"}, not a plain object` };
     }
     seen.add(v);
     // JSON.stringify stores what a toJSON method returns (own or inherited,
     // a MobX array's, say), so that is what is checked.
-    const toJSON = replaced ? undefined : v.toJSON;
-    const out = typeof toJSON === "function" ? toJSON.call(v, key) : v;
+    const toJSON = replaced ? undefined : host(at, trap, () => v.toJSON);
+    const out = typeof toJSON === "function" ? host(at, "has a toJSON that threw", () => toJSON.call(v, key)) : v;
     let result;
     if (out !== v) {
       result = check(out, at, key, true, pats);
@@ -95,7 +103,7 @@ export function toJson(value, path, ids) {
       // Null-prototype, so a "__proto__" key stays a key.
       result = Object.create(null);
       const keysAreIds = pats.some((t) => t.length === 1 && t[0] === "*");
-      for (const k of Object.keys(v)) {
+      for (const k of host(at, trap, () => Object.keys(v))) {
         const problem = keysAreIds && idProblem(k);
         if (problem) throw { field: at, reason: problem };
         if (illFormed(k)) throw { path: at, reason: "has a key with a lone surrogate, which UTF-8 cannot hold" };

@@ -35,7 +35,7 @@ export interface AttacheError extends Error {
   kind?: string;
   /** The DOMException name behind a storage error, such as `QuotaExceededError`. */
   domName?: string;
-  /** What caused it: the DOMException itself, or what the host's counter threw. */
+  /** What caused it: the DOMException itself, or what the host's code threw (a counter, a getter, a toJSON, a Proxy's trap). */
   cause?: unknown;
 }
 

@@ -46,6 +46,12 @@ pub fn from_js_with_ids(value: &JsValue, path: &str, ids: &str) -> Result<Value,
                 .and_then(|v| v.as_string())
         };
         let reason = field("reason").unwrap_or_else(|| "is not JSON data".to_owned());
+        if let Ok(cause) = super::attempt::get(&problem, "cause") {
+            if !cause.is_undefined() {
+                let at = field("path").unwrap_or_else(|| path.to_owned());
+                super::error::keep_cause(&at, &cause);
+            }
+        }
         match field("field") {
             Some(field) => Error::InvalidArgument { field, reason },
             None => Error::InvalidValue {
@@ -153,7 +159,11 @@ impl Options {
             .iter()
             .map(|&name| match super::attempt::get(value, name) {
                 Ok(v) => Ok((name, v)),
-                Err(_) => Err(wrong(&format!("{what}.{name}"), "threw when read")),
+                Err(thrown) => {
+                    let field = format!("{what}.{name}");
+                    super::error::keep_cause(&field, &thrown);
+                    Err(wrong(&field, "threw when read"))
+                }
             })
             .collect::<Result<_, _>>()
             .map(Self)

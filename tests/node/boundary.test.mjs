@@ -101,6 +101,7 @@ test("unknown option keys are INVALID_ARGUMENT naming the key", async () => {
   const getter = named(() => planTurn({ contextWindow: 100, get history() { throw new Error("boom"); } }));
   assert.equal(getter?.code, "INVALID_ARGUMENT", "a throwing getter is typed");
   assert.equal(getter?.field, "options.history");
+  assert.equal(getter?.cause?.message, "boom", "what it threw is the cause");
   const counted = [{ role: "user", content: "hi" }];
   assert.equal(named(() => estimateTokens(counted, { ratio: 4, perMesage: 1000 }))?.field, "counter.perMesage");
   assert.equal(named(() => planTurn({ contextWindow: 100, history: counted, counter: { ratio: 4, extra: 1 } }))?.field, "counter.extra");
@@ -525,13 +526,24 @@ test("a URL is stored as its href; a look-alike tagged URL is still not a plain 
   store.free();
 });
 
-test("a getter that throws deep inside a value is named at its own path", async () => {
+test("a getter, toJSON or trap that throws deep inside a value is named at its own path, what it threw the cause", async () => {
   const store = new MemorySessionStore();
   const { id } = await store.createSession();
-  await assert.rejects(store.appendActivityFrames(id, "r", [{ ok: 1 }, { a: { get b() { throw new Error("x"); } } }]),
-    (e) => e.code === "INVALID_VALUE" && e.field === "frames[1].a.b" && /getter that threw/.test(e.message));
+  const boom = new Error("x");
+  await assert.rejects(store.appendActivityFrames(id, "r", [{ ok: 1 }, { a: { get b() { throw boom; } } }]),
+    (e) => e.code === "INVALID_VALUE" && e.field === "frames[1].a.b" && /getter that threw/.test(e.message) && e.cause === boom);
   const items = new Proxy([1, 2], { get: (t, k) => { if (k === "1") throw new Error("trap"); return Reflect.get(t, k); } });
   await assert.rejects(store.saveSessionState(id, "k", { list: items }), (e) => e.field === "k.list[1]");
+  const toJSON = { toJSON() { throw boom; } };
+  await assert.rejects(store.saveSessionState(id, "k", { a: { b: [0, toJSON] } }),
+    (e) => e.code === "INVALID_VALUE" && e.field === "k.a.b[1]" && /toJSON that threw/.test(e.message) && e.cause === boom);
+  const keys = new Proxy({}, { ownKeys() { throw boom; } });
+  await assert.rejects(store.saveSessionState(id, "k", { a: keys }), (e) => e.field === "k.a" && e.cause === boom);
+  const prototype = new Proxy({}, { getPrototypeOf() { throw boom; } });
+  await assert.rejects(store.saveSessionState(id, "k", [prototype]), (e) => e.field === "k[0]" && e.cause === boom);
+  await assert.rejects(store.saveSessionState(id, "k", { a: { toJSON: () => undefined } }),
+    (e) => e.field === "k.a" && /is undefined/.test(e.message) && e.cause === undefined);
+  assert.deepEqual(await store.listSessionStateKeys(id), [], "nothing written");
   assert.deepEqual(await store.loadActivityFrames(id), [], "nothing written");
   store.free();
 });
