@@ -105,7 +105,7 @@ export function toJson(value, path, ids) {
       const keysAreIds = pats.some((t) => t.length === 1 && t[0] === "*");
       for (const k of host(at, trap, () => Object.keys(v))) {
         const problem = keysAreIds && idProblem(k);
-        if (problem) throw { field: at, reason: problem };
+        if (problem) throw { field: at, reason: `has a key that ${problem}` };
         if (illFormed(k)) throw { path: at, reason: "has a key with a lone surrogate, which UTF-8 cannot hold" };
         const item = read(v, k, field(at, k));
         // Absent and undefined mean the same, as in JSON.stringify.

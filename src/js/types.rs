@@ -218,7 +218,7 @@ export interface SessionInfo {
   title: string;
   /** Milliseconds since the Unix epoch. */
   createdAt: number;
-  /** Bumped by every write to the session. */
+  /** Bumped by every write that changes the session, and by `updateSession`; an import keeps the document's. */
   updatedAt: number;
   meta: JsonObject;
 }

@@ -137,7 +137,7 @@ impl SessionUpdate {
     pub fn from_value(value: &Value) -> Result<Self, Error> {
         let new = NewSession::from_value(value)?;
         if new.id.is_some() {
-            return Err(Error::value(
+            return Err(Error::argument(
                 "options.id",
                 "cannot change; export and import the session under a new id",
             ));
@@ -358,7 +358,14 @@ impl TurnWrite {
             ("stateIfAbsent", &self.state_if_absent),
         ] {
             for (key, value) in state {
-                checks::id_argument(field, key)?;
+                // Named at the object: a blank or secret key is no path.
+                checks::id_argument(field, key).map_err(|e| match e {
+                    Error::InvalidArgument { field, reason } => Error::InvalidArgument {
+                        field,
+                        reason: format!("has a key that {reason}"),
+                    },
+                    other => other,
+                })?;
                 checks::state_value(key, value).map_err(|e| e.within(field))?;
             }
         }

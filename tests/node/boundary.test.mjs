@@ -588,6 +588,8 @@ test("an id inside options or a document is checked as an id is, before anything
       const error = await call().then(() => null, (e) => e);
       assert.equal(error?.code, code, `${field} ${JSON.stringify(bad.slice(0, 3))}: ${error?.code} ${error?.message}`);
       assert.equal(error.field, field);
+      // Named at the object, the message says a key is at fault.
+      if (field.endsWith("state") || field.endsWith("IfAbsent")) assert.match(error.message, /has a key that/, field);
     }
   }
   // A 20-million-character id copied in would have grown it by 80 MB.

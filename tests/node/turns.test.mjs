@@ -149,6 +149,7 @@ test("a session's options are named options.* whichever check refuses them, and 
   await assert.rejects(store.createSession({ id: " " }), code("INVALID_ARGUMENT", "options.id"));
   await assert.rejects(store.updateSession(id), code("INVALID_ARGUMENT", "options"));
   await assert.rejects(store.updateSession(id, null), code("INVALID_ARGUMENT", "options"));
+  await assert.rejects(store.updateSession(id, { id: "other" }), code("INVALID_ARGUMENT", "options.id"));
   const doc = await store.exportSession(id);
   // importSession's options are read as every other method's: by name.
   await assert.rejects(store.importSession(doc, { id: " " }), code("INVALID_ARGUMENT", "id"));
