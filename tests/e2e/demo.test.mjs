@@ -41,6 +41,25 @@ after(async () => {
 const requests = () => page.evaluate(() => window.demo.requests);
 const pinnedOf = (messages) => messages.find((m) => m.role === "user" && Array.isArray(m.content) && m.content.every((p) => /^\[(Pinned memory|Attached file|Todo list)/.test(p.text)));
 
+// A loopback endpoint that answers CORS preflights; `answer(req, res, cors)`
+// everything else. `url` is its base URL.
+async function endpoint(answer) {
+  const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type, authorization" };
+  const server = createServer((req, res) => (req.method === "OPTIONS" ? res.writeHead(204, cors).end() : answer(req, res, cors)));
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return Object.assign(server, { url: `http://127.0.0.1:${server.address().port}/v1` });
+}
+
+// Points a page's model at `url` and waits until it names `model`.
+async function useEndpoint(p, url, model, key) {
+  await p.$eval("#model-settings", (details) => { details.open = true; });
+  await p.fill("#model-form input[name=url]", url);
+  await p.fill("#model-form input[name=model]", model);
+  await p.fill("#model-form input[name=key]", key);
+  await p.click("#model-form button:not([type=button])");
+  await p.waitForFunction((m) => document.querySelector("#model-name").textContent.includes(m) && !document.body.dataset.busy, model);
+}
+
 async function send(text) {
   const before = (await requests()).length;
   await page.fill("#composer-text", text);
@@ -181,9 +200,7 @@ test("a pasted key is refused with where and what, and never shown", async () =>
 
 test("an OpenAI-compatible endpoint gets the pins first and the key only in its header", async () => {
   const bodies = [];
-  const stub = createServer(async (req, res) => {
-    const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type, authorization" };
-    if (req.method === "OPTIONS") return res.writeHead(204, cors).end();
+  const stub = await endpoint(async (req, res, cors) => {
     let body = "";
     for await (const chunk of req) body += chunk;
     bodies.push({ url: req.url, authorization: req.headers.authorization, body: JSON.parse(body) });
@@ -192,14 +209,8 @@ test("an OpenAI-compatible endpoint gets the pins first and the key only in its 
       choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "Hello from the stub." } }],
     }));
   });
-  await new Promise((resolve) => stub.listen(0, "127.0.0.1", resolve));
   try {
-    await page.click("#model-settings summary");
-    await page.fill("#model-form input[name=url]", `http://127.0.0.1:${stub.address().port}/v1`);
-    await page.fill("#model-form input[name=model]", "stub-model");
-    await page.fill("#model-form input[name=key]", hostKey);
-    await page.click("#model-form button:not([type=button])");
-    await page.waitForFunction(() => /stub-model/.test(document.querySelector("#model-name").textContent));
+    await useEndpoint(page, stub.url, "stub-model", hostKey);
     await send("Hello, endpoint?");
     assert.equal(bodies.length, 1);
     const [{ url, authorization, body }] = bodies;
@@ -254,7 +265,7 @@ test("an OpenAI-compatible endpoint gets the pins first and the key only in its 
     await page.waitForFunction(() => /Invalid URL/i.test(document.querySelector("#notice").textContent) && !document.body.dataset.busy);
     assert.match(await page.textContent("#pinned"), /memory:early/, "the key was not registered");
     assert.doesNotMatch(await page.textContent("#pinned"), /holds the model's key/);
-    await page.fill("#model-form input[name=url]", `http://127.0.0.1:${stub.address().port}/v1`);
+    await page.fill("#model-form input[name=url]", stub.url);
     await page.fill("#model-form input[name=key]", later);
     await page.click("#model-form button:not([type=button])");
     await page.waitForFunction(() => /Nothing can be sent: memory:early/.test(document.querySelector("#consolidated").textContent));
@@ -462,20 +473,12 @@ test("the agent: tool arguments of the wrong shape get an error result; another 
 });
 
 test("an endpoint's error says what it answered, without a key it echoes", async () => {
-  const stub = createServer((req, res) => {
-    const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type, authorization" };
-    if (req.method === "OPTIONS") return res.writeHead(204, cors).end();
+  const stub = await endpoint((req, res, cors) => {
     res.writeHead(404, { ...cors, "content-type": "application/json" })
       .end(JSON.stringify({ error: { message: `model "nope" not found; your key ${hostKey} is fine` } }));
   });
-  await new Promise((resolve) => stub.listen(0, "127.0.0.1", resolve));
-  await page.$eval("#model-settings", (details) => { details.open = true; });
   try {
-    await page.fill("#model-form input[name=url]", `http://127.0.0.1:${stub.address().port}/v1`);
-    await page.fill("#model-form input[name=model]", "nope");
-    await page.fill("#model-form input[name=key]", hostKey);
-    await page.click("#model-form button:not([type=button])");
-    await page.waitForFunction(() => /nope/.test(document.querySelector("#model-name").textContent) && !document.body.dataset.busy);
+    await useEndpoint(page, stub.url, "nope", hostKey);
     await page.fill("#composer-text", "Anyone there?");
     await page.click("#send");
     await page.waitForFunction(() => /answered 404/.test(document.querySelector("#notice").textContent) && !document.body.dataset.busy);
@@ -491,21 +494,11 @@ test("an endpoint's error says what it answered, without a key it echoes", async
 
 test("Stop ends a turn the endpoint holds: nothing of it is stored, and the text stays", async () => {
   const requests = [];
-  const stub = createServer((req, res) => {
-    const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type, authorization" };
-    if (req.method === "OPTIONS") return res.writeHead(204, cors).end();
-    // Never answers: only the page's abort ends the request.
+  // Never answers: only the page's abort ends the request.
+  const stub = await endpoint((req, res) => {
     requests.push(new Promise((resolve) => res.on("close", () => resolve(true))));
   });
-  await new Promise((resolve) => stub.listen(0, "127.0.0.1", resolve));
-  const useStub = async (p) => {
-    await p.$eval("#model-settings", (details) => { details.open = true; });
-    await p.fill("#model-form input[name=url]", `http://127.0.0.1:${stub.address().port}/v1`);
-    await p.fill("#model-form input[name=model]", "hangs");
-    await p.fill("#model-form input[name=key]", "");
-    await p.click("#model-form button:not([type=button])");
-    await p.waitForFunction(() => /hangs/.test(document.querySelector("#model-name").textContent) && !document.body.dataset.busy);
-  };
+  const useStub = (p) => useEndpoint(p, stub.url, "hangs", "");
   // Sends, waits for the endpoint to hold the request, stops: what the page said.
   const stopTurn = async (p, text) => {
     const asked = requests.length;
