@@ -29,7 +29,8 @@ thread_local! {
     static GENERATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// How many times a new secret was registered.
+/// Moves with each new form of a secret registered (its JSON-escaped form
+/// too): only a change matters, to what checked against the old list.
 pub fn host_secrets_generation() -> u64 {
     GENERATION.with(std::cell::Cell::get)
 }
