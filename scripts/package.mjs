@@ -172,6 +172,12 @@ for (const entry of await readdir(at("snippets"), { recursive: true, withFileTyp
 // the public InitOutput keeps only the memory.
 let types = await readFile(at("attache.d.ts"), "utf8");
 types = types.replace(/export interface InitOutput \{[\s\S]*?\n\}/, `export interface InitOutput {\n    readonly memory: WebAssembly.Memory;\n}`);
+// wasm-bindgen cannot declare a generic method: saveSessionState's value
+// follows its key, so \`"snapshot"\` takes a SnapshotNode, as SessionStore says.
+const stateSaves = types.split("saveSessionState(sessionId: string, key: string, value: JsonInput | readonly AttachmentSpec[])").length - 1;
+if (stateSaves !== 2) throw new Error(`attache.d.ts's shape changed: ${stateSaves} saveSessionState, not 2`);
+types = types.replaceAll("saveSessionState(sessionId: string, key: string, value: JsonInput | readonly AttachmentSpec[])",
+  "saveSessionState<K extends string>(sessionId: string, key: K, value: SessionStateValue<K>)");
 if (/\bany\b/.test(types.replace(/\/\*[\s\S]*?\*\//g, ""))) throw new Error("attache.d.ts still has `any`");
 await writeFile(at("attache.d.ts"), types);
 await rm(at("attache_bg.wasm.d.ts"), { force: true });

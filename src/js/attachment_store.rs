@@ -148,11 +148,12 @@ impl AttachmentStore {
             .collect())
     }
 
-    /// `const message = store.consolidatedMessage(); if (message) request.messages.unshift(message)`
+    /// `buildRequest({ history, attachments: store.consolidatedMessage() })`
     ///
     /// The same frozen object comes back every call until the store
     /// changes: nothing is rebuilt or copied across the boundary on an
-    /// unchanged turn. Copy it before adding fields such as `cache_control`.
+    /// unchanged turn. Copy it, parts and all, before changing it or
+    /// adding fields such as `cache_control`.
     /// `CREDENTIAL` when a pin holds a secret registered after pinning it.
     #[wasm_bindgen(
         js_name = consolidatedMessage,

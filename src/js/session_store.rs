@@ -42,8 +42,8 @@ impl MemorySessionStore {
 }
 
 /// Sessions kept in IndexedDB. Open with `await IdbSessionStore.open()`.
-/// Holds a database connection and wasm memory: call `close()` then
-/// `free()` when done.
+/// Holds a database connection and wasm memory: call `free()` when done,
+/// which closes the connection (`close()` alone keeps the store to reopen).
 #[wasm_bindgen]
 pub struct IdbSessionStore(Rc<idb::IdbSessionStore>, Rc<Policy>);
 

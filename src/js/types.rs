@@ -17,8 +17,9 @@ export type AttachmentKind = "memory" | "file" | "todo";
 export type AttachmentSpec = MemorySpec | FileSpec | TodoSpec | CustomSpec;
 
 export interface TextPart { type: "text"; text: string }
-/** One all-text user message carrying every pinned attachment. */
-export interface ConsolidatedMessage { role: "user"; content: TextPart[] }
+/** One all-text user message carrying every pinned attachment: frozen, parts
+ * and all, as `consolidatedMessage()` gives it. */
+export interface ConsolidatedMessage { readonly role: "user"; readonly content: readonly Readonly<TextPart>[] }
 
 export type AttacheErrorCode =
   | "UNKNOWN_KIND" | "INVALID_SPEC" | "INVALID_ID"
@@ -53,8 +54,8 @@ export interface SystemMessage { role: "system"; content: string | TextPart[]; m
 export interface UserMessage { role: "user"; content: string | Array<TextPart | ImagePart>; meta?: JsonObject | undefined }
 export interface AssistantMessage { role: "assistant"; content: string | Array<TextPart | ThinkingPart | ToolCallPart>; meta?: JsonObject | undefined }
 export interface ToolMessage { role: "tool"; content: ToolResultPart[]; meta?: JsonObject | undefined }
-/** A string `content` is one text part. Stores give messages back as given; `from…` converters give arrays. */
-/** `meta` is the host's own data: stored and returned, never sent or counted. */
+/** A string `content` is one text part. Stores give messages back as given; `from…` converters give arrays.
+ * `meta` is the host's own data: stored and returned, never sent or counted. */
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
 
 /** What `toOpenAI` and `buildRequest({ format: "openai" })` give: Chat Completions messages. */
@@ -197,9 +198,11 @@ export interface PrefixCheck {
   warning: string | null;
 }
 
-/** JSON data: what the session stores keep. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+/** JSON data: what the session stores keep. A field may be `undefined` as
+ * you pass it (it is left out, as `JSON.stringify` leaves it); none is
+ * when read back. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json | undefined };
+export type JsonObject = { [key: string]: Json | undefined };
 /** JSON data as the stores take it: readonly arrays too, and fields that are
  * `undefined`, which are left out, as `JSON.stringify` leaves them. (An
  * interface has no index signature: spread it, `{ ...value }`, to pass one.) */
@@ -261,15 +264,9 @@ export interface TurnCommit {
    * (attachment specs), which `attachments` below writes: with it given,
    * neither may be here or in `stateIfAbsent`.
    */
-  state?: {
-    snapshot?: SnapshotNode | undefined;
-    repl_state?: SerializedReplState | undefined;
-    attachments?: readonly AttachmentSpec[] | undefined;
-    prefix_baseline?: readonly AttachmentSpec[] | null | undefined;
-    [key: string]: JsonInput | SnapshotNode | SerializedReplState | readonly AttachmentSpec[] | undefined;
-  } | undefined;
+  state?: SessionStateInput | undefined;
   /** Session state written only where its key holds nothing yet: the first write wins. Checked as `state`. */
-  stateIfAbsent?: { readonly [key: string]: JsonInput | readonly AttachmentSpec[] | undefined } | undefined;
+  stateIfAbsent?: SessionStateInput | undefined;
   /** `CONFLICT`, and nothing written, unless the history holds this many messages. */
   expectedCount?: number | undefined;
   /** `CONFLICT`, and nothing written, if any of these state keys holds a value. */
@@ -277,6 +274,21 @@ export interface TurnCommit {
   /** Saved under key `attachments`, as `saveAttachments` does. */
   attachments?: AttachmentStore | undefined;
 }
+/** Session state by key, as `commitTurn` takes it: the four checked keys with their shapes. */
+export interface SessionStateInput {
+  readonly snapshot?: SnapshotNode | undefined;
+  readonly repl_state?: SerializedReplState | undefined;
+  readonly attachments?: readonly AttachmentSpec[] | undefined;
+  readonly prefix_baseline?: readonly AttachmentSpec[] | null | undefined;
+  readonly [key: string]: JsonInput | SnapshotNode | SerializedReplState | readonly AttachmentSpec[] | undefined;
+}
+/** What `saveSessionState` takes under key `K`: the four checked keys keep their shapes. */
+export type SessionStateValue<K extends string> =
+  K extends "snapshot" ? SnapshotNode
+  : K extends "repl_state" ? SerializedReplState
+  : K extends "attachments" ? readonly AttachmentSpec[]
+  : K extends "prefix_baseline" ? readonly AttachmentSpec[] | null
+  : JsonInput | readonly AttachmentSpec[];
 /** Keys starting with `prefix` and below `before` (UTF-16 order, as IndexedDB compares), ascending or `reverse`, at most `limit`. */
 export interface StateKeyOptions { prefix?: string | undefined; before?: string | undefined; limit?: number | undefined; reverse?: boolean | undefined }
 /** A session as one document: what `exportSession` gives and `importSession` takes. */
@@ -298,7 +310,7 @@ export interface SessionStore {
   listSessions(): Promise<SessionInfo[]>;
   deleteSession(id: string): Promise<boolean>;
   /** `snapshot`, `repl_state`, `attachments` and `prefix_baseline` keep checked shapes (see `TurnCommit.state`). */
-  saveSessionState(sessionId: string, key: string, value: JsonInput | readonly AttachmentSpec[]): Promise<void>;
+  saveSessionState<K extends string>(sessionId: string, key: K, value: SessionStateValue<K>): Promise<void>;
   loadSessionState(sessionId: string, key: string): Promise<Json | null>;
   listSessionStateKeys(sessionId: string, options?: StateKeyOptions): Promise<string[]>;
   loadSessionStates(sessionId: string, keys: readonly string[]): Promise<(Json | null)[]>;

@@ -76,6 +76,13 @@ console.log(request.messages.length, check.change?.attachmentId);
 const wrongAction: TurnPlan["action"] = "defer";
 // @ts-expect-error the shared consolidated message is read-only
 pinned.consolidatedMessage()!.role = "assistant";
+// @ts-expect-error frozen, parts and all
+pinned.consolidatedMessage()!.content[0]!.text = "y";
+// @ts-expect-error and its list of parts
+pinned.consolidatedMessage()!.content.push({ type: "text", text: "x" });
+// Arguments as a host builds them: an optional field left undefined.
+const units: string | undefined = undefined;
+history.push({ role: "assistant", content: [{ type: "tool_call", id: "c2", name: "weather", arguments: { city: "Oslo", units } }] });
 // @ts-expect-error an unknown request format
 buildRequest({ format: "gemini", history });
 // @ts-expect-error a tool result belongs in a tool message
@@ -104,6 +111,16 @@ async function persist(sessions: SessionStore): Promise<SessionInfo> {
   const state: Json | null = await sessions.loadSessionState(session.id, "snapshot");
   // @ts-expect-error stored values are JSON, not functions
   await sessions.saveSessionState(session.id, "k", () => 1);
+  // @ts-expect-error the snapshot key holds the introspection tree
+  await sessions.saveSessionState(session.id, "snapshot", 42);
+  // @ts-expect-error repl_state's env is an object of names
+  await sessions.saveSessionState(session.id, "repl_state", { env: 1 });
+  // @ts-expect-error the pins' key holds attachment specs
+  await sessions.saveSessionState(session.id, "attachments", [{ kind: "bogus" }]);
+  await sessions.saveSessionState(session.id, "snapshot", snapshot);
+  const key: string = "snapshot";
+  await sessions.saveSessionState(session.id, key, { any: "json" });
+  await sessions.createSession({ meta: { model: "local", note: undefined as string | undefined } });
   // @ts-expect-error history is a list of strings
   await sessions.saveReplState(session.id, { history: [1] });
   await sessions.saveAttachments(session.id, pinned);
@@ -137,6 +154,8 @@ async function main(): Promise<void> {
   ];
   // @ts-expect-error durability is a closed union
   await IdbSessionStore.open({ durability: "fast" });
+  // @ts-expect-error a class's own saveSessionState types the value by its key too
+  await new MemorySessionStore().saveSessionState("s", "snapshot", 42);
   for (const store of stores) await persist(store);
   try {
     pinned.setAttachment({ kind: "file", path: "" });
