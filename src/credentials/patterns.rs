@@ -51,7 +51,8 @@ const KEYED: &[Keyed] = &[
         kind: "google_oauth_token",
         prefix: b"ya29.",
         min: 20,
-        alphabet: word,
+        // A service account's token is dotted: `ya29.c.c0ASRK…`.
+        alphabet: base64url_dot,
     },
     Keyed {
         kind: "aws_access_key",
@@ -450,17 +451,16 @@ fn after_scheme(text: &[u8]) -> Option<&[u8]> {
 /// part of the word after it. Any run of backslashes: one level down,
 /// JSON inside a string, it is `\\n`.
 fn escape_len(bytes: &[u8], i: usize) -> usize {
-    if i == 0 || bytes[i - 1] != b'\\' {
-        return 0;
-    }
-    match bytes[i] {
-        b'n' | b't' | b'r' => 1,
-        b'u' if bytes
-            .get(i + 1..i + 5)
-            .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)) =>
-        {
-            5
-        }
+    let hex = |n: usize| {
+        bytes
+            .get(i + 1..i + 1 + n)
+            .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
+    };
+    match (i.checked_sub(1).map(|p| bytes[p]), bytes[i]) {
+        (Some(b'\\'), b'n' | b't' | b'r') => 1,
+        (Some(b'\\'), b'u') if hex(4) => 5,
+        // A URL's percent escape: a key after `%3D` or `%20` starts a word.
+        (Some(b'%'), b) if b.is_ascii_hexdigit() && hex(1) => 2,
         _ => 0,
     }
 }

@@ -137,10 +137,11 @@ fn marker(kind: &str) -> String {
     format!("[REDACTED:{kind}]")
 }
 
-/// Left to right, each scanner asked again only once redaction has passed
-/// its hit, so a text is scanned about once however many keys it holds.
-/// Overlapping hits are one span: a key that runs into a PEM header must
-/// not leave the key's body behind. A marker is never scanned.
+/// Left to right, each scanner asked again just past its hit, so a text is
+/// scanned about once however many keys it holds. Overlapping hits are one
+/// span: a key that runs into a PEM header must not leave the key's body
+/// behind, nor a span that ends inside a name (`DB_PASSWORD='…'`) the
+/// value after it. A marker is never scanned.
 pub fn redact_text(path: &str, text: &mut String, found: &mut Vec<Redaction>) -> Result<(), Error> {
     let source = text.as_str();
     let scanners = patterns::DETECTORS + 1;
@@ -166,7 +167,12 @@ pub fn redact_text(path: &str, text: &mut String, found: &mut Vec<Redaction>) ->
             for (which, slot) in next.iter_mut().enumerate() {
                 if let Some(h) = slot.filter(|h| h.start < end) {
                     end = end.max(h.end);
-                    *slot = detect(which, end);
+                    // Starts only move on, so this ends.
+                    let mut after = h.start + 1;
+                    while !source.is_char_boundary(after) {
+                        after += 1;
+                    }
+                    *slot = detect(which, after);
                     passed = true;
                 }
             }

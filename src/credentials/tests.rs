@@ -635,6 +635,49 @@ fn redacting_settles_and_a_key_without_its_end_line_goes_whole() {
 }
 
 #[test]
+fn a_span_that_ends_inside_a_name_leaves_no_value_behind() {
+    let key = format!("sk-proj-{}", "Ab3".repeat(22));
+    for text in [
+        format!("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nOPENAI_API_KEY={key}\nDB_PASSWORD='Hunter2024pw'\n"),
+        "Cookie: csrftoken=Tk7Yh3Nb9Vc5Xz1Q; password='Hunter2024pw'".to_owned(),
+    ] {
+        let mut out = text.clone();
+        redact_text("t", &mut out, &mut Vec::new()).unwrap();
+        assert!(!out.contains("Hunter2024pw") && !out.contains(&key), "{out}");
+    }
+}
+
+#[test]
+fn a_key_after_a_percent_escape_or_dotted_is_found() {
+    let jwt = secrets().into_iter().find(|(_, k)| *k == "jwt").unwrap().0;
+    let key = format!("sk-proj-{}", "Ab3".repeat(22));
+    for (text, kind) in [
+        (
+            format!("https://x.example/?q=why%20is%20my%20key%20{key}%20rejected"),
+            "openai_key",
+        ),
+        (
+            format!("redirect=https%3A%2F%2Fx.example%2F%23access_token%3D{jwt}"),
+            "jwt",
+        ),
+        (
+            "ya29.c.c0ASRK0GZx4Lq9Vt2Bn7Mp3Hs8Jd1Fg6Kw0Pz5Rx".to_owned(),
+            "google_oauth_token",
+        ),
+    ] {
+        assert_eq!(find(&text), Some(kind), "{text}");
+        let mut out = text.clone();
+        redact_text("t", &mut out, &mut Vec::new()).unwrap();
+        assert!(
+            !out.contains("Pz5Rx") && !out.contains(&jwt) && !out.contains(&key),
+            "{out}"
+        );
+    }
+    // A hex pair alone is no escape: the key is still glued to a word.
+    assert_eq!(find(&format!("x3D{key}")), None);
+}
+
+#[test]
 fn quoted_values_end_at_their_own_quote_one_level_down_too() {
     for (text, redacted) in [
         (
