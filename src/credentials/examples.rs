@@ -21,6 +21,20 @@ const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
 const UPPER: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 const URLSAFE: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
+/// What must never survive a redaction of `secret`, found without the
+/// guard's help: every 6 characters of each random run of letters and
+/// digits in it, one with a digit or of 16 or more (a header's name, a
+/// scheme, a host or a variable's words have neither).
+pub fn material(secret: &str) -> Vec<&str> {
+    secret
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|run| {
+            run.len() >= 6 && (run.len() >= 16 || run.bytes().any(|b| b.is_ascii_digit()))
+        })
+        .flat_map(|run| (0..=run.len() - 6).map(move |i| &run[i..i + 6]))
+        .collect()
+}
+
 /// One example of every shape, with the kind it must be found as.
 pub fn secrets() -> Vec<(String, &'static str)> {
     let a = |n, seed| chars(ALNUM, n, seed);

@@ -4,7 +4,7 @@
 // after a reload (a new store opened on the same IndexedDB database).
 import "fake-indexeddb/auto";
 import { describe, it, expect } from "vitest";
-import { Agent, MemorySession, run, tool, UserError } from "@openai/agents-core";
+import { Agent, MemorySession, OutputGuardrailTripwireTriggered, run, tool, UserError } from "@openai/agents-core";
 import { ScriptedModel, assistantMessage, functionCall } from "@openai/agents-core/testing";
 import { z } from "zod";
 import { MemorySessionStore, IdbSessionStore } from "../../pkg/index.js";
@@ -155,6 +155,7 @@ for (const [name, backend] of Object.entries(backends)) {
           outputGuardrails: [{ name: "g", execute: async () => ({ tripwireTriggered: trip, outputInfo: {} }) }],
         });
         const stopped = await run(agent, "do it", { session }).catch((e) => e);
+        expect(stopped, credentials).toBeInstanceOf(OutputGuardrailTripwireTriggered);
         expect(stopped.state, credentials).toBeDefined();
         trip = false;
         const resumed = await run(agent, stopped.state, { session });

@@ -30,7 +30,8 @@ export async function scenario(attache, { persistent }) {
 
   const result = {
     context: globalThis.constructor.name,
-    store: persistent ? "IdbSessionStore" : "MemorySessionStore",
+    // By instance, not constructor.name: a minifier may rename the class.
+    store: sessions instanceof IdbSessionStore ? "IdbSessionStore" : sessions instanceof MemorySessionStore ? "MemorySessionStore" : "neither",
     text: message.content.map((part) => part.text).join("\n---\n"),
     roundTrip: JSON.stringify(restored.consolidatedMessage()) === JSON.stringify(message),
     frames,

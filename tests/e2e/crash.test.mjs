@@ -82,6 +82,8 @@ async function reopen(env, name) {
 
 /** Asserts the reopened store against what Node saw. */
 function check(seen, { session, frames, after, databases }) {
+  // Else the appends failed on their own, before anything was interrupted.
+  assert.ok(seen.triggered, `the interruption came on its cue, after ${seen.issued} batches issued: ${seen.error}`);
   assert.equal(seen.run, "interrupted", "the interruption came before the last batch");
   assert.ok(session, `the session is there (interrupted ${seen.triggered ? "on cue" : "before its cue"}, ${seen.acked} acknowledged${seen.triggered ? "" : `: ${seen.error}`}; the origin's databases: ${JSON.stringify(databases)}${seen.log ? `; chromium said: ${seen.log}` : ""})`);
   const stored = [];

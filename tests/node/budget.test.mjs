@@ -39,15 +39,20 @@ test("planTurn counts the consolidated message, contributors and memories as the
   store.setAttachment({ kind: "memory", slug: "m", memory: "x".repeat(380) });
   const attachments = store.consolidatedMessage();
   const contributors = [{ role: "user", content: "y".repeat(80) }];
-  const transients = estimateTokens([attachments, ...contributors]);
+  // "[Pinned memory: m]\n\n" and 380 x's, then 80 y's, each message 20
+  // more: (420 + 100) / 4.
+  const transients = 130;
+  assert.equal(estimateTokens([attachments, ...contributors]), transients, "counted together");
   const plan = planTurn({ contextWindow: 1000, history: 600, overheadTokens: 50, attachments, contributors });
   assert.equal(plan.transientTokens, transients);
-  assert.equal(plan.payloadTokens, 600 + 50 + transients);
-  assert.equal(plan.reserveTokens, 50 + transients);
-  assert.equal(plan.historyBudget, 560 - 50 - transients, "loopctl's target: 70% of the threshold, less the reserve");
+  assert.equal(plan.payloadTokens, 780);
+  assert.equal(plan.reserveTokens, 180);
+  assert.equal(plan.historyBudget, 380, "loopctl's target: 70% of the threshold, less the reserve");
+  assert.equal(plan.action, "send", "780 is under the threshold, 800");
+  const over = planTurn({ contextWindow: 1000, history: 620, overheadTokens: 50, attachments, contributors });
+  assert.equal(over.action, "compact", "800 is at it");
   const next = planTurn({ contextWindow: 1000, history: plan.historyBudget, overheadTokens: 50, attachments, contributors });
   assert.equal(next.action, "send", "at the budget, the next plan sends");
-  assert.equal(plan.action, plan.payloadTokens >= 800 ? "compact" : "send");
 });
 
 test("planTurn's lines, one token either side, from JS", () => {

@@ -75,7 +75,7 @@ console.log(request.messages.length, check.change?.attachmentId);
 // @ts-expect-error planTurn's action is a closed union
 const wrongAction: TurnPlan["action"] = "defer";
 // @ts-expect-error the shared consolidated message is read-only
-pinned.consolidatedMessage()!.role = "assistant";
+pinned.consolidatedMessage()!.role = "user";
 // @ts-expect-error frozen, parts and all
 pinned.consolidatedMessage()!.content[0]!.text = "y";
 // @ts-expect-error and its list of parts
