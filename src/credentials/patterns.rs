@@ -451,6 +451,10 @@ fn after_scheme(text: &[u8]) -> Option<&[u8]> {
 /// part of the word after it. Any run of backslashes: one level down,
 /// JSON inside a string, it is `\\n`.
 fn escape_len(bytes: &[u8], i: usize) -> usize {
+    // Most bytes follow neither: this runs for every one scanned.
+    if i == 0 || !matches!(bytes[i - 1], b'\\' | b'%') {
+        return 0;
+    }
     let hex = |n: usize| {
         bytes
             .get(i + 1..i + 1 + n)
