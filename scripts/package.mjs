@@ -173,7 +173,7 @@ for (const entry of await readdir(at("snippets"), { recursive: true, withFileTyp
 let types = await readFile(at("attache.d.ts"), "utf8");
 types = types.replace(/export interface InitOutput \{[\s\S]*?\n\}/, `export interface InitOutput {\n    readonly memory: WebAssembly.Memory;\n}`);
 // wasm-bindgen cannot declare a generic method: saveSessionState's value
-// follows its key, so \`"snapshot"\` takes a SnapshotNode, as SessionStore says.
+// follows its key, so "snapshot" takes a SnapshotNode, as SessionStore says.
 const stateSaves = types.split("saveSessionState(sessionId: string, key: string, value: JsonInput | readonly AttachmentSpec[])").length - 1;
 if (stateSaves !== 2) throw new Error(`attache.d.ts's shape changed: ${stateSaves} saveSessionState, not 2`);
 types = types.replaceAll("saveSessionState(sessionId: string, key: string, value: JsonInput | readonly AttachmentSpec[])",

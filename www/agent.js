@@ -58,7 +58,9 @@ function runTool(call, pinned) {
  * is smaller than the history; otherwise null, and nothing is replaced.
  */
 export function compact(history, next, budget) {
-  const count = (message) => estimateTokens([message], "openai");
+  // One more than each message's own count: counters floor the whole
+  // list once, so the per-message floors alone can sum to less.
+  const count = (message) => estimateTokens([message], "openai") + 1;
   const summary = (cut) => ({ role: "user", content: `[Summary of ${cut} earlier messages: the conversation so far, compacted to fit the window.]` });
   // The tail grows by one message per step back, so counting each once
   // keeps this linear (per-message counts sum to at least the whole's).

@@ -70,16 +70,16 @@ export function toJson(value, path, ids) {
     if (v === null) return v;
     if (seen.has(v)) throw { path: at, reason: "refers back to itself (a cycle)" };
     const trap = "threw when read (a Proxy's trap or a getter)";
-    const [array, plain, name] = host(at, trap, () => {
+    const [array, plain] = host(at, trap, () => {
       const array = Array.isArray(v);
-      const plain = array || isPlain(v);
-      return [array, plain, plain || v.constructor?.name];
+      return [array, array || isPlain(v)];
     });
     if (!plain) {
       // A URL is its href, as JSON.stringify writes it: the AI SDK's file
       // parts hold URL objects.
       const href = hrefOf(v);
       if (typeof href === "string") return check(href, at, key, true, pats);
+      const name = host(at, trap, () => v.constructor?.name);
       throw { path: at, reason: `is a ${name ?? "non-plain object"}, not a plain object` };
     }
     seen.add(v);
@@ -94,7 +94,7 @@ export function toJson(value, path, ids) {
       result = [];
       const itemPats = down(pats, "[]");
       // Every index: forEach skips holes, which JSON.stringify writes as null.
-      for (let i = 0, length = v.length; i < length; i++) {
+      for (let i = 0, length = host(at, trap, () => v.length); i < length; i++) {
         const item = read(v, i, `${at}[${i}]`);
         if (item === undefined) throw { path: `${at}[${i}]`, reason: "is undefined or a hole, which JSON cannot hold" };
         result.push(check(item, `${at}[${i}]`, String(i), false, itemPats));

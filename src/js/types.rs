@@ -17,9 +17,11 @@ export type AttachmentKind = "memory" | "file" | "todo";
 export type AttachmentSpec = MemorySpec | FileSpec | TodoSpec | CustomSpec;
 
 export interface TextPart { type: "text"; text: string }
-/** One all-text user message carrying every pinned attachment: frozen, parts
- * and all, as `consolidatedMessage()` gives it. */
-export interface ConsolidatedMessage { readonly role: "user"; readonly content: readonly Readonly<TextPart>[] }
+/** One all-text user message carrying every pinned attachment. As
+ * `consolidatedMessage()` gives it, it is frozen, parts and all: its
+ * parts are typed read-only, its list not, so it still passes as a
+ * `Message`. */
+export interface ConsolidatedMessage { role: "user"; content: Readonly<TextPart>[] }
 
 export type AttacheErrorCode =
   | "UNKNOWN_KIND" | "INVALID_SPEC" | "INVALID_ID"
@@ -198,11 +200,9 @@ export interface PrefixCheck {
   warning: string | null;
 }
 
-/** JSON data: what the session stores keep. A field may be `undefined` as
- * you pass it (it is left out, as `JSON.stringify` leaves it); none is
- * when read back. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json | undefined };
-export type JsonObject = { [key: string]: Json | undefined };
+/** JSON data: what the session stores keep. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
 /** JSON data as the stores take it: readonly arrays too, and fields that are
  * `undefined`, which are left out, as `JSON.stringify` leaves them. (An
  * interface has no index signature: spread it, `{ ...value }`, to pass one.) */
@@ -221,7 +221,7 @@ export interface SessionInfo {
   title: string;
   /** Milliseconds since the Unix epoch. */
   createdAt: number;
-  /** Bumped by every write that changes the session, and by `updateSession`; an import keeps the document's. */
+  /** Bumped by every write to the session and by `updateSession`, not by a call that writes nothing; an import keeps the document's. */
   updatedAt: number;
   meta: JsonObject;
 }

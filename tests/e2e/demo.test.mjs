@@ -620,6 +620,24 @@ test("keyboard: focus stays with the control acted on, or goes where it makes se
   assert.equal(await focused(), "send");
 });
 
+test("pins that alone reach the compaction line stop a turn before anything is sent or stored", async () => {
+  await page.selectOption("#context-window", "400");
+  await page.fill("#pin-memory input[name=slug]", "huge");
+  await page.fill("#pin-memory textarea[name=memory]", "A long note to keep. ".repeat(80));
+  await page.click("#pin-memory button:not(.cancel)");
+  await page.waitForFunction(() => /memory:huge/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+  const sent = (await requests()).length;
+  const stored = await page.locator("#history li").count();
+  await page.fill("#composer-text", "Still there?");
+  await page.click("#send");
+  await page.waitForFunction(() => /reach the compaction line/.test(document.querySelector("#notice").textContent) && !document.body.dataset.busy);
+  assert.equal((await requests()).length, sent, "nothing was sent");
+  assert.equal(await page.locator("#history li").count(), stored, "nothing was stored");
+  await page.click("button[aria-label='Detach memory:huge']");
+  await page.waitForFunction(() => !/memory:huge/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+  await page.selectOption("#context-window", "8000");
+});
+
 test("screenshots at 1366×860 and 390×844, with no horizontal scroll", async () => {
   const out = new URL("target/screenshots/", root);
   await mkdir(out, { recursive: true });

@@ -539,6 +539,8 @@ test("a getter, toJSON or trap that throws deep inside a value is named at its o
     (e) => e.code === "INVALID_VALUE" && e.field === "k.a.b[1]" && /toJSON that threw/.test(e.message) && e.cause === boom);
   const keys = new Proxy({}, { ownKeys() { throw boom; } });
   await assert.rejects(store.saveSessionState(id, "k", { a: keys }), (e) => e.field === "k.a" && e.cause === boom);
+  const length = new Proxy([1, 2], { get: (t, k) => { if (k === "length") throw boom; return Reflect.get(t, k); } });
+  await assert.rejects(store.saveSessionState(id, "k", { a: length }), (e) => e.field === "k.a" && e.cause === boom);
   const prototype = new Proxy({}, { getPrototypeOf() { throw boom; } });
   await assert.rejects(store.saveSessionState(id, "k", [prototype]), (e) => e.field === "k[0]" && e.cause === boom);
   await assert.rejects(store.saveSessionState(id, "k", { a: { toJSON: () => undefined } }),

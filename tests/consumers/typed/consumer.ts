@@ -78,11 +78,10 @@ const wrongAction: TurnPlan["action"] = "defer";
 pinned.consolidatedMessage()!.role = "user";
 // @ts-expect-error frozen, parts and all
 pinned.consolidatedMessage()!.content[0]!.text = "y";
-// @ts-expect-error and its list of parts
-pinned.consolidatedMessage()!.content.push({ type: "text", text: "x" });
-// Arguments as a host builds them: an optional field left undefined.
-const units: string | undefined = undefined;
-history.push({ role: "assistant", content: [{ type: "tool_call", id: "c2", name: "weather", arguments: { city: "Oslo", units } }] });
+// Yet it is a message, to count or convert with the rest.
+estimateTokens([pinned.consolidatedMessage()!, ...history]);
+const asMessage: Message = pinned.consolidatedMessage()!;
+console.log(asMessage);
 // @ts-expect-error an unknown request format
 buildRequest({ format: "gemini", history });
 // @ts-expect-error a tool result belongs in a tool message
@@ -120,7 +119,6 @@ async function persist(sessions: SessionStore): Promise<SessionInfo> {
   await sessions.saveSessionState(session.id, "snapshot", snapshot);
   const key: string = "snapshot";
   await sessions.saveSessionState(session.id, key, { any: "json" });
-  await sessions.createSession({ meta: { model: "local", note: undefined as string | undefined } });
   // @ts-expect-error history is a list of strings
   await sessions.saveReplState(session.id, { history: [1] });
   await sessions.saveAttachments(session.id, pinned);
