@@ -334,7 +334,8 @@ async fn the_durability_option_is_applied_to_write_transactions() {
         // with itself.
         let expected = match durability {
             Durability::Relaxed => "readwrite:relaxed,readonly:default",
-            _ => "readwrite:strict,readonly:default",
+            Durability::Strict => "readwrite:strict,readonly:default",
+            Durability::Default => unreachable!("not among those tried"),
         };
         assert_eq!(
             seen.as_string().unwrap(),

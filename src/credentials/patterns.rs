@@ -460,11 +460,11 @@ fn escape_len(bytes: &[u8], i: usize) -> usize {
             .get(i + 1..i + 1 + n)
             .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
     };
-    match (i.checked_sub(1).map(|p| bytes[p]), bytes[i]) {
-        (Some(b'\\'), b'n' | b't' | b'r') => 1,
-        (Some(b'\\'), b'u') if hex(4) => 5,
+    match (bytes[i - 1], bytes[i]) {
+        (b'\\', b'n' | b't' | b'r') => 1,
+        (b'\\', b'u') if hex(4) => 5,
         // A URL's percent escape: a key after `%3D` or `%20` starts a word.
-        (Some(b'%'), b) if b.is_ascii_hexdigit() && hex(1) => 2,
+        (b'%', b) if b.is_ascii_hexdigit() && hex(1) => 2,
         _ => 0,
     }
 }

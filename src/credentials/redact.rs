@@ -133,15 +133,30 @@ fn same_shape(path: &str, name: &str) -> bool {
     }
 }
 
+/// Where a name and its `=` or `:` that end at `end` begin: up to 64
+/// bytes back, the longest credential name the guard reads.
+fn name_before(bytes: &[u8], end: usize) -> usize {
+    let mut at = end;
+    while at + 64 > end
+        && at > 0
+        && (bytes[at - 1].is_ascii_alphanumeric()
+            || matches!(bytes[at - 1], b'_' | b'-' | b'=' | b':'))
+    {
+        at -= 1;
+    }
+    at
+}
+
 fn marker(kind: &str) -> String {
     format!("[REDACTED:{kind}]")
 }
 
-/// Left to right, each scanner asked again just past its hit, so a text is
-/// scanned about once however many keys it holds. Overlapping hits are one
-/// span: a key that runs into a PEM header must not leave the key's body
-/// behind, nor a span that ends inside a name (`DB_PASSWORD='…'`) the
-/// value after it. A marker is never scanned.
+/// Left to right, each scanner asked again once redaction has passed its
+/// hit, so a text is scanned about once however many keys it holds.
+/// Overlapping hits are one span: a key that runs into a PEM header must
+/// not leave the key's body behind. A scanner is asked again from a little
+/// before the span's end, at the name (`DB_PASSWORD=`) the span may have
+/// cut into, so the value after it is found. A marker is never scanned.
 pub fn redact_text(path: &str, text: &mut String, found: &mut Vec<Redaction>) -> Result<(), Error> {
     let source = text.as_str();
     let scanners = patterns::DETECTORS + 1;
@@ -167,8 +182,10 @@ pub fn redact_text(path: &str, text: &mut String, found: &mut Vec<Redaction>) ->
             for (which, slot) in next.iter_mut().enumerate() {
                 if let Some(h) = slot.filter(|h| h.start < end) {
                     end = end.max(h.end);
-                    // Starts only move on, so this ends.
-                    let mut after = h.start + 1;
+                    // Past this hit's start, so each scanner moves on and
+                    // this ends; at most a name's length before the end,
+                    // so nothing is read twice more than that.
+                    let mut after = name_before(source.as_bytes(), end).max(h.start + 1);
                     while !source.is_char_boundary(after) {
                         after += 1;
                     }

@@ -55,22 +55,14 @@ impl JsCounter {
     }
 
     /// Every message is checked, with its path, whichever counter counts.
-    /// The host's function gets the copy that was checked, not the array
-    /// again: a getter read twice could answer differently. It has no
-    /// `meta`, which is never sent, so a counter that counts the JSON
-    /// does not count it.
+    /// The host's function gets the copy that was checked (see
+    /// `for_counter`), not the array again: a getter read twice could
+    /// answer differently.
     pub(crate) fn count(&self, messages: &JsValue, path: &str) -> Result<u64, Error> {
-        let mut items = list_from_js(messages, path)?;
+        let items = list_from_js(messages, path)?;
         let checked = Message::list(&items, path)?;
         let copy = match self {
-            JsCounter::Host(_) => {
-                for item in &mut items {
-                    if let crate::json::Value::Object(message) = item {
-                        message.remove("meta");
-                    }
-                }
-                value_to_js(&crate::json::Value::Array(items))
-            }
+            JsCounter::Host(_) => for_counter(items),
             JsCounter::Builtin(_) => JsValue::UNDEFINED,
         };
         self.count_checked(&copy, &checked)
@@ -105,6 +97,17 @@ impl JsCounter {
             }
         }
     }
+}
+
+/// Messages as the host's counter gets them: without `meta`, which is
+/// never sent, so a counter that counts the JSON does not count it.
+fn for_counter(mut items: Vec<crate::json::Value>) -> JsValue {
+    for item in &mut items {
+        if let crate::json::Value::Object(message) = item {
+            message.remove("meta");
+        }
+    }
+    value_to_js(&crate::json::Value::Array(items))
 }
 
 /// A count argument: absent, or a non-negative safe integer.
@@ -206,8 +209,7 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
             checked.extend(Message::list(&items, name)?);
             // The host's counter gets what was checked, not the array again:
             // a second read could differ, or claim a length of 2^32 - 1.
-            let items: js_sys::Array =
-                value_to_js(&crate::json::Value::Array(items)).unchecked_into();
+            let items: js_sys::Array = for_counter(items).unchecked_into();
             items.for_each(&mut |message, _, _| {
                 transients.push(&message);
             });

@@ -28,6 +28,9 @@ test("a custom ratio and a host function count as given", () => {
   // meta is never sent, so a counter that counts the JSON must not see it.
   const withMeta = [{ ...messages[0], meta: { note: "n".repeat(4000) } }];
   assert.equal(estimateTokens(withMeta, (ms) => JSON.stringify(ms).length), JSON.stringify(messages).length);
+  const seen = [];
+  planTurn({ contextWindow: 100_000, history: withMeta, contributors: withMeta, memories: withMeta, counter: (ms) => { seen.push(JSON.stringify(ms)); return 1; } });
+  assert.deepEqual(seen.map((s) => s.includes("meta")), [false, false], "history, and contributors and memories, without meta");
   for (const bad of ["gpt", { ratio: 0 }, { ratio: 4, perMessage: -1 }, () => -1, () => 1.5, () => { throw new Error("x"); }]) {
     assert.throws(() => estimateTokens(messages, bad), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT", String(bad));
   }
