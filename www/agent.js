@@ -140,7 +140,7 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   let compacted = null;
   if (plan.action === "compact") {
     // Under historyBudget the next plan sends, with room for the turn's
-    // replies.
+    // replies; when not even a summary fits there, the summary alone.
     compacted = compact(history, user, plan.historyBudget);
     if (compacted) {
       halt();

@@ -133,14 +133,18 @@ fn same_shape(path: &str, name: &str) -> bool {
     }
 }
 
-/// Where a name and its `=` or `:` that end at `end` begin: up to 64
-/// bytes back, the longest credential name the guard reads.
+/// Where a name and what joins it to its value (`DB_PASSWORD = '`) that
+/// end at `end` begin: up to 256 bytes back, twice the longest name the
+/// guard reads, and not past a line's start.
 fn name_before(bytes: &[u8], end: usize) -> usize {
     let mut at = end;
-    while at + 64 > end
+    while at + 256 > end
         && at > 0
         && (bytes[at - 1].is_ascii_alphanumeric()
-            || matches!(bytes[at - 1], b'_' | b'-' | b'=' | b':'))
+            || matches!(
+                bytes[at - 1],
+                b'_' | b'-' | b'=' | b':' | b' ' | b'\t' | b'\'' | b'"' | b'\\'
+            ))
     {
         at -= 1;
     }
@@ -183,8 +187,8 @@ pub fn redact_text(path: &str, text: &mut String, found: &mut Vec<Redaction>) ->
                 if let Some(h) = slot.filter(|h| h.start < end) {
                     end = end.max(h.end);
                     // Past this hit's start, so each scanner moves on and
-                    // this ends; at most a name's length before the end,
-                    // so nothing is read twice more than that.
+                    // this ends; at most 256 bytes before the end, so
+                    // little is read twice.
                     let mut after = name_before(source.as_bytes(), end).max(h.start + 1);
                     while !source.is_char_boundary(after) {
                         after += 1;

@@ -642,6 +642,9 @@ fn a_span_that_ends_inside_a_name_leaves_no_value_behind() {
     for text in [
         format!("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nOPENAI_API_KEY={key}\nDB_PASSWORD='Hunter2024pw'\n"),
         "Cookie: csrftoken=Tk7Yh3Nb9Vc5Xz1Q; password='Hunter2024pw'".to_owned(),
+        "Cookie: csrftoken=Tk7Yh3Nb9Vc5Xz1Q; password = 'Hunter2024pw'".to_owned(),
+        format!("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nOPENAI_API_KEY={key}\ndb_password: 'Hunter2024pw'\n"),
+        format!("{key}-{}PASSWORD=Hunter2024pw", "A_".repeat(30)),
     ] {
         let mut out = text.clone();
         redact_text("t", &mut out, &mut Vec::new()).unwrap();

@@ -94,7 +94,8 @@ export function toJson(value, path, ids) {
       result = [];
       const itemPats = down(pats, "[]");
       // Every index: forEach skips holes, which JSON.stringify writes as null.
-      for (let i = 0, length = host(at, trap, () => v.length); i < length; i++) {
+      // A number once: a Proxy's length may be an object whose valueOf runs.
+      for (let i = 0, length = host(at, trap, () => +v.length); i < length; i++) {
         const item = read(v, i, `${at}[${i}]`);
         if (item === undefined) throw { path: `${at}[${i}]`, reason: "is undefined or a hole, which JSON cannot hold" };
         result.push(check(item, `${at}[${i}]`, String(i), false, itemPats));

@@ -541,6 +541,11 @@ test("a getter, toJSON or trap that throws deep inside a value is named at its o
   await assert.rejects(store.saveSessionState(id, "k", { a: keys }), (e) => e.field === "k.a" && e.cause === boom);
   const length = new Proxy([1, 2], { get: (t, k) => { if (k === "length") throw boom; return Reflect.get(t, k); } });
   await assert.rejects(store.saveSessionState(id, "k", { a: length }), (e) => e.field === "k.a" && e.cause === boom);
+  let reads = 0;
+  const counted = new Proxy([1, 2], { get: (t, k) => (k === "length" ? { valueOf: () => (reads++, 2) } : Reflect.get(t, k)) });
+  await store.saveSessionState(id, "n", { a: counted });
+  assert.equal(reads, 1, "a Proxy's length is read as a number once");
+  await store.deleteSessionState(id, "n");
   const prototype = new Proxy({}, { getPrototypeOf() { throw boom; } });
   await assert.rejects(store.saveSessionState(id, "k", [prototype]), (e) => e.field === "k[0]" && e.cause === boom);
   await assert.rejects(store.saveSessionState(id, "k", { a: { toJSON: () => undefined } }),
