@@ -102,25 +102,36 @@ async function storedPins(store, sessionId) {
 }
 
 /**
- * Runs one turn. `say(frame)` sees each activity frame as it happens;
- * the turn's frames are stored under its request id. `snapshot()` is
- * taken when the turn is written, after its tools ran. Once `signal`
- * aborts, the turn stops at its next step and writes nothing more; the
- * AbortError says whether a compaction was already stored. `writing()` is
- * called as the turn is written, when it can no longer stop.
+ * Runs one turn. `say(frame)`, if given, sees each activity frame as it
+ * happens; the turn's frames are stored under its request id.
+ * `snapshot()` is taken when the turn is written, after its tools ran.
+ * Once `signal` aborts, the turn stops at its next step and writes nothing
+ * more. Whatever it throws says, as `compactionStored`, whether a
+ * compaction was already stored. `writing()` is called as the turn is
+ * written, when it can no longer stop.
  */
-export async function runTurn({ store, sessionId, pinned, model, text, contextWindow, snapshot, say, signal, writing }) {
-  let compactionStored = false;
+export async function runTurn(options) {
+  const state = { compactionStored: false };
+  try {
+    return await turn(options, state);
+  } catch (e) {
+    // A stored compaction stays whatever failed after it: the page says so.
+    if (state.compactionStored && e && typeof e === "object" && Object.isExtensible(e)) e.compactionStored = true;
+    throw e;
+  }
+}
+
+async function turn({ store, sessionId, pinned, model, text, contextWindow, snapshot, say, signal, writing }, state) {
   // A new error each time: the signal's reason may be anything, or frozen.
   const halt = () => {
-    if (signal?.aborted) throw Object.assign(new DOMException("The turn was stopped.", "AbortError"), { compactionStored, cause: signal.reason });
+    if (signal?.aborted) throw Object.assign(new DOMException("The turn was stopped.", "AbortError"), { cause: signal.reason });
   };
   const requestId = `req-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
   const frames = [];
   const frame = (f) => {
     const full = { at: Date.now(), ...f };
     frames.push(full);
-    say(full);
+    say?.(full);
   };
   const user = { role: "user", content: text };
   // buildRequest adds the system prompt; planTurn counts it as overhead.
@@ -145,7 +156,7 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
     if (compacted) {
       halt();
       await store.replaceMessages(sessionId, { from: 0, expectedCount: stored, messages: compacted });
-      compactionStored = true;
+      state.compactionStored = true;
       frame({ type: "compaction", before: stored, after: compacted.length });
       history = compacted;
     }
@@ -154,6 +165,7 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   const added = [user];
   history = [...history, user];
   const steps = [];
+  let stopped = false;
   // Checked before the compaction, whose summary is ours.
   let checked = history.length;
   for (let step = 0; step < MAX_STEPS; step++) {
@@ -164,6 +176,7 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
     // fit the window ends the turn (one over the threshold still goes).
     if (step > 0 && plan.payloadTokens > contextWindow) {
       frame({ type: "stopped", step, action: plan.action, payloadTokens: plan.payloadTokens });
+      stopped = true;
       break;
     }
     const { messages } = buildRequest({ system: SYSTEM, history, attachments });
@@ -202,8 +215,8 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   // so is a pin change there (the turn would write its own copy over it),
   // checked here, as late as the store allows.
   if ((await storedPins(store, sessionId)) !== startPins) {
-    const kept = compactionStored ? "; only the compaction it made first was" : "";
-    throw Object.assign(new Error(`Another tab changed the pins during this turn; nothing of it was stored${kept}.`), { code: "CONFLICT", compactionStored });
+    const kept = state.compactionStored ? "; only the compaction it made first was" : "";
+    throw Object.assign(new Error(`Another tab changed the pins during this turn; nothing of it was stored${kept}.`), { code: "CONFLICT" });
   }
   halt();
   writing?.();
@@ -216,7 +229,6 @@ export async function runTurn({ store, sessionId, pinned, model, text, contextWi
   });
   // The last reply's text, for the page to say.
   // A turn that stopped before its next request has no answer.
-  const stopped = frames.some((f) => f.type === "stopped");
   const last = stopped ? [] : added.findLast((m) => m.role === "assistant")?.content ?? [];
   const answer = typeof last === "string" ? last : last.filter((p) => p.type === "text").map((p) => p.text).join("\n");
   return { requestId, steps, compacted: compacted !== null, answer, stopped };

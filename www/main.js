@@ -237,7 +237,7 @@ async function render() {
   }));
   $("pinned").replaceChildren(...pinned.attachmentIds().map((id) => {
     const detach = el("button", { type: "button", "aria-label": `Detach ${id}` }, "Detach");
-    detach.onclick = () => attempt(() => changePins(() => pinned.detachAttachment(id) && `Detached ${id}.`));
+    detach.onclick = () => attempt(() => changePins(() => pinned.detachAttachment(id) ? `Detached ${id}.` : `${id} was already detached.`));
     // Holding the key entered under "Model": shown by id only, to detach.
     const shown = unlessBlocked(() => ({ spec: pinned.getAttachment(id), rendered: pinned.renderAttachment(id) ?? "" }), () => null);
     if (!shown) return el("li", { class: "blocked" }, el("code", {}, id), " holds the model's key and stops every request ", detach);
@@ -396,17 +396,12 @@ onSubmit("composer", ({ text, window: size }) => exclusive(() => orReload(async 
   await reloadPins();
   running = new AbortController();
   $("stop").disabled = false;
-  // Seen in the turn's frames: a compaction is stored whatever follows.
-  let compacted = false;
-  const say = (frame) => { compacted ||= frame.type === "compaction"; };
   try {
-    const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot, say, signal: running.signal, writing: stopOff });
+    const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot, signal: running.signal, writing: stopOff });
     lastSteps = turn.steps;
     window.demo.requests.push(...turn.steps.map((s) => s.messages));
     said(turn.stopped ? "The turn stopped: its next request would not fit the window."
       : turn.answer ? `Answered: ${turn.answer}` : "The turn ended without a written answer.");
-  } catch (e) {
-    throw compacted && e && typeof e === "object" ? Object.assign(e, { compactionStored: true }) : e;
   } finally {
     running = null;
     stopOff();

@@ -96,11 +96,6 @@ impl AttachmentStore {
         }
     }
 
-    /// When `id` was last rendered anew: a later pin has a larger one.
-    pub fn serial(&self, id: &str) -> Option<u64> {
-        self.position(id).map(|index| self.pinned[index].serial)
-    }
-
     pub fn contains(&self, id: &str) -> bool {
         self.position(id).is_some()
     }

@@ -274,7 +274,6 @@ fn transients_and_overhead_at_the_line_are_context_exceeded() {
         (Action::Compact { emergency: true }, 0),
         "a huge history alone is the compactor's job, though no room is left"
     );
-    assert_eq!(plan(p.history_budget, 799, 0).action, Action::Send);
 }
 
 #[test]

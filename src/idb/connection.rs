@@ -214,9 +214,10 @@ impl Connection {
                 // The spec's only InvalidStateError here is a closing
                 // connection; Firefox words it as a mutation error.
                 let e = from_js(&e);
-                match e.dom_name() == Some("InvalidStateError") {
-                    true => e.lost(),
-                    false => e,
+                if e.dom_name() == Some("InvalidStateError") {
+                    e.lost()
+                } else {
+                    e
                 }
             })?
             .unchecked_into();

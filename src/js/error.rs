@@ -46,9 +46,9 @@ pub(crate) fn keep_cause(field: &str, thrown: &JsValue) {
 /// What was thrown, if `error` is the one it caused: the same field, and
 /// a reason that says so.
 fn take_cause(error: &crate::Error) -> Option<JsValue> {
-    let said = crate::text::contains(&error.to_string(), "threw");
     let kept = THROWN.with(|kept| kept.take())?;
-    (said && error.field() == Some(kept.0.as_str())).then_some(kept.1)
+    let said = || crate::text::contains(&error.to_string(), "threw");
+    (error.field() == Some(kept.0.as_str()) && said()).then_some(kept.1)
 }
 
 /// ```js
