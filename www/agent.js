@@ -116,7 +116,7 @@ export async function runTurn(options) {
     return await turn(options, state);
   } catch (e) {
     // A stored compaction stays whatever failed after it: the page says so.
-    if (state.compactionStored && e && typeof e === "object" && Object.isExtensible(e)) e.compactionStored = true;
+    if (e && typeof e === "object" && Object.isExtensible(e)) e.compactionStored = state.compactionStored;
     throw e;
   }
 }
