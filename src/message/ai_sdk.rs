@@ -379,7 +379,8 @@ fn image_file(item: &Fields) -> Result<Part, Error> {
     if url {
         return Ok(Part::Image(image_from_url(data)));
     }
-    if media_type == "image" {
+    // The SDK reads `image/*` as `image`: neither names base64's type.
+    if media_type == "image" || media_type == "image/*" {
         return Err(item.wrong("mediaType", "must name the image type for base64 data"));
     }
     Ok(Part::Image(Image::Base64 {

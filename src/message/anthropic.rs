@@ -215,6 +215,7 @@ pub fn to_anthropic(
             _ => turns.push((role, blocks, opens)),
         }
     }
+    wire_ids(&mut turns);
     // A request that ends on an assistant turn continues it (a prefill),
     // and Anthropic refuses one whose text ends in whitespace.
     if let Some(("assistant", blocks, _)) = turns.last_mut() {
@@ -240,6 +241,52 @@ pub fn to_anthropic(
         .collect();
     request.push_field("messages".into(), Value::Array(messages));
     Ok(Value::Object(request))
+}
+
+/// Anthropic takes tool-use ids of ASCII letters, digits, `_` and `-`, each
+/// once in a request. Other providers' (`functions.get:0`, or `call_0` in
+/// every reply) are rewritten: another character becomes `_`, a repeat
+/// gets `_2`, `_3`…, and each result follows its call. Other ids go as they
+/// are, and a rewrite depends only on what came before: the prefix holds.
+fn wire_ids(turns: &mut [(&str, Vec<Value>, Join)]) {
+    let mut used: Vec<String> = Vec::new();
+    // The last assistant turn's calls not yet answered: (id, wire id).
+    let mut open: Vec<(String, String)> = Vec::new();
+    let valid = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    for (role, blocks, _) in turns.iter_mut() {
+        if *role == "assistant" {
+            open.clear();
+        }
+        for block in blocks.iter_mut() {
+            let Value::Object(block) = block else {
+                continue;
+            };
+            let call = matches!(block.get("type"), Some(Value::String(t)) if t == "tool_use");
+            let key = if call { "id" } else { "tool_use_id" };
+            let Some(Value::String(id)) = block.get_mut(key) else {
+                continue;
+            };
+            if !call {
+                if let Some(k) = open.iter().position(|(from, _)| from == id) {
+                    *id = open.remove(k).1;
+                }
+                continue;
+            }
+            let base: String = id.chars().map(|c| if valid(c) { c } else { '_' }).collect();
+            let mut wire = if base.is_empty() {
+                "_".into()
+            } else {
+                base.clone()
+            };
+            let mut n = 1;
+            while used.contains(&wire) {
+                n += 1;
+                wire = format!("{base}_{n}");
+            }
+            open.push((std::mem::replace(id, wire.clone()), wire.clone()));
+            used.push(wire);
+        }
+    }
 }
 
 /// Messages, one message, `{system?, messages}` (a request), or a response

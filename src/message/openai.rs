@@ -203,12 +203,25 @@ fn message(value: &Value, at: At) -> Result<Message, Error> {
                 "annotations",
                 "audio",
                 "function_call",
+                "reasoning_content",
+                "reasoning",
             ])?;
             message.absent(&["audio", "function_call"], "is not converted")?;
             if !message.list("annotations")?.is_empty() {
                 return Err(message.wrong("annotations", "is not converted"));
             }
-            let mut content = parts("content")?;
+            // Compatible servers' thinking (DeepSeek's `reasoning_content`,
+            // Ollama's `reasoning`), a part Chat Completions never sends back.
+            let mut content = Vec::new();
+            for key in ["reasoning_content", "reasoning"] {
+                if let Some(thinking) = message.opt_string(key)?.filter(|t| !t.is_empty()) {
+                    content.push(Part::Thinking {
+                        thinking,
+                        signature: None,
+                    });
+                }
+            }
+            content.extend(parts("content")?);
             if let Some(refusal) = message.opt_string("refusal")? {
                 content.push(Part::Text(refusal));
             }

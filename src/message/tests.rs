@@ -441,6 +441,11 @@ fn what_a_provider_shape_holds_that_attache_cannot_keep_is_refused_with_its_path
             "x[0].content[0].mediaType",
         ),
         (
+            // Nor does "image/*", which the SDK reads as "image".
+            json!([{"role": "user", "content": [{"type": "file", "data": "iVBORw0KGgo=", "mediaType": "image/*"}]}]),
+            "x[0].content[0].mediaType",
+        ),
+        (
             json!([{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "n", "output": {"type": "execution-denied"}}]}]),
             "x[0].content[0].output.type",
         ),
@@ -863,5 +868,121 @@ fn a_request_ending_on_assistant_text_is_sent_without_its_trailing_whitespace() 
     assert_eq!(
         sent["messages"][1]["content"][0]["text"],
         json!("Autumn moonlight \n")
+    );
+}
+
+/// The `tool_use` ids and `tool_result` ids of an Anthropic request, in order.
+fn anthropic_ids(request: &Value) -> Vec<String> {
+    let mut ids = Vec::new();
+    for turn in request["messages"].as_array().unwrap() {
+        for block in turn["content"].as_array().unwrap() {
+            for key in ["id", "tool_use_id"] {
+                if let Some(id) = block[key].as_str() {
+                    ids.push(id.to_owned());
+                }
+            }
+        }
+    }
+    ids
+}
+
+#[test]
+fn anthropic_gets_tool_ids_it_takes_each_once_with_results_following() {
+    let user = || Message::new(Role::User, vec![Part::Text("go".into())]);
+    let both = |a: &str, b: &str| {
+        let mut turn = call(a);
+        turn.parts.extend(call(b).parts);
+        turn
+    };
+    let messages = vec![
+        user(),
+        call("functions.get:0"),
+        answer("functions.get:0", vec![], false),
+        user(),
+        call("call_0"),
+        answer("call_0", vec![], false),
+        user(),
+        call("call_0"),
+        answer("call_0", vec![], false),
+        user(),
+        both("x", "x"),
+        answer("x", vec![Part::Text("first".into())], false),
+        answer("x", vec![Part::Text("second".into())], false),
+        user(),
+        call(""),
+        answer("", vec![], false),
+        user(),
+        call("x_2"),
+        answer("x_2", vec![], false),
+    ];
+    let request = to_anthropic(&sourced(&messages), None, None).unwrap();
+    assert_eq!(
+        anthropic_ids(&request),
+        [
+            "functions_get_0",
+            "functions_get_0",
+            "call_0",
+            "call_0",
+            "call_0_2",
+            "call_0_2",
+            "x",
+            "x_2",
+            "x",
+            "x_2",
+            "_",
+            "_",
+            "x_2_2",
+            "x_2_2",
+        ]
+    );
+    let turns = request["messages"].as_array().unwrap();
+    assert_eq!(
+        turns[8]["content"][1]["content"], "second",
+        "the second result answers the second call"
+    );
+    // Earlier turns are sent the same whatever follows: the cached prefix holds.
+    let shorter = to_anthropic(&sourced(&messages[..10]), None, None).unwrap();
+    let shorter = shorter["messages"].as_array().unwrap();
+    assert_eq!(shorter[..], turns[..shorter.len()]);
+}
+
+#[test]
+fn a_compatible_servers_reasoning_reads_as_thinking_and_is_not_sent_back() {
+    for key in ["reasoning_content", "reasoning"] {
+        let reply = json::parse(&format!(
+            r#"{{"role": "assistant", "content": "4", "{key}": "2 + 2", "tool_calls": null}}"#
+        ))
+        .unwrap();
+        let messages = from_openai(&reply, At::Name("reply")).unwrap();
+        assert_eq!(
+            messages[0].parts,
+            [
+                Part::Thinking {
+                    thinking: "2 + 2".into(),
+                    signature: None
+                },
+                Part::Text("4".into()),
+            ],
+            "{key}"
+        );
+        let sent = to_openai(&sourced(&messages)).unwrap();
+        assert_eq!(
+            sent,
+            json!([{"role": "assistant", "content": "4"}]),
+            "{key}"
+        );
+        let empty = json::parse(&format!(
+            r#"{{"role": "assistant", "content": "4", "{key}": ""}}"#
+        ))
+        .unwrap();
+        assert_eq!(
+            from_openai(&empty, At::Name("reply")).unwrap()[0].parts,
+            [Part::Text("4".into())]
+        );
+    }
+    let mistyped = json!({"role": "assistant", "content": "4", "reasoning": {"text": "x"}});
+    assert_eq!(
+        refused(from_openai(&mistyped, At::Name("reply"))).1,
+        "reply.reasoning"
     );
 }
