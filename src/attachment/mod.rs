@@ -95,11 +95,10 @@ impl Attachment {
                 field: "id".to_owned(),
             });
         }
-        Ok(Attachment::Custom {
-            id,
-            rank,
-            text: text.into(),
-        })
+        // A blank part carries nothing, and providers drop it, which would
+        // move or lose the cache breakpoint on the pins' last part.
+        let text = non_empty("text", text.into())?;
+        Ok(Attachment::Custom { id, rank, text })
     }
 
     /// The store key: `memory:{slug}`, `file:{path}`, `todo:session`, or

@@ -834,3 +834,16 @@ fn a_blank_slug_or_path_is_refused_as_no_call_could_name_its_id() {
     }
     assert!(Attachment::memory(" padded ", "x").is_ok());
 }
+
+#[test]
+fn a_blank_custom_text_is_refused_as_providers_would_drop_its_part() {
+    for blank in ["", " ", "\t\n", "\u{3000}"] {
+        let error = Attachment::custom("note:a", AttachmentKind::Memory, blank).unwrap_err();
+        assert_eq!(
+            (error.code(), error.field()),
+            ("INVALID_SPEC", Some("text")),
+            "{blank:?}"
+        );
+    }
+    assert!(Attachment::custom("note:a", AttachmentKind::Memory, " x ").is_ok());
+}
