@@ -522,6 +522,16 @@ async fn a_connection_lost_midway_is_retried_once_for_idempotent_calls_only() {
             "a save (a put) is retried"
         );
 
+        fault_once_in(fault, "put");
+        store.save_attachments("s", &pinned_mix()).await.unwrap();
+        assert!(fired(), "saving the pins met the fault");
+        let saved = store.load_attachments("s").await.unwrap().expect("saved");
+        assert_eq!(
+            saved.consolidated_message(),
+            pinned_mix().consolidated_message(),
+            "saving the pins, puts alone, is retried"
+        );
+
         fault_once_in(fault, "add");
         let error = store
             .append_activity_frames("s", "r", frames("x", 2))

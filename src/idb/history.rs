@@ -292,6 +292,9 @@ impl IdbSessionStore {
         let required_at = reads.len();
         let required = turn.require_absent;
         reads.extend(required.iter().map(|k| state_key(&key(&[session_id, k]))));
+        // Puts alone (saveAttachments, a turn of state) end the same if run
+        // twice, so a connection lost midway may retry them.
+        let idempotent = adds.is_empty() && !counts && required.is_empty();
         let writes = move |results: &[JsValue]| {
             let mut writes = Vec::new();
             let mut present = required.iter().zip(&results[required_at..]);
@@ -325,7 +328,7 @@ impl IdbSessionStore {
             Ok(writes)
         };
         Ok(self
-            .write_session(session_id, &ALL, false, reads, None, writes)
+            .write_session(session_id, &ALL, idempotent, reads, None, writes)
             .map(drop))
     }
 }

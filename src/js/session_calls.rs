@@ -344,11 +344,11 @@ pub fn append_messages(
 const SESSION_OPTIONS: [&str; 3] = ["id", "title", "meta"];
 
 pub fn create_session(options: &JsValue, intake: &mut Intake) -> Result<Call, Error> {
-    Options::read(options, &SESSION_OPTIONS)?;
+    let read = Options::read(options, &SESSION_OPTIONS)?;
     let new = if options.is_undefined() || options.is_null() {
         NewSession::default()
     } else {
-        NewSession::from_value(&intake.value(options, "options", "options.id")?)?
+        NewSession::from_value(&intake.value(&read.object(), "options", "options.id")?)?
     };
     Ok(Call::CreateSession(new))
 }
@@ -433,8 +433,9 @@ pub fn update_session(id: &JsValue, update: &JsValue, intake: &mut Intake) -> Re
     if update.is_undefined() || update.is_null() {
         return Err(Error::argument("options", "must be an object"));
     }
-    Options::read(update, &SESSION_OPTIONS)?;
-    let update = SessionUpdate::from_value(&intake.value(update, "options", "options.id")?)?;
+    let read = Options::read(update, &SESSION_OPTIONS)?;
+    let update =
+        SessionUpdate::from_value(&intake.value(&read.object(), "options", "options.id")?)?;
     Ok(Call::UpdateSession(id, update))
 }
 

@@ -169,6 +169,16 @@ impl Options {
             .map(Self)
     }
 
+    /// The options as read, in a new plain object: one copied whole as a
+    /// value after (a session's) has had each getter run once.
+    pub fn object(&self) -> JsValue {
+        let object = js_sys::Object::new();
+        for (name, value) in self.0.iter().filter(|(_, v)| !v.is_undefined()) {
+            let _ = js_sys::Reflect::set(&object, &JsValue::from_str(name), value);
+        }
+        object.into()
+    }
+
     /// The option's value; `undefined` when not given.
     pub fn get(&self, name: &str) -> JsValue {
         self.0

@@ -507,6 +507,13 @@ test("what is stored is what was checked: each getter runs once", async () => {
   await store.appendMessages(id, [message]);
   assert.equal(reads, 1);
   assert.deepEqual((await store.loadMessages(id)).map((m) => m.content), ["hi"]);
+  // A session's options, checked for unknown keys and then copied whole.
+  let titles = 0;
+  const created = await store.createSession({ get title() { return `t${++titles}`; } });
+  assert.deepEqual([titles, created.title], [1, "t1"]);
+  let metas = 0;
+  const updated = await store.updateSession(id, { get meta() { return { reads: ++metas }; } });
+  assert.deepEqual([metas, updated.meta], [1, { reads: 1 }]);
   store.free();
 });
 
