@@ -500,8 +500,18 @@ fn words(text: &str, from: usize) -> Option<Hit> {
         // capital, a small letter and a digit, which no name glued to a
         // key (an ENV_NAME_, a slug-) is.
         // Measured only for a key found: it vetoes one.
+        // So is standard base64 (a data: URL's image, a file's bytes) at
+        // a `/` or `+`, which end a word: 128 characters of it before.
         let in_data = || {
-            prev_word && i - run_start >= 128 && {
+            let base64 = |b: &u8| alnum(*b) || *b == b'/' || *b == b'+';
+            let long = if prev_word {
+                i - run_start >= 128
+            } else {
+                i >= 128
+                    && matches!(bytes[i - 1], b'/' | b'+')
+                    && bytes[i - 128..i].iter().all(base64)
+            };
+            long && {
                 let run = &bytes[i - 128..i];
                 run.iter().any(u8::is_ascii_uppercase)
                     && run.iter().any(u8::is_ascii_lowercase)

@@ -796,6 +796,29 @@ fn pretty_printed_json_and_unicode_escapes_do_not_hide_a_credential() {
 }
 
 #[test]
+fn a_key_prefix_after_a_slash_or_plus_inside_long_standard_base64_is_data() {
+    // An image's bytes as base64: "/AIza" or "+AKIA" inside them is no key.
+    let run =
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9aw".repeat(2);
+    for inner in [
+        "/AIzaSyD3xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcQ1Zt",
+        "+AIzaSyD3xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcQ1Zt",
+        "/AKIAQ3XZ7Y2W4V5U6T7S",
+    ] {
+        let text = format!("data:image/png;base64,{run}{inner}{run}");
+        assert_eq!(find(&text), None, "{text}");
+    }
+    // After a path's slash, or a short run, it is still a key.
+    for text in [
+        "https://maps.example.test/v1/AIzaSyD3xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcQ1Zt".to_owned(),
+        format!("{}/AIzaSyD3xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcQ1Zt", &run[..100]),
+        format!("{} /AIzaSyD3xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcQ1Zt", run),
+    ] {
+        assert!(find(&text).is_some(), "missed: {text}");
+    }
+}
+
+#[test]
 fn a_key_prefix_inside_a_long_base64url_run_is_data() {
     // OpenAI's encrypted_content is base64url: "-sk-" or "_hf_" inside it
     // is no key, however random what follows.
