@@ -258,23 +258,6 @@ for (const [name, open] of Object.entries(stores)) {
       await expect(saver.put(thread(), secret, metadata(2), { tree: 2 })).rejects.toMatchObject({ code: "CREDENTIAL" });
     });
 
-    it("values of more items than the store takes in one call (vectors, a file's bytes) are kept as their JSON text", async () => {
-      const store = await open();
-      const saver = new AttacheCheckpointSaver(store);
-      // 41 channels of 100,001 numbers: past the store's 4,000,000 items in
-      // one call. (A nested Uint8Array is one number per byte; LangGraph's
-      // own serializer takes minutes to read back a few million.)
-      const channels = Array.from({ length: 41 }, (_, c) => [`v${c}`, Array.from({ length: 100_001 }, (_, i) => (i + c) % 1000)]);
-      const versions = Object.fromEntries([...channels.map(([name]) => [name, 1]), ["flat", 1]]);
-      const checkpoint = { ...emptyCheckpoint(), id: uuid6(1), channel_values: { ...Object.fromEntries(channels), flat: [1, 2] }, channel_versions: versions };
-      await saver.put(thread(), checkpoint, metadata(1), versions);
-      const values = (await saver.getTuple(thread())).checkpoint.channel_values;
-      expect(values).toEqual({ ...Object.fromEntries(channels), flat: [1, 2] });
-      const [stored, flat] = await store.loadSessionStates("t", ["lg/b//v40/1", "lg/b//flat/1"]);
-      expect(stored).toMatchObject({ t: "json", name: "v40", as: "s" });
-      expect(flat).toEqual({ t: "json", name: "flat", value: [1, 2] });
-    });
-
     it("delta channel history is the default walk's, without loading other channels' values or whole tuples", async () => {
       const { store: watched, calls, args } = counted(await open());
       const saver = new AttacheCheckpointSaver(watched);

@@ -34,26 +34,19 @@ export function wellFormed(value) {
   return fixed === text ? value : JSON.parse(fixed);
 }
 
-// Items past which a value is kept as its text, one string: the store
-// takes 4,000,000 in one call, over all its values (a LangGraph put's
-// channels), and a nested Uint8Array serializes as one number per byte.
-const ITEMS = 100_000;
-
-/** Whether JSON text nests deeper than `depth` or holds over ITEMS items, strings skipped. */
-export function tooNested(text, depth) {
-  let level = 0;
-  let items = 0;
+/** How deep JSON text nests, strings skipped. */
+export function depthOf(text) {
+  let depth = 0;
+  let max = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 34) {
       for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++;
     } else if (c === 91 || c === 123) {
-      if (++level > depth || ++items > ITEMS) return true;
+      max = Math.max(max, ++depth);
     } else if (c === 93 || c === 125) {
-      level--;
-    } else if (c === 44 && ++items > ITEMS) {
-      return true;
+      depth--;
     }
   }
-  return false;
+  return max;
 }

@@ -25,7 +25,7 @@ import {
   writesSortKey,
 } from "@langchain/langgraph-checkpoint";
 import { redactCredentials } from "./attache.js";
-import { tooNested, wellFormedJson } from "./json-text.js";
+import { depthOf, wellFormedJson } from "./json-text.js";
 
 const enc = encodeURIComponent;
 // Checkpoint records list() loads per call.
@@ -99,7 +99,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       // A lone surrogate (text cut through an emoji) becomes U+FFFD: the
       // store refuses it, and kept as text the guard would read less.
       const text = wellFormedJson(typeof data === "string" ? data : new TextDecoder().decode(data));
-      if (tooNested(text, VALUE_DEPTH)) return { t: type, ...named, as: "s", value: text };
+      if (depthOf(text) > VALUE_DEPTH) return { t: type, ...named, as: "s", value: text };
       return { t: type, ...named, value: JSON.parse(text) };
     }
     if (typeof data === "string") return { t: type, ...named, as: "s", value: data };

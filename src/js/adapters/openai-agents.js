@@ -9,7 +9,7 @@
 // expectedSuffix is the whole history.
 import { UserError } from "@openai/agents-core";
 import { redactCredentials } from "./attache.js";
-import { tooNested, wellFormed, wellFormedJson } from "./json-text.js";
+import { depthOf, wellFormed, wellFormedJson } from "./json-text.js";
 
 const opKey = (operationId) => `agents/op/${encodeURIComponent(operationId)}`;
 // Tool arguments nested deeper are kept as their text in the neutral form:
@@ -25,7 +25,7 @@ function textOf(content) {
 
 function argumentsOf(text) {
   try {
-    if (tooNested(String(text), ARGUMENTS_DEPTH)) return { text: String(text) };
+    if (depthOf(String(text)) > ARGUMENTS_DEPTH) return { text: String(text) };
     const parsed = JSON.parse(wellFormedJson(String(text)));
     return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : { value: parsed };
   } catch {
