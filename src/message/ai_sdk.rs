@@ -274,9 +274,7 @@ fn part(value: &Value, at: At, role: Role) -> Result<Part, Error> {
             if image.contains(':') {
                 Part::Image(image_from_url(image))
             } else {
-                let media_type = part.opt_string("mediaType")?;
-                let media_type = media_type
-                    .ok_or_else(|| part.wrong("mediaType", "is needed for base64 image data"))?;
+                let media_type = base64_type(&part, part.opt_string("mediaType")?)?;
                 Part::Image(Image::Base64 {
                     media_type,
                     data: image.to_owned(),
@@ -379,14 +377,19 @@ fn image_file(item: &Fields) -> Result<Part, Error> {
     if url {
         return Ok(Part::Image(image_from_url(data)));
     }
-    // The SDK reads `image/*` as `image`: neither names base64's type.
-    if media_type == "image" || media_type == "image/*" {
-        return Err(item.wrong("mediaType", "must name the image type for base64 data"));
-    }
     Ok(Part::Image(Image::Base64 {
-        media_type,
+        media_type: base64_type(item, Some(media_type))?,
         data: data.to_owned(),
     }))
+}
+
+/// Base64 image data's type, which must name one: the SDK reads `image/*`
+/// as `image`, and neither says which.
+fn base64_type(item: &Fields, media_type: Option<String>) -> Result<String, Error> {
+    match media_type {
+        Some(t) if t.starts_with("image/") && t != "image/*" => Ok(t),
+        _ => Err(item.wrong("mediaType", "must name the image type for base64 data")),
+    }
 }
 
 /// `{instructions?, messages}`: AI SDK 7 refuses system messages among

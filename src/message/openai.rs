@@ -212,14 +212,17 @@ fn message(value: &Value, at: At) -> Result<Message, Error> {
             }
             // Compatible servers' thinking (DeepSeek's `reasoning_content`,
             // Ollama's `reasoning`), a part Chat Completions never sends back.
+            // Some send both, the same text: the first given is read.
             let mut content = Vec::new();
-            for key in ["reasoning_content", "reasoning"] {
-                if let Some(thinking) = message.opt_string(key)?.filter(|t| !t.is_empty()) {
-                    content.push(Part::Thinking {
-                        thinking,
-                        signature: None,
-                    });
-                }
+            let mut thinking = message.opt_string("reasoning_content")?;
+            if let Some(other) = message.opt_string("reasoning")? {
+                thinking = thinking.filter(|t| !t.is_empty()).or(Some(other));
+            }
+            if let Some(thinking) = thinking.filter(|t| !t.is_empty()) {
+                content.push(Part::Thinking {
+                    thinking,
+                    signature: None,
+                });
             }
             content.extend(parts("content")?);
             if let Some(refusal) = message.opt_string("refusal")? {

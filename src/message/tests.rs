@@ -446,6 +446,11 @@ fn what_a_provider_shape_holds_that_attache_cannot_keep_is_refused_with_its_path
             "x[0].content[0].mediaType",
         ),
         (
+            // The deprecated image part, the same.
+            json!([{"role": "user", "content": [{"type": "image", "image": "iVBORw0KGgo=", "mediaType": "image/*"}]}]),
+            "x[0].content[0].mediaType",
+        ),
+        (
             json!([{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "n", "output": {"type": "execution-denied"}}]}]),
             "x[0].content[0].output.type",
         ),
@@ -980,6 +985,10 @@ fn a_compatible_servers_reasoning_reads_as_thinking_and_is_not_sent_back() {
             [Part::Text("4".into())]
         );
     }
+    // vLLM sends both, the same text: one thinking part.
+    let both = json!({"role": "assistant", "content": "4", "reasoning_content": "2 + 2", "reasoning": "2 + 2"});
+    let parts = &from_openai(&both, At::Name("reply")).unwrap()[0].parts;
+    assert_eq!(parts.len(), 2, "{parts:?}");
     let mistyped = json!({"role": "assistant", "content": "4", "reasoning": {"text": "x"}});
     assert_eq!(
         refused(from_openai(&mistyped, At::Name("reply"))).1,
