@@ -95,10 +95,11 @@ impl Attachment {
                 field: "id".to_owned(),
             });
         }
-        // A blank part carries nothing, and providers drop it, which would
-        // move or lose the cache breakpoint on the pins' last part.
-        let text = non_empty("text", text.into())?;
-        Ok(Attachment::Custom { id, rank, text })
+        Ok(Attachment::Custom {
+            id,
+            rank,
+            text: text.into(),
+        })
     }
 
     /// The store key: `memory:{slug}`, `file:{path}`, `todo:session`, or
@@ -125,7 +126,7 @@ impl Attachment {
 
 /// A slug or path makes the id: a blank one (`"memory: "`) could never be
 /// looked up, as every id-taking call refuses a blank id.
-fn non_empty(field: &str, value: String) -> Result<String, Error> {
+pub(crate) fn non_empty(field: &str, value: String) -> Result<String, Error> {
     if crate::text::is_blank(&value) {
         return Err(Error::invalid(field, "must not be empty or blank"));
     }

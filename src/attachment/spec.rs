@@ -18,6 +18,12 @@ impl Attachment {
     pub fn from_spec(spec: &Value) -> Result<Self, Error> {
         // Pinned text rides every request: a credential never gets in.
         let (attachment, held) = Self::from_saved(spec)?;
+        // A blank custom part carries nothing, and providers drop it, which
+        // would move or lose the cache breakpoint. Refused when pinned; a
+        // saved one (older versions took it) still loads.
+        if let Attachment::Custom { text, .. } = &attachment {
+            super::non_empty("text", text.clone())?;
+        }
         held.map_or(Ok(attachment), Err)
     }
 

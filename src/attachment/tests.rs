@@ -838,12 +838,17 @@ fn a_blank_slug_or_path_is_refused_as_no_call_could_name_its_id() {
 #[test]
 fn a_blank_custom_text_is_refused_as_providers_would_drop_its_part() {
     for blank in ["", " ", "\t\n", "\u{3000}"] {
-        let error = Attachment::custom("note:a", AttachmentKind::Memory, blank).unwrap_err();
+        let spec = json!({"kind": "custom", "id": "note:a", "rank": "memory", "text": blank});
+        let error = Attachment::from_spec(&spec).unwrap_err();
         assert_eq!(
             (error.code(), error.field()),
             ("INVALID_SPEC", Some("text")),
             "{blank:?}"
         );
     }
-    assert!(Attachment::custom("note:a", AttachmentKind::Memory, " x ").is_ok());
+    let padded = json!({"kind": "custom", "id": "note:a", "rank": "memory", "text": " x "});
+    assert!(Attachment::from_spec(&padded).is_ok());
+    // Saved by an older version, which took it: the session's pins load.
+    let saved = json!([{"kind": "custom", "id": "note:a", "rank": "memory", "text": ""}]);
+    assert_eq!(AttachmentStore::from_specs(&saved).unwrap().len(), 1);
 }
