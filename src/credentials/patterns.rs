@@ -501,21 +501,23 @@ fn words(text: &str, from: usize) -> Option<Hit> {
         // key (an ENV_NAME_, a slug-) is.
         // Measured only for a key found: it vetoes one.
         // So is standard base64 (a data: URL's image, a file's bytes) at
-        // a `/` or `+`, which end a word: 128 characters of it before.
+        // a `/` or `+`, which end a word: 128 characters of it before, as
+        // random as base64 is (about 50 capitals), which a path or a
+        // query's `why+does+my+key` is not.
         let in_data = || {
             let base64 = |b: &u8| alnum(*b) || *b == b'/' || *b == b'+';
-            let long = if prev_word {
-                i - run_start >= 128
+            let (long, least) = if prev_word {
+                (i - run_start >= 128, 1)
             } else {
-                i >= 128
-                    && matches!(bytes[i - 1], b'/' | b'+')
-                    && bytes[i - 128..i].iter().all(base64)
+                let after = i >= 128 && matches!(bytes[i - 1], b'/' | b'+');
+                (after && bytes[i - 128..i].iter().all(base64), 16)
             };
             long && {
                 let run = &bytes[i - 128..i];
-                run.iter().any(u8::is_ascii_uppercase)
-                    && run.iter().any(u8::is_ascii_lowercase)
-                    && run.iter().any(u8::is_ascii_digit)
+                let count = |f: fn(&u8) -> bool| run.iter().filter(|b| f(b)).count();
+                count(u8::is_ascii_uppercase) >= least
+                    && count(u8::is_ascii_lowercase) >= least
+                    && count(u8::is_ascii_digit) >= least.min(4)
             }
         };
         let found = if prev_alnum {

@@ -808,9 +808,11 @@ fn a_key_prefix_after_a_slash_or_plus_inside_long_standard_base64_is_data() {
         let text = format!("data:image/png;base64,{run}{inner}{run}");
         assert_eq!(find(&text), None, "{text}");
     }
-    // After a path's slash, or a short run, it is still a key.
+    // After a path's slash, a query's `+`, or a short run, it is still a key.
+    let query = "why+does+my+Google+Maps+embed+show+an+error+on+the+2nd+load+".repeat(3);
     for text in [
         "https://maps.example.test/v1/AIzaSyD3xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcQ1Zt".to_owned(),
+        format!("https://x.test/search?q={query}with+key+AIzaSyD3xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcQ1Zt"),
         format!("{}/AIzaSyD3xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcQ1Zt", &run[..100]),
         format!("{} /AIzaSyD3xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9BcQ1Zt", run),
     ] {
