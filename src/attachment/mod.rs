@@ -126,7 +126,7 @@ impl Attachment {
 
 /// A slug or path makes the id: a blank one (`"memory: "`) could never be
 /// looked up, as every id-taking call refuses a blank id.
-pub(crate) fn non_empty(field: &str, value: String) -> Result<String, Error> {
+fn non_empty(field: &str, value: String) -> Result<String, Error> {
     if crate::text::is_blank(&value) {
         return Err(Error::invalid(field, "must not be empty or blank"));
     }

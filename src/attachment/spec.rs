@@ -22,7 +22,9 @@ impl Attachment {
         // would move or lose the cache breakpoint. Refused when pinned; a
         // saved one (older versions took it) still loads.
         if let Attachment::Custom { text, .. } = &attachment {
-            super::non_empty("text", text.clone())?;
+            if crate::text::is_blank(text) {
+                return Err(Error::invalid("text", "must not be empty or blank"));
+            }
         }
         held.map_or(Ok(attachment), Err)
     }

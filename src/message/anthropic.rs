@@ -249,10 +249,9 @@ pub fn to_anthropic(
 /// gets `_2`, `_3`…, and each result follows its call. Other ids go as they
 /// are, and a rewrite depends only on what came before: the prefix holds.
 fn wire_ids(turns: &mut [(&str, Vec<Value>, Join)]) {
-    // Sorted, searched by halves: a gateway's `call_0` repeats every turn.
-    let mut used: Vec<String> = Vec::new();
-    // Each repeated id's next suffix, so a repeat tries one or two.
-    let mut next: Vec<(String, usize)> = Vec::new();
+    // Sorted, searched by halves (a gateway's `call_0` repeats every
+    // turn), each with the next suffix to try after it.
+    let mut used: Vec<(String, usize)> = Vec::new();
     // The last assistant turn's calls not yet answered: (id, wire id).
     let mut open: Vec<(String, String)> = Vec::new();
     let valid = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
@@ -282,20 +281,19 @@ fn wire_ids(turns: &mut [(&str, Vec<Value>, Join)]) {
                 base.clone()
             };
             // Taken: the base with its next suffix not taken.
+            let mut first = None;
             let at = loop {
-                if let Err(at) = used.binary_search(&wire) {
-                    break at;
+                match used.binary_search_by(|(u, _)| u.as_str().cmp(&wire)) {
+                    Err(at) => break at,
+                    Ok(k) => {
+                        let k = *first.get_or_insert(k);
+                        wire = format!("{base}_{}", used[k].1);
+                        used[k].1 += 1;
+                    }
                 }
-                let slot = next.binary_search_by(|(b, _)| b.cmp(&base));
-                let slot = slot.unwrap_or_else(|at| {
-                    next.insert(at, (base.clone(), 2));
-                    at
-                });
-                wire = format!("{base}_{}", next[slot].1);
-                next[slot].1 += 1;
             };
-            used.insert(at, wire.clone());
-            open.push((std::mem::replace(id, wire.clone()), wire.clone()));
+            used.insert(at, (wire.clone(), 2));
+            open.push((std::mem::replace(id, wire.clone()), wire));
         }
     }
 }

@@ -212,13 +212,11 @@ fn message(value: &Value, at: At) -> Result<Message, Error> {
             }
             // Compatible servers' thinking (DeepSeek's `reasoning_content`,
             // Ollama's `reasoning`), a part Chat Completions never sends back.
-            // Some send both, the same text: the first given is read.
+            // Some send both, the same text: the first not empty is read.
             let mut content = Vec::new();
-            let mut thinking = message.opt_string("reasoning_content")?;
-            if let Some(other) = message.opt_string("reasoning")? {
-                thinking = thinking.filter(|t| !t.is_empty()).or(Some(other));
-            }
-            if let Some(thinking) = thinking.filter(|t| !t.is_empty()) {
+            let first = message.opt_string("reasoning_content")?;
+            let second = message.opt_string("reasoning")?;
+            if let Some(thinking) = first.into_iter().chain(second).find(|t| !t.is_empty()) {
                 content.push(Part::Thinking {
                     thinking,
                     signature: None,
