@@ -102,8 +102,7 @@ async function storedPins(store, sessionId) {
 }
 
 /**
- * Runs one turn. `say(frame)`, if given, sees each activity frame as it
- * happens; the turn's frames are stored under its request id.
+ * Runs one turn; its activity frames are stored under its request id.
  * `snapshot()` is taken when the turn is written, after its tools ran.
  * Once `signal` aborts, the turn stops at its next step and writes nothing
  * more. Whatever it throws says, as `compactionStored`, whether a
@@ -121,18 +120,14 @@ export async function runTurn(options) {
   }
 }
 
-async function turn({ store, sessionId, pinned, model, text, contextWindow, snapshot, say, signal, writing }, state) {
+async function turn({ store, sessionId, pinned, model, text, contextWindow, snapshot, signal, writing }, state) {
   // A new error each time: the signal's reason may be anything, or frozen.
   const halt = () => {
     if (signal?.aborted) throw Object.assign(new DOMException("The turn was stopped.", "AbortError"), { cause: signal.reason });
   };
   const requestId = `req-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
   const frames = [];
-  const frame = (f) => {
-    const full = { at: Date.now(), ...f };
-    frames.push(full);
-    say?.(full);
-  };
+  const frame = (f) => frames.push({ at: Date.now(), ...f });
   const user = { role: "user", content: text };
   // buildRequest adds the system prompt; planTurn counts it as overhead.
   const overhead = estimateTokens([{ role: "system", content: SYSTEM }], "openai");
@@ -171,7 +166,8 @@ async function turn({ store, sessionId, pinned, model, text, contextWindow, snap
   for (let step = 0; step < MAX_STEPS; step++) {
     halt();
     const attachments = pinned.consolidatedMessage();
-    plan = planTurn({ contextWindow, history, attachments, overheadTokens: overhead, counter: "openai" });
+    // The first step's plan is the turn's, unless it compacted.
+    if (step > 0 || compacted) plan = planTurn({ contextWindow, history, attachments, overheadTokens: overhead, counter: "openai" });
     // The turn began by compacting; a later step whose request would not
     // fit the window ends the turn (one over the threshold still goes).
     if (step > 0 && plan.payloadTokens > contextWindow) {

@@ -20,8 +20,9 @@ let model = scripted;
 let sessionId;
 let pinned = new AttachmentStore();
 let lastSteps = [];
-/** Every request the page sent, for the curious (and the end-to-end test). */
-window.demo = { requests: [] };
+/** Every request the page sent, for the curious (and the end-to-end test); `sent` counts those of failed turns too. */
+window.demo = { requests: [], sent: 0 };
+const counted = { complete: (messages, signal) => (window.demo.sent++, model.complete(messages, signal)) };
 
 function notice(text) {
   $("notice").textContent = text;
@@ -397,7 +398,7 @@ onSubmit("composer", ({ text, window: size }) => exclusive(() => orReload(async 
   running = new AbortController();
   $("stop").disabled = false;
   try {
-    const turn = await runTurn({ store, sessionId, pinned, model, text, contextWindow: Number(size), snapshot, signal: running.signal, writing: stopOff });
+    const turn = await runTurn({ store, sessionId, pinned, model: counted, text, contextWindow: Number(size), snapshot, signal: running.signal, writing: stopOff });
     lastSteps = turn.steps;
     window.demo.requests.push(...turn.steps.map((s) => s.messages));
     said(turn.stopped ? "The turn stopped: its next request would not fit the window."

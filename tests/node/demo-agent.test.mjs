@@ -29,6 +29,11 @@ test("compaction keeps the longest tail that fits the budget, cut at a user mess
   // A looser budget keeps more.
   const roomy = compact(history, next, 10_000);
   assert.deepEqual(roomy.slice(1), history.slice(2));
+  // Per-message counts sum below the list's: each is taken one high, else
+  // this tail and the next message come to 43 tokens, over 41.
+  const five = Array.from({ length: 5 }, (_, i) => say(i % 2 ? "assistant" : "user", 1));
+  const short = compact(five, say("user", 1), 41);
+  assert.ok(tokens([...short, say("user", 1)]) < 41, `${tokens([...short, say("user", 1)])} tokens, under 41`);
 });
 
 test("when no tail fits, only the summary is kept; an empty history has nothing to cut", () => {
@@ -60,7 +65,7 @@ async function session(model) {
   const calls = [];
   const counted = { name: "counted", complete: (messages) => { calls.push(messages); return model.complete(messages); } };
   const turn = (text, contextWindow = 8000, more = {}) =>
-    runTurn({ store, sessionId: id, pinned, model: counted, text, contextWindow, snapshot: () => ({}), say: () => {}, ...more });
+    runTurn({ store, sessionId: id, pinned, model: counted, text, contextWindow, snapshot: () => ({}), ...more });
   return { store, id, pinned, calls, turn };
 }
 
