@@ -86,14 +86,18 @@ impl JsCounter {
                             reason: format!("threw: {said}"),
                         }
                     })?;
-                // One reason for NaN, 1.5, -1, undefined or a Promise: a
-                // counter runs synchronously.
-                tokens(&counted, "counter").ok().flatten().ok_or_else(|| {
-                    Error::argument(
+                // A part of a token is a token: `text.length / 4` counts.
+                // One reason for NaN, -1, undefined or a Promise: a counter
+                // runs synchronously.
+                match counted.as_f64() {
+                    Some(n) if n >= 0.0 && n.ceil() <= 9_007_199_254_740_991.0 => {
+                        Ok(n.ceil() as u64)
+                    }
+                    _ => Err(Error::argument(
                         "counter",
-                        "must return a non-negative whole number of tokens, synchronously",
-                    )
-                })
+                        "must return a non-negative number of tokens, synchronously",
+                    )),
+                }
             }
         }
     }

@@ -110,11 +110,13 @@ export type AiSdkMessage =
 /** System text goes in `instructions` (one text as a string): AI SDK 7 refuses it among the messages. */
 export interface AiSdkRequest { instructions?: string | Array<{ role: "system"; content: string }>; messages: AiSdkMessage[] }
 
-/** A built-in counter, `{ ratio, perMessage }`, or the host's own function. */
+/** A built-in counter, `{ ratio, perMessage }` (`perMessage` a whole number), or the
+ * host's own function, synchronous, whose fraction of a token is rounded up. */
 export type TokenCounterSpec =
   | "heuristic" | "openai" | "anthropic" | "gemini" | "local"
   | { ratio: number; perMessage?: number | undefined }
   | ((messages: Message[]) => number);
+/** Token counts and the window are whole numbers; `thresholdPercent` too. */
 export interface PlanTurnOptions {
   contextWindow: number;
   /** The compaction trigger as a percentage of the window; default 80. */

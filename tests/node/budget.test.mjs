@@ -31,7 +31,7 @@ test("a custom ratio and a host function count as given", () => {
   const seen = [];
   planTurn({ contextWindow: 100_000, history: withMeta, contributors: withMeta, memories: withMeta, counter: (ms) => { seen.push(JSON.stringify(ms)); return 1; } });
   assert.deepEqual(seen.map((s) => s.includes("meta")), [false, false], "history, and contributors and memories, without meta");
-  for (const bad of ["gpt", { ratio: 0 }, { ratio: 4, perMessage: -1 }, () => -1, () => 1.5, () => { throw new Error("x"); }]) {
+  for (const bad of ["gpt", { ratio: 0 }, { ratio: 4, perMessage: -1 }, () => -1, () => -0.5, () => { throw new Error("x"); }]) {
     assert.throws(() => estimateTokens(messages, bad), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT", String(bad));
   }
   assert.throws(() => estimateTokens([{ role: "user", content: [{ type: "audio" }] }]), (e) => e.code === "INVALID_VALUE");
@@ -74,10 +74,19 @@ test("planTurn's lines, one token either side, from JS", () => {
 });
 
 test("a counter's wrong result is named at counter, with what it must return", () => {
-  for (const result of [NaN, 1.5, -1, undefined, Promise.resolve(2)]) {
+  for (const result of [NaN, Infinity, -1, -0.5, 2 ** 53, undefined, "3", Promise.resolve(2)]) {
     assert.throws(() => attache.estimateTokens([{ role: "user", content: "hi" }], () => result), (e) =>
       isAttacheError(e) && e.code === "INVALID_ARGUMENT" && e.field === "counter" && /synchronously/.test(e.message));
   }
+});
+
+test("a counter's fraction of a token is a token: rounded up", () => {
+  const hi = [{ role: "user", content: "hi" }];
+  assert.equal(attache.estimateTokens(hi, () => 10 / 4), 3);
+  assert.equal(attache.estimateTokens(hi, () => 0.25), 1);
+  assert.equal(attache.estimateTokens(hi, () => 7), 7);
+  assert.equal(planTurn({ contextWindow: 100, history: hi, counter: (ms) => JSON.stringify(ms).length / 4 }).historyTokens,
+    Math.ceil(JSON.stringify(hi).length / 4));
 });
 
 test("planTurn takes as attachments only what buildRequest takes: the consolidated message", () => {
