@@ -69,8 +69,10 @@ initSync({ module: gunzipSync(Uint8Array.from(atob(gzippedWasmBase64), (c) => c.
 export * from "./attache.js";
 `);
 
-const ready = `export * from "./attache.js";\n`;
-await writeFile(at("index.d.ts"), `/** The default entry: the wasm is initialised on import. */\n${ready}`);
+// The default entry's types leave out init's, which name DOM types
+// (RequestInfo, BufferSource): a Node or worker project without the DOM lib
+// compiles it, skipLibCheck or not.
+await writeFile(at("index.d.ts"), `/** The default entry: the wasm is initialised on import. */\nexport * from "./types.js";\n`);
 
 // Every method first asks the guard for \`this\`'s pointer, read once, and
 // hands wasm that (src/js/guard.js says why); free() on a freed instance
@@ -179,7 +181,12 @@ if (stateSaves !== 2) throw new Error(`attache.d.ts's shape changed: ${stateSave
 types = types.replaceAll("saveSessionState(sessionId: string, key: string, value: JsonInput | readonly AttachmentSpec[])",
   "saveSessionState<K extends string>(sessionId: string, key: K, value: SessionStateValue<K>)");
 if (/\bany\b/.test(types.replace(/\/\*[\s\S]*?\*\//g, ""))) throw new Error("attache.d.ts still has `any`");
-await writeFile(at("attache.d.ts"), types);
+// The classes declare [Symbol.dispose]: the lib that types it comes along,
+// so a plain tsconfig (no lib named) compiles them.
+const initTypes = types.indexOf("export type InitInput");
+if (initTypes < 0) throw new Error("attache.d.ts's shape changed: no InitInput");
+await writeFile(at("types.d.ts"), `/// <reference lib="esnext.disposable" />\n${types.slice(0, initTypes)}`);
+await writeFile(at("attache.d.ts"), `export * from "./types.js";\n\n${types.slice(initTypes)}`);
 await rm(at("attache_bg.wasm.d.ts"), { force: true });
 
 // The framework adapters: plain modules with their own types, shipped as
@@ -215,7 +222,9 @@ const manifest = {
   },
   main: "./index.js",
   types: "./index.d.ts",
-  files: ["attache.js", "attache.d.ts", "attache_bg.wasm", "attache_wasm.js", "guard.js", "index.js", "index.d.ts", "inflate.js",
+  // moduleResolution node10 reads no exports map: the slim subpath's types.
+  typesVersions: { "*": { slim: ["./attache.d.ts"] } },
+  files: ["attache.js", "attache.d.ts", "types.d.ts", "attache_bg.wasm", "attache_wasm.js", "guard.js", "index.js", "index.d.ts", "inflate.js",
     "snippets", "README.md", ...adapters.flatMap((name) => [`${name}.js`, `${name}.d.ts`]), ...adapterShared],
   // The frameworks the adapters extend: each host brings its own. Up to
   // the next major (0.x: up to 1.0), as one may change what we build on.

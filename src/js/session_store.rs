@@ -336,7 +336,7 @@ macro_rules! session_store_methods {
             #[wasm_bindgen(js_name = importSession, unchecked_return_type = "Promise<SessionInfo>")]
             pub fn import_session(
                 &self,
-                #[wasm_bindgen(unchecked_param_type = "SessionDocument")] document: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "SessionDocumentInput")] document: JsValue,
                 #[wasm_bindgen(unchecked_optional_param_type = "ImportSessionOptions")] options: JsValue,
             ) -> Promise {
                 self.backend().call_with(|intake| calls::import_session(&document, &options, intake))

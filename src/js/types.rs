@@ -10,7 +10,7 @@ export interface MemorySpec { kind: "memory"; slug: string; memory: string }
 export interface FileSpec { kind: "file"; path: string; contents?: string | null | undefined; truncate?: boolean | undefined }
 export interface TodoItem { text: string; completed: boolean }
 /** `todo:session`: the live task list. */
-export interface TodoSpec { kind: "todo"; items: TodoItem[] }
+export interface TodoSpec { kind: "todo"; items: readonly TodoItem[] }
 /** Host-rendered: `text` is sent verbatim, ranked with `rank`'s kind. */
 export interface CustomSpec { kind: "custom"; id: `${string}:${string}`; rank: AttachmentKind; text: string }
 export type AttachmentKind = "memory" | "file" | "todo";
@@ -217,7 +217,7 @@ export type ActivityFrame = JsonObject;
 export interface SerializedReplState { env?: { [name: string]: Json } | undefined; history?: string[] | undefined }
 /** The target's introspection tree under key `snapshot`. */
 export interface SnapshotNode { accepts?: Json | undefined; state?: Json | undefined; children?: SnapshotNode[] | undefined; [key: string]: Json | SnapshotNode[] | undefined }
-export interface NewSession { id?: string | undefined; title?: string | undefined; meta?: JsonObject | undefined }
+export interface NewSession { id?: string | undefined; title?: string | undefined; meta?: JsonObjectInput | undefined }
 export interface SessionInfo {
   id: string;
   title: string;
@@ -246,7 +246,7 @@ export interface IdbSessionStoreOptions extends SessionStoreOptions {
   onVersionChange?: ((event: VersionChangeEvent) => void) | undefined;
 }
 /** What `updateSession` changes; the id cannot. */
-export interface SessionUpdate { title?: string | undefined; meta?: JsonObject | undefined }
+export interface SessionUpdate { title?: string | undefined; meta?: JsonObjectInput | undefined }
 /** The last `limit` messages before position `before` (positions count from 0). */
 export interface LoadMessagesOptions { limit?: number | undefined; before?: number | undefined }
 /** Replaces every message from position `from` on; with `expectedCount`, only
@@ -303,6 +303,16 @@ export interface SessionDocument {
   messages: Message[];
   frames: RequestFrames[];
 }
+/** What `importSession` takes: an exported document, edited or not (pins
+ * put back under `state.attachments` as `specs()` gives them, say). */
+export interface SessionDocumentInput {
+  readonly format: "attache-session";
+  readonly version: 1;
+  readonly session: { readonly id: string; readonly title: string; readonly createdAt: number; readonly updatedAt: number; readonly meta: JsonObjectInput };
+  readonly state: { readonly [key: string]: JsonInput | SnapshotNode | SerializedReplState | readonly AttachmentSpec[] | undefined };
+  readonly messages: readonly Message[];
+  readonly frames: ReadonlyArray<{ readonly requestId: string; readonly frames: readonly JsonObjectInput[] }>;
+}
 /** Import under another id than the document's. */
 export interface ImportSessionOptions { id?: string | undefined }
 /** What `MemorySessionStore` and `IdbSessionStore` share. */
@@ -333,7 +343,7 @@ export interface SessionStore {
   loadFramesByRequest(sessionId: string): Promise<RequestFrames[]>;
   commitTurn(sessionId: string, turn: TurnCommit): Promise<void>;
   exportSession(id: string): Promise<SessionDocument>;
-  importSession(document: SessionDocument, options?: ImportSessionOptions): Promise<SessionInfo>;
+  importSession(document: SessionDocumentInput, options?: ImportSessionOptions): Promise<SessionInfo>;
   saveAttachments(sessionId: string, pinned: AttachmentStore): Promise<void>;
   loadAttachments(sessionId: string): Promise<AttachmentStore | null>;
 }

@@ -181,6 +181,12 @@ test("tsc --strict accepts a typed consumer and its @ts-expect-error lines fail 
   await npx(dir("typed"), "tsc", "-p", ".").catch((e) => assert.fail(`tsc reported:\n${e.stdout}${e.stderr}`));
 });
 
+test("a plain tsconfig (no lib named, node10) and one without the DOM lib both compile it", async () => {
+  for (const config of ["tsconfig.plain.json", "tsconfig.nodom.json"]) {
+    await npx(dir("typed"), "tsc", "-p", config).catch((e) => assert.fail(`${config}: tsc reported:\n${e.stdout}${e.stderr}`));
+  }
+});
+
 test("requests and messages go into the openai, @anthropic-ai/sdk and ai types with no casts", async () => {
   await npx(dir("typed"), "tsc", "-p", "tsconfig.sdk.json").catch((e) => assert.fail(`tsc reported:\n${e.stdout}${e.stderr}`));
 });

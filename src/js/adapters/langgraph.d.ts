@@ -9,7 +9,7 @@ import {
   type SerializerProtocol,
 } from "@langchain/langgraph-checkpoint";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import type { SessionStore } from "./attache.js";
+import type { SessionStore } from "./types.js";
 
 /**
  * A LangGraph.js checkpointer over a `MemorySessionStore` or an

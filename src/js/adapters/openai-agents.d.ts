@@ -1,5 +1,5 @@
 import type { AgentInputItem, SessionHistoryTransactionArgs, SessionHistoryTransactionAwareSession } from "@openai/agents-core";
-import type { SessionStore } from "./attache.js";
+import type { SessionStore } from "./types.js";
 
 export interface AttacheSessionOptions {
   /** An existing session's id, or the id to create it under; a new id is generated when absent. */
