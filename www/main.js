@@ -1,19 +1,24 @@
 // The demo page: sessions in IndexedDB, pins, the agent loop, and what
 // each request carried. Every text from the user or a model is rendered
 // with textContent, never as HTML.
-import init, { AttachmentStore, IdbSessionStore, MemorySessionStore, isAttacheError, registerSecret, forgetSecrets } from "../pkg/attache.js";
+import init, { AttachmentStore, IdbSessionStore, MemorySessionStore, isAttacheError, redactCredentials, registerSecret, forgetSecrets } from "../pkg/attache.js";
 import { runTurn, todoItems } from "./agent.js";
 import { endpoint, isPinned, scripted } from "./model.js";
 import { el, list, describeFrame, download, sizeOf } from "./view.js";
 
-await init();
 const $ = (id) => document.getElementById(id);
-// Storage denied (a sandboxed frame, some private modes): the memory
-// store keeps the page working, for this tab only.
+const describe = (e) => (isAttacheError(e) ? `${e.code}: ${e.message}` : String(e?.message ?? e));
+await init().catch((e) => {
+  notice(`The demo could not load attache: ${e?.message ?? e}`);
+  throw e;
+});
+// Storage denied (a sandboxed frame, some private modes), or a database
+// this build cannot open (a newer one's, say): the memory store keeps the
+// page working, for this tab only, and the page says why.
 const store = await IdbSessionStore.open({ name: "attache-demo", onVersionChange: () => notice("Another tab upgraded the database; reconnecting.") })
   .catch((e) => {
-    if (!isAttacheError(e) || e.code !== "UNAVAILABLE") throw e;
-    queueMicrotask(() => notice("IndexedDB is not available here: sessions last until this tab closes."));
+    const why = isAttacheError(e) && e.code === "UNAVAILABLE" ? "IndexedDB is not available here" : `IndexedDB could not be opened (${describe(e)})`;
+    queueMicrotask(() => notice(`${why}: sessions last until this tab closes.`));
     return new MemorySessionStore();
   });
 let model = scripted;
@@ -38,7 +43,6 @@ function put(id, text) {
   if ($(id).textContent !== text) $(id).textContent = text;
 }
 
-const describe = (e) => (isAttacheError(e) ? `${e.code}: ${e.message}` : String(e?.message ?? e));
 
 /** `f()`, or `blocked(e)` when a pin holding the model's key refused it. */
 function unlessBlocked(f, blocked) {
@@ -238,7 +242,11 @@ async function render() {
   }));
   $("pinned").replaceChildren(...pinned.attachmentIds().map((id) => {
     const detach = el("button", { type: "button", "aria-label": `Detach ${id}` }, "Detach");
-    detach.onclick = () => attempt(() => changePins(() => pinned.detachAttachment(id) ? `Detached ${id}.` : `${id} was already detached.`));
+    // Once: a second click would be refused while the first is written.
+    detach.onclick = () => detach.dataset.pending || attempt(() => {
+      detach.dataset.pending = "true";
+      return changePins(() => pinned.detachAttachment(id) ? `Detached ${id}.` : `${id} was already detached.`);
+    });
     // Holding the key entered under "Model": shown by id only, to detach.
     const shown = unlessBlocked(() => ({ spec: pinned.getAttachment(id), rendered: pinned.renderAttachment(id) ?? "" }), () => null);
     if (!shown) return el("li", { class: "blocked" }, el("code", {}, id), " holds the model's key and stops every request ", detach);
@@ -247,7 +255,8 @@ async function render() {
     const detail = cut ? `cut at 8 KiB of ${cut[1]} bytes` : `${sizeOf(rendered)} bytes`;
     const edit = el("button", { type: "button", "aria-label": `Edit ${id}` }, "Edit");
     edit.onclick = () => editSpec(spec, id);
-    return el("li", {}, el("code", {}, id), ` ${detail} `, spec.kind === "todo" ? "" : edit, detach);
+    // A todo is ticked in its list; a custom pin (from an import) has no form.
+    return el("li", {}, el("code", {}, id), ` ${detail} `, spec.kind === "memory" || spec.kind === "file" ? edit : "", detach);
   }));
   if (focused && !focused.isConnected) {
     const same = [...$("todos").querySelectorAll("input"), ...$("pinned").querySelectorAll("button")]
@@ -255,7 +264,9 @@ async function render() {
     (same ?? $("pinned-title")).focus();
   }
 
-  const messages = await store.loadMessages(sessionId);
+  // Stored before the model's key was entered, the key may be in them:
+  // shown redacted, as the export is.
+  const { value: messages } = redactCredentials(await store.loadMessages(sessionId));
   $("history").replaceChildren(...messages.map((m) => el("li", { class: m.role }, el("strong", {}, `${m.role}: `), describeMessage(m))));
 
   const last = lastSteps.at(-1);
@@ -288,13 +299,13 @@ async function render() {
     put("prefix", "No request yet on this page; the last prefix is restored with the pins.");
     $("budget").replaceChildren();
   }
-  const requests = await store.loadFramesByRequest(sessionId);
+  const { value: requests } = redactCredentials(await store.loadFramesByRequest(sessionId));
   $("timeline").replaceChildren(...requests.map((r) => el("li", {}, el("code", {}, r.requestId), list(r.frames.map(describeFrame)))));
   $("snapshot").textContent = JSON.stringify(await store.loadSnapshot(sessionId), null, 2);
   // Rejects where IndexedDB is denied too (an opaque origin).
   const estimate = await navigator.storage?.estimate?.().catch(() => null);
   $("storage").textContent = store instanceof MemorySessionStore
-    ? "IndexedDB is not available here: sessions last until this tab closes."
+    ? "Sessions are in memory, not IndexedDB: they last until this tab closes."
     : estimate ? `Using ${(estimate.usage / 1024).toFixed(1)} KiB of ${(estimate.quota / 2 ** 20).toFixed(0)} MiB.` : "Storage estimate unavailable.";
 }
 
@@ -353,8 +364,12 @@ function onSubmit(id, handler, clear = cleared) {
   $(id).addEventListener("submit", (event) => {
     event.preventDefault();
     const form = event.currentTarget;
+    // A double click submits twice: the second would only be refused.
+    if (form.dataset.pending) return;
+    form.dataset.pending = "true";
     const values = Object.fromEntries(new FormData(form));
-    attempt(async () => { await handler(values, form); clear(form); }, (e) => clear(form, e));
+    attempt(async () => { await handler(values, form); clear(form); }, (e) => clear(form, e))
+      .finally(() => delete form.dataset.pending);
   });
 }
 
@@ -367,7 +382,8 @@ onSubmit("add-todo", ({ text }) => changePins(() => {
 // A turn holds the session's pins: switching sessions mid-turn would free
 // them, and a turn started mid-switch would hold pins about to be freed.
 // Each turns the other's controls off.
-const turnControls = ["send", "session-select", "session-new", "session-delete", "session-import"];
+// The model and the window too: a turn keeps the ones it began with.
+const turnControls = ["send", "session-select", "session-new", "session-delete", "session-import", "model-use", "model-scripted", "context-window"];
 let locked = false;
 const exclusive = async (action) => {
   if (locked) throw new Error("Wait until the turn, the switch of session or the last change has finished.");
@@ -413,7 +429,9 @@ onSubmit("composer", ({ text, window: size }) => exclusive(() => orReload(async 
   // model's reply) leaves the user's text.
   if (!e || e.typed || (isAttacheError(e) && /^messages\[0\]/.test(e.field ?? ""))) form.elements.text.value = "";
 });
-onSubmit("model-form", async ({ url, model: name, key }) => {
+onSubmit("model-form", ({ url, model: name, key }) => exclusive(async () => {
+  // The guard takes no key under 8 characters; Ollama's docs show "ollama".
+  if (key && key.length < 8) throw new Error("A key under 8 characters cannot be guarded, so the page does not take it. Ollama needs none: leave it empty.");
   // Checked before the key in use is forgotten: a bad URL or key keeps it guarded.
   const next = endpoint({ url, model: name || "default", key });
   if (key) registerSecret(key);
@@ -421,19 +439,27 @@ onSubmit("model-form", async ({ url, model: name, key }) => {
   forgetSecrets();
   if (key) registerSecret(key);
   model = next;
-});
-$("model-scripted").onclick = () => attempt(async () => { forgetSecrets(); model = scripted; });
+}));
+$("model-scripted").onclick = () => attempt(() => exclusive(async () => { forgetSecrets(); model = scripted; }));
 
 $("file-contents").addEventListener("dragover", (e) => e.preventDefault());
-$("file-contents").addEventListener("drop", (e) => {
-  e.preventDefault();
-  const [file] = e.dataTransfer.files;
+/** A file's text into the file pin's form; a folder or an unreadable file is said. */
+function loadFile(file) {
   if (!file) return;
   file.text().then((text) => {
     $("file-contents").value = text;
     $("pin-file").elements.path.value ||= file.name;
-  });
+  }, (e) => notice(`Could not read ${file.name}: ${describe(e)}`));
+}
+$("file-contents").addEventListener("drop", (e) => {
+  e.preventDefault();
+  loadFile(e.dataTransfer.files[0]);
 });
+// Keyboard users cannot drop: the same through a file picker.
+$("file-load").onchange = (e) => {
+  loadFile(e.target.files[0]);
+  e.target.value = "";
+};
 $("session-select").onchange = (e) => attempt(() => exclusive(() => openSession(e.target.value)));
 $("session-new").onclick = () => attempt(() => exclusive(newSession));
 $("session-delete").onclick = () => attempt(() => exclusive(async () => {
@@ -441,19 +467,28 @@ $("session-delete").onclick = () => attempt(() => exclusive(async () => {
   await openLatest();
 }));
 $("session-export").onclick = () => attempt(async () => {
-  const doc = await store.exportSession(sessionId);
-  download(`attache-session-${sessionId}.json`, JSON.stringify(doc, null, 2));
+  // A key stored before it was entered under "Model" does not leave in a file.
+  const { value, redactions } = redactCredentials(await store.exportSession(sessionId));
+  download(`attache-session-${sessionId}.json`, JSON.stringify(value, null, 2));
+  if (redactions.length) notice(`Exported with ${redactions.length} credential(s) redacted, at ${redactions.map((r) => r.path).join(", ")}.`);
 });
 $("session-import").onchange = (e) => attempt(() => exclusive(async () => {
   const [file] = e.target.files;
   if (!file) return;
   // Cleared first: picking the same file again after a refusal must retry.
   e.target.value = "";
-  const doc = JSON.parse(await file.text());
+  let doc;
+  try {
+    doc = JSON.parse(await file.text());
+  } catch {
+    throw new Error(`Import: ${file.name} is not JSON; export a session to get a file the page imports.`);
+  }
   // A malformed document is importSession's to refuse, with its own field.
   const id = doc?.session?.id;
   const exists = typeof id === "string" && id.trim() !== "" && (await store.getSession(id));
-  const info = await store.importSession(doc, exists ? { id: `${id}-copy-${Date.now().toString(36)}` } : undefined);
+  // A copy is told apart in the list by its title.
+  const copy = exists && typeof doc.session.title === "string" ? { ...doc, session: { ...doc.session, title: `${doc.session.title || id} (copy)` } } : doc;
+  const info = await store.importSession(copy, exists ? { id: `${id}-copy-${Date.now().toString(36)}` } : undefined);
   await openSession(info.id);
 }));
 $("persist").onclick = () => attempt(async () => {

@@ -129,6 +129,13 @@ test("a session exports as one JSON file, and imports back after a delete", asyn
   await page.setInputFiles("#session-import", file);
   await page.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, session);
   assert.equal(await page.locator("#history li").count(), history);
+  // Imported again while it exists: a copy, told apart by its title.
+  const title = await page.locator("#session-select option:checked").textContent();
+  await page.setInputFiles("#session-import", file);
+  await page.waitForFunction((id) => document.querySelector("#session-select").value.startsWith(`${id}-copy-`) && !document.body.dataset.busy, session);
+  assert.equal(await page.locator("#session-select option:checked").textContent(), `${title} (copy)`);
+  await page.selectOption("#session-select", session);
+  await page.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, session);
 });
 
 test("a reload resumes the session this tab had open, not the most recent one", async () => {
@@ -180,6 +187,8 @@ test("a refused import names importSession's field, and the same file can be pic
     await page.waitForFunction(() => document.querySelector("#notice").textContent !== "" && !document.body.dataset.busy);
     assert.match(await page.textContent("#notice"), /^INVALID_VALUE: value at `document\.session\.id` must be a string/);
     assert.equal(await page.inputValue("#session-import"), "", "the input is cleared, so picking bad.json again fires a change");
+    await page.setInputFiles("#session-import", { name: "notes.txt", mimeType: "application/json", buffer: Buffer.from("not JSON") });
+    await page.waitForFunction(() => /^Import: notes\.txt is not JSON/.test(document.querySelector("#notice").textContent) && !document.body.dataset.busy);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -292,6 +301,65 @@ test("an OpenAI-compatible endpoint gets the pins first and the key only in its 
   } finally {
     stub.close();
   }
+});
+
+test("a key in the history before it was entered is shown and exported redacted", async () => {
+  const stub = await endpoint((req, res) => res.writeHead(500).end());
+  const back = await page.inputValue("#session-select");
+  try {
+    await page.click("#session-new");
+    await page.waitForFunction((id) => document.querySelector("#session-select").value !== id && !document.body.dataset.busy, back);
+    const early = "typed-before-entered-7171";
+    await send(`keep ${early} handy`);
+    assert.match(await page.textContent("#history"), new RegExp(early), "not a key yet: shown as typed");
+    // A key under 8 characters (Ollama's "ollama") is said plainly, not as the guard's argument.
+    await page.$eval("#model-settings", (details) => { details.open = true; });
+    await page.fill("#model-form input[name=url]", stub.url);
+    await page.fill("#model-form input[name=key]", "ollama");
+    await page.click("#model-form button:not([type=button])");
+    await page.waitForFunction(() => /under 8 characters/.test(document.querySelector("#notice").textContent) && !document.body.dataset.busy);
+    await useEndpoint(page, stub.url, "stub-model", early);
+    assert.doesNotMatch(await page.textContent("#history"), new RegExp(early));
+    assert.match(await page.textContent("#history"), /\[REDACTED:host_secret\]/);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#session-export")]);
+    const exported = await readFile(await download.path(), "utf8");
+    assert.ok(!exported.includes(early), "the key does not leave in the file");
+    assert.match(exported, /\[REDACTED:host_secret\]/);
+    await page.waitForFunction(() => /\d+ credential\(s\) redacted, at messages\[0\]/.test(document.querySelector("#notice").textContent));
+  } finally {
+    stub.close();
+    await page.click("#model-scripted");
+    await page.waitForFunction(() => /scripted/i.test(document.querySelector("#model-name").textContent) && !document.body.dataset.busy);
+    await page.selectOption("#session-select", back);
+    await page.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, back);
+  }
+});
+
+test("a double click pins or detaches once, with no false refusal; a custom pin has no Edit", async () => {
+  await page.fill("#pin-memory input[name=slug]", "twice");
+  await page.fill("#pin-memory textarea[name=memory]", "clicked twice");
+  await page.dblclick("#pin-memory button:not(.cancel)");
+  await page.waitForFunction(() => /memory:twice/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+  assert.doesNotMatch(await page.textContent("#notice"), /Wait until/);
+  await page.dblclick("button[aria-label='Detach memory:twice']");
+  await page.waitForFunction(() => !/memory:twice/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+  assert.doesNotMatch(await page.textContent("#notice"), /Wait until/);
+  // A custom pin (an imported session's, say) has no form to edit it in.
+  await page.evaluate(async () => {
+    const { IdbSessionStore } = await import("/pkg/attache.js");
+    const store = await IdbSessionStore.open({ name: "attache-demo" });
+    const id = document.querySelector("#session-select").value;
+    const pins = await store.loadAttachments(id);
+    pins.setAttachment({ kind: "custom", id: "note:host", rank: "memory", text: "[Host note] keep it short" });
+    await store.saveAttachments(id, pins);
+    store.close();
+  });
+  await page.reload();
+  await page.waitForSelector("body[data-ready=true]", { timeout: 20000 });
+  assert.equal(await page.locator("button[aria-label='Detach note:host']").count(), 1);
+  assert.equal(await page.locator("button[aria-label='Edit note:host']").count(), 0);
+  await page.click("button[aria-label='Detach note:host']");
+  await page.waitForFunction(() => !/note:host/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
 });
 
 test("a small window compacts the history, persisted before the request is sent", async () => {
@@ -505,6 +573,9 @@ test("Stop ends a turn the endpoint holds: nothing of it is stored, and the text
     await p.fill("#composer-text", text);
     await p.click("#send");
     await p.waitForFunction(() => !document.querySelector("#stop").disabled);
+    for (const id of ["#model-use", "#model-scripted", "#context-window"]) {
+      assert.ok(await p.isDisabled(id), `${id} is off mid-turn: the turn keeps its model and window`);
+    }
     for (let waited = 0; requests.length === asked; waited += 20) {
       assert.ok(waited < 10000, "the endpoint got the request");
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -574,9 +645,22 @@ test("with IndexedDB denied, the demo runs on the memory store and says so", asy
     await denied.waitForFunction(() => window.demo.requests.length > 0 && !document.body.dataset.busy);
     assert.match(await denied.textContent("#history"), /README/);
     assert.equal(await denied.textContent("#notice"), "", "the turn's refresh worked");
-    assert.match(await denied.textContent("#storage"), /IndexedDB is not available here/, "and the page still says so");
+    assert.match(await denied.textContent("#storage"), /Sessions are in memory/, "and the page still says so");
   } finally {
     await denied.close();
+  }
+  // A database this build cannot open (a newer build's): the same, saying why.
+  const newer = await env.context.newPage();
+  try {
+    await newer.addInitScript(() => {
+      IDBFactory.prototype.open = () => { throw new DOMException("The requested version is less than the existing version.", "VersionError"); };
+    });
+    await newer.goto(`${env.origin}/`);
+    await newer.waitForSelector("body[data-ready=true]", { timeout: 20000 });
+    assert.match(await newer.textContent("#notice"), /IndexedDB could not be opened \(VERSION: /);
+    assert.match(await newer.textContent("#storage"), /Sessions are in memory/);
+  } finally {
+    await newer.close();
   }
 });
 
