@@ -65,6 +65,7 @@ impl IdbSessionStore {
     ) -> Result<Op<SessionInfo>, Error> {
         export.as_turn().check()?;
         let now = self.env.now();
+        let export = export.not_after(now);
         let info = export.session;
         let id = info.id.as_str();
         let mut writes = vec![(SESSIONS, true, session_record(&info))];

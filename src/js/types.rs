@@ -223,7 +223,7 @@ export interface SessionInfo {
   title: string;
   /** Milliseconds since the Unix epoch. */
   createdAt: number;
-  /** Bumped by every write to the session and by `updateSession`, not by a call that writes nothing; an import keeps the document's. */
+  /** Bumped by every write to the session and by `updateSession`, not by a call that writes nothing; an import keeps the document's, but none later than the import. */
   updatedAt: number;
   meta: JsonObject;
 }

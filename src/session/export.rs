@@ -184,6 +184,14 @@ impl SessionExport {
         }
         Ok(self)
     }
+
+    /// Times no later than `now`: one from a clock that ran ahead would
+    /// keep the session first in `listSessions`, unmoved by its writes.
+    pub fn not_after(mut self, now: f64) -> Self {
+        self.session.updated_at = self.session.updated_at.min(now);
+        self.session.created_at = self.session.created_at.min(now);
+        self
+    }
 }
 
 /// An id inside a document is part of its value: a bad one makes the

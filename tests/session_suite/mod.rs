@@ -52,9 +52,39 @@ macro_rules! for_each_case {
             a_turn_can_require_a_history_length_and_absent_keys,
             a_message_keeps_its_meta,
             a_value_128_deep_saves_exports_and_imports,
-            state_keys_side_by_side_are_not_a_named_pair
+            state_keys_side_by_side_are_not_a_named_pair,
+            an_import_dated_after_now_is_dated_now
         }
     };
+}
+
+pub async fn an_import_dated_after_now_is_dated_now(store: &impl SessionStore) {
+    let made = store.create_session(new("now")).await.unwrap();
+    // Exported on a device whose clock ran a day ahead.
+    let ahead = made.updated_at + 86_400_000.0;
+    let doc = json::parse(&format!(
+        r#"{{"format": "attache-session", "version": 1, "session": {{"id": "ahead", "title": "",
+            "createdAt": {ahead}, "updatedAt": {ahead}, "meta": {{}}}}, "state": {{}}, "messages": [], "frames": []}}"#
+    ))
+    .unwrap();
+    let imported = store
+        .import_session(SessionExport::from_value(&doc).unwrap())
+        .await
+        .unwrap();
+    let later = store.create_session(new("later")).await.unwrap();
+    assert!(
+        imported.updated_at <= later.updated_at,
+        "{imported:?} after {later:?}"
+    );
+    assert!(imported.created_at <= imported.updated_at);
+    assert_eq!(store.get_session("ahead").await.unwrap(), Some(imported));
+    // Its next write dates it then, as any session's.
+    store
+        .append_messages("ahead", said(&["back"]))
+        .await
+        .unwrap();
+    let written = store.get_session("ahead").await.unwrap().unwrap();
+    assert!(written.updated_at >= later.updated_at && written.updated_at < ahead);
 }
 
 pub fn new(id: &str) -> NewSession {
