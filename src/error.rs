@@ -287,7 +287,7 @@ impl fmt::Display for Error {
                 write!(f, "session {} exists already", quote(session_id))
             }
             Error::Conflict { reason } => write!(f, "conflict: {reason}; nothing was written"),
-            Error::Version { reason, .. } => write!(f, "database version mismatch: {reason}"),
+            Error::Version { reason, .. } => write!(f, "version mismatch: {reason}"),
             Error::Quota {
                 dom_name, message, ..
             } => {
