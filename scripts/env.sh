@@ -2,5 +2,5 @@
 # build, see TOOLCHAIN.md) and cargo's bin dir come first on PATH.
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # A Node that setup.sh installed (when the machine's was too old) comes next.
-export PATH="$root/node_modules/.bin:$root/.tools/node/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export PATH="$root/node_modules/.bin:$root/.tools/node/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver || true)}"

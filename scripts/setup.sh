@@ -33,8 +33,9 @@ if ! command -v cc >/dev/null; then
   say "installing a C toolchain (build-essential) from Debian"
   apt_install build-essential
 fi
-# A Node installed by this script (below) comes first, as in env.sh.
-export PATH="$PWD/.tools/node/node_modules/.bin:$PATH"
+# A Node installed by this script (below) comes first, as in env.sh, and
+# what cargo install puts in cargo's bin dir is found, so a re-run skips it.
+export PATH="$PWD/.tools/node/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
