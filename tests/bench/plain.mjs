@@ -16,12 +16,19 @@ export function idOf(spec) {
   }
 }
 
+const decoder = new TextDecoder();
+// Reused, as a careful host would: no new megabyte per render of a 1 MB file.
+let scratch = new Uint8Array(0);
+
 function truncate(contents) {
-  const bytes = encoder.encode(contents);
-  if (bytes.length <= LIMIT) return contents;
+  // At most 3 UTF-8 bytes per UTF-16 code unit: short text fits.
+  if (contents.length * 3 <= LIMIT) return contents;
+  if (scratch.length < contents.length * 3) scratch = new Uint8Array(contents.length * 3);
+  const { written } = encoder.encodeInto(contents, scratch);
+  if (written <= LIMIT) return contents;
   let cut = LIMIT;
-  while ((bytes[cut] & 0xc0) === 0x80) cut--; // back to a char boundary
-  return `${new TextDecoder().decode(bytes.subarray(0, cut))}\n\n\u2026 (truncated, ${bytes.length} bytes total)`;
+  while ((scratch[cut] & 0xc0) === 0x80) cut--; // back to a char boundary
+  return `${decoder.decode(scratch.subarray(0, cut))}\n\n\u2026 (truncated, ${written} bytes total)`;
 }
 
 export function render(spec) {
