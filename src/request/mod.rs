@@ -52,11 +52,19 @@ pub fn default_cache_control() -> Value {
 /// Anthropic's breakpoint: `{type: "ephemeral", ttl?: "5m" | "1h"}`.
 fn check_cache_control(marker: &Value) -> Result<(), Error> {
     let fields = marker.as_object();
+    // A misspelt option is named, as any options object's is.
+    if let Some(key) = fields.and_then(|f| f.keys().find(|k| *k != "type" && *k != "ttl")) {
+        // A secret as a key is refused without echoing it.
+        crate::credentials::check_text("cacheControl", key)?;
+        return Err(Error::argument(
+            &format!("cacheControl.{key}"),
+            "is not a known option",
+        ));
+    }
     let ok = fields.is_some_and(|fields| {
         fields.iter().all(|(key, value)| match key.as_str() {
             "type" => *value == "ephemeral",
-            "ttl" => *value == "5m" || *value == "1h",
-            _ => false,
+            _ => *value == "5m" || *value == "1h",
         }) && fields.get("type").is_some()
     });
     if ok {

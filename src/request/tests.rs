@@ -358,6 +358,12 @@ fn a_breakpoint_is_anthropic_shaped_and_lands_on_the_consolidated_message() {
             "{marker}"
         );
     }
+    // A misspelt option is named, as any options object's is.
+    let typo = with(pinned(), json!({"type": "ephemeral", "tll": "5m"})).unwrap_err();
+    assert_eq!(
+        (typo.code(), typo.field()),
+        ("INVALID_ARGUMENT", Some("cacheControl.tll"))
+    );
     // Where a breakpoint would move or vanish unseen.
     let system = json!({"role": "system", "content": [{"type": "text", "text": "s"}]});
     let empty = json!({"role": "user", "content": []});
