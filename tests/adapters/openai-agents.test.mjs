@@ -59,6 +59,16 @@ for (const [name, backend] of Object.entries(backends)) {
       expect(await session.popItem()).toBeUndefined();
     });
 
+    it("rejects, never throws, on a wrong this or a wrong argument; null options are none", async () => {
+      const store = await backend().open();
+      let pending;
+      expect(() => { pending = AttacheSession.prototype.getSessionId.call({}); }).not.toThrow();
+      await expect(pending).rejects.toThrow(TypeError);
+      const session = new AttacheSession(store, null);
+      await expect(session.addItems(null)).rejects.toThrow(UserError);
+      expect(typeof (await session.getSessionId())).toBe("string");
+    });
+
     it("stores text cut through an emoji with U+FFFD, deep tool arguments, and slices limits as MemorySession", async () => {
       const store = await backend().open();
       const session = new AttacheSession(store, { sessionId: "odd" });

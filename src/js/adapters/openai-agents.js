@@ -239,11 +239,12 @@ export class AttacheSession {
       throw new TypeError("AttacheSession needs a MemorySessionStore or an IdbSessionStore");
     }
     this.#store = store;
-    this.#sessionId = options.sessionId;
+    this.#sessionId = options?.sessionId;
   }
 
-  /** The session, created on first use (under `sessionId` if given). */
-  getSessionId() {
+  /** The session, created on first use (under `sessionId` if given). Async,
+   * so a call on another `this` rejects rather than throws. */
+  async getSessionId() {
     if (this.#ready) return this.#ready;
     const ready = (async () => {
       const id = this.#sessionId;
@@ -278,6 +279,7 @@ export class AttacheSession {
   }
 
   async addItems(items) {
+    if (!Array.isArray(items)) throw new UserError("Session items must be an array.");
     if (items.length === 0) return;
     const id = await this.getSessionId();
     const messages = messagesOf(items);
