@@ -176,16 +176,19 @@ let types = await readFile(at("attache.d.ts"), "utf8");
 types = types.replace(/export interface InitOutput \{[\s\S]*?\n\}/, `export interface InitOutput {\n    readonly memory: WebAssembly.Memory;\n}`);
 // wasm-bindgen cannot declare a generic method: saveSessionState's value
 // follows its key, so "snapshot" takes a SnapshotNode, as SessionStore says.
-const stateSaves = types.split("saveSessionState(sessionId: string, key: string, value: JsonInput | readonly AttachmentSpec[])").length - 1;
+const stateSaves = types.split("saveSessionState(sessionId: string, key: string, value: JsonInput | readonly AttachmentSpecInput[])").length - 1;
 if (stateSaves !== 2) throw new Error(`attache.d.ts's shape changed: ${stateSaves} saveSessionState, not 2`);
-types = types.replaceAll("saveSessionState(sessionId: string, key: string, value: JsonInput | readonly AttachmentSpec[])",
+types = types.replaceAll("saveSessionState(sessionId: string, key: string, value: JsonInput | readonly AttachmentSpecInput[])",
   "saveSessionState<K extends string>(sessionId: string, key: K, value: SessionStateValue<K>)");
 if (/\bany\b/.test(types.replace(/\/\*[\s\S]*?\*\//g, ""))) throw new Error("attache.d.ts still has `any`");
-// The classes declare [Symbol.dispose]: the lib that types it comes along,
-// so a plain tsconfig (no lib named) compiles them.
+// The classes declare [Symbol.dispose]: the symbol is declared here, as
+// @types/node does, so a tsconfig without the esnext.disposable lib (or a
+// TypeScript before 5.2) compiles them. A reference to the lib would add
+// its globals (DisposableStack) to every consumer's types.
 const initTypes = types.indexOf("export type InitInput");
 if (initTypes < 0) throw new Error("attache.d.ts's shape changed: no InitInput");
-await writeFile(at("types.d.ts"), `/// <reference lib="esnext.disposable" />\n${types.slice(0, initTypes)}`);
+const dispose = "declare global {\n    interface SymbolConstructor {\n        readonly dispose: unique symbol;\n    }\n}\n";
+await writeFile(at("types.d.ts"), `${types.slice(0, initTypes)}\n${dispose}`);
 await writeFile(at("attache.d.ts"), `export * from "./types.js";\n\n${types.slice(initTypes)}`);
 await rm(at("attache_bg.wasm.d.ts"), { force: true });
 

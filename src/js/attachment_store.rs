@@ -38,7 +38,7 @@ impl AttachmentStore {
     #[wasm_bindgen(js_name = setAttachment)]
     pub fn set_attachment(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "AttachmentSpec")] spec: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "AttachmentSpecInput")] spec: JsValue,
     ) -> Result<String, JsValue> {
         // The JSON check refuses cycles, functions and lone surrogates
         // before anything reaches Rust.

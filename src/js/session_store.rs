@@ -164,7 +164,7 @@ macro_rules! session_store_methods {
                 &self,
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
                 #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
-                #[wasm_bindgen(unchecked_param_type = "JsonInput | readonly AttachmentSpec[]")] value: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "JsonInput | readonly AttachmentSpecInput[]")] value: JsValue,
             ) -> Promise {
                 self.backend().call_with(|intake| calls::save_state(&session_id, id_arg(&key, "key"), &value, intake))
             }

@@ -10,11 +10,13 @@ export interface MemorySpec { kind: "memory"; slug: string; memory: string }
 export interface FileSpec { kind: "file"; path: string; contents?: string | null | undefined; truncate?: boolean | undefined }
 export interface TodoItem { text: string; completed: boolean }
 /** `todo:session`: the live task list. */
-export interface TodoSpec { kind: "todo"; items: readonly TodoItem[] }
+export interface TodoSpec { kind: "todo"; items: TodoItem[] }
 /** Host-rendered: `text` is sent verbatim, ranked with `rank`'s kind. */
 export interface CustomSpec { kind: "custom"; id: `${string}:${string}`; rank: AttachmentKind; text: string }
 export type AttachmentKind = "memory" | "file" | "todo";
 export type AttachmentSpec = MemorySpec | FileSpec | TodoSpec | CustomSpec;
+/** A spec as attache takes it: a todo list may be read-only (`as const`). */
+export type AttachmentSpecInput = MemorySpec | FileSpec | { kind: "todo"; items: readonly TodoItem[] } | CustomSpec;
 
 export interface TextPart { type: "text"; text: string }
 /** One all-text user message carrying every pinned attachment. As
@@ -280,17 +282,17 @@ export interface TurnCommit {
 export interface SessionStateInput {
   readonly snapshot?: SnapshotNode | undefined;
   readonly repl_state?: SerializedReplState | undefined;
-  readonly attachments?: readonly AttachmentSpec[] | undefined;
-  readonly prefix_baseline?: readonly AttachmentSpec[] | null | undefined;
-  readonly [key: string]: JsonInput | SnapshotNode | SerializedReplState | readonly AttachmentSpec[] | undefined;
+  readonly attachments?: readonly AttachmentSpecInput[] | undefined;
+  readonly prefix_baseline?: readonly AttachmentSpecInput[] | null | undefined;
+  readonly [key: string]: JsonInput | SnapshotNode | SerializedReplState | readonly AttachmentSpecInput[] | undefined;
 }
 /** What `saveSessionState` takes under key `K`: the four checked keys keep their shapes. */
 export type SessionStateValue<K extends string> =
   K extends "snapshot" ? SnapshotNode
   : K extends "repl_state" ? SerializedReplState
-  : K extends "attachments" ? readonly AttachmentSpec[]
-  : K extends "prefix_baseline" ? readonly AttachmentSpec[] | null
-  : JsonInput | readonly AttachmentSpec[];
+  : K extends "attachments" ? readonly AttachmentSpecInput[]
+  : K extends "prefix_baseline" ? readonly AttachmentSpecInput[] | null
+  : JsonInput | readonly AttachmentSpecInput[];
 /** Keys starting with `prefix` and below `before` (UTF-16 order, as IndexedDB compares), ascending or `reverse`, at most `limit`. */
 export interface StateKeyOptions { prefix?: string | undefined; before?: string | undefined; limit?: number | undefined; reverse?: boolean | undefined }
 /** A session as one document: what `exportSession` gives and `importSession` takes. */
@@ -309,7 +311,7 @@ export interface SessionDocumentInput {
   readonly format: "attache-session";
   readonly version: 1;
   readonly session: { readonly id: string; readonly title: string; readonly createdAt: number; readonly updatedAt: number; readonly meta: JsonObjectInput };
-  readonly state: { readonly [key: string]: JsonInput | SnapshotNode | SerializedReplState | readonly AttachmentSpec[] | undefined };
+  readonly state: { readonly [key: string]: JsonInput | SnapshotNode | SerializedReplState | readonly AttachmentSpecInput[] | undefined };
   readonly messages: readonly Message[];
   readonly frames: ReadonlyArray<{ readonly requestId: string; readonly frames: readonly JsonObjectInput[] }>;
 }
