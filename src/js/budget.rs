@@ -95,7 +95,7 @@ impl JsCounter {
                     }
                     _ => Err(Error::argument(
                         "counter",
-                        "must return a non-negative number of tokens, synchronously",
+                        "must return a non-negative number of tokens, at most 2^53 - 1, synchronously",
                     )),
                 }
             }
