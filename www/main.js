@@ -15,10 +15,13 @@ await init().catch((e) => {
 // Storage denied (a sandboxed frame, some private modes), or a database
 // this build cannot open (a newer one's, say): the memory store keeps the
 // page working, for this tab only, and the page says why.
+let inMemory = "";
 const store = await IdbSessionStore.open({ name: "attache-demo", onVersionChange: () => notice("Another tab upgraded the database; reconnecting.") })
   .catch((e) => {
-    const why = isAttacheError(e) && e.code === "UNAVAILABLE" ? "IndexedDB is not available here" : `IndexedDB could not be opened (${describe(e)})`;
-    queueMicrotask(() => notice(`${why}: sessions last until this tab closes.`));
+    // Said in the storage panel too, which stays: a notice is cleared by the next action.
+    inMemory = isAttacheError(e) && e.code === "UNAVAILABLE" ? "IndexedDB is not available here"
+      : `IndexedDB could not be opened (${describe(e)}); a reload tries again`;
+    queueMicrotask(() => notice(`${inMemory}: sessions last until this tab closes.`));
     return new MemorySessionStore();
   });
 let model = scripted;
@@ -243,10 +246,12 @@ async function render() {
   $("pinned").replaceChildren(...pinned.attachmentIds().map((id) => {
     const detach = el("button", { type: "button", "aria-label": `Detach ${id}` }, "Detach");
     // Once: a second click would be refused while the first is written.
-    detach.onclick = () => detach.dataset.pending || attempt(() => {
+    detach.onclick = () => {
+      if (detach.dataset.pending) return;
       detach.dataset.pending = "true";
-      return changePins(() => pinned.detachAttachment(id) ? `Detached ${id}.` : `${id} was already detached.`);
-    });
+      attempt(() => changePins(() => pinned.detachAttachment(id) ? `Detached ${id}.` : `${id} was already detached.`))
+        .finally(() => delete detach.dataset.pending);
+    };
     // Holding the key entered under "Model": shown by id only, to detach.
     const shown = unlessBlocked(() => ({ spec: pinned.getAttachment(id), rendered: pinned.renderAttachment(id) ?? "" }), () => null);
     if (!shown) return el("li", { class: "blocked" }, el("code", {}, id), " holds the model's key and stops every request ", detach);
@@ -265,8 +270,9 @@ async function render() {
   }
 
   // Stored before the model's key was entered, the key may be in them:
-  // shown redacted, as the export is.
-  const { value: messages } = redactCredentials(await store.loadMessages(sessionId));
+  // shown redacted, as the export is. One that cannot be (the key as an
+  // object's key) is not shown at all.
+  const messages = (await store.loadMessages(sessionId)).map((m) => redacted(m) ?? { role: m.role, content: "(holds the model's key where it cannot be redacted)" });
   $("history").replaceChildren(...messages.map((m) => el("li", { class: m.role }, el("strong", {}, `${m.role}: `), describeMessage(m))));
 
   const last = lastSteps.at(-1);
@@ -299,14 +305,24 @@ async function render() {
     put("prefix", "No request yet on this page; the last prefix is restored with the pins.");
     $("budget").replaceChildren();
   }
-  const { value: requests } = redactCredentials(await store.loadFramesByRequest(sessionId));
+  const requests = (await store.loadFramesByRequest(sessionId)).map((r) => ({ ...r, frames: r.frames.map((f) => redacted(f) ?? { type: "hidden" }) }));
   $("timeline").replaceChildren(...requests.map((r) => el("li", {}, el("code", {}, r.requestId), list(r.frames.map(describeFrame)))));
   $("snapshot").textContent = JSON.stringify(await store.loadSnapshot(sessionId), null, 2);
   // Rejects where IndexedDB is denied too (an opaque origin).
   const estimate = await navigator.storage?.estimate?.().catch(() => null);
   $("storage").textContent = store instanceof MemorySessionStore
-    ? "Sessions are in memory, not IndexedDB: they last until this tab closes."
+    ? `Sessions are in memory, not IndexedDB: they last until this tab closes. ${inMemory}.`
     : estimate ? `Using ${(estimate.usage / 1024).toFixed(1)} KiB of ${(estimate.quota / 2 ** 20).toFixed(0)} MiB.` : "Storage estimate unavailable.";
+}
+
+/** `value` with any credential redacted, or null where it cannot be (a key as an object's key). */
+function redacted(value) {
+  try {
+    return redactCredentials(value).value;
+  } catch (e) {
+    if (isAttacheError(e) && e.code === "CREDENTIAL") return null;
+    throw e;
+  }
 }
 
 function describeMessage(m) {
@@ -431,7 +447,7 @@ onSubmit("composer", ({ text, window: size }) => exclusive(() => orReload(async 
 });
 onSubmit("model-form", ({ url, model: name, key }) => exclusive(async () => {
   // The guard takes no key under 8 characters; Ollama's docs show "ollama".
-  if (key && key.length < 8) throw new Error("A key under 8 characters cannot be guarded, so the page does not take it. Ollama needs none: leave it empty.");
+  if (key && key.trim().length < 8) throw new Error("A key under 8 characters cannot be guarded, so the page does not take it. Ollama needs none: leave it empty.");
   // Checked before the key in use is forgotten: a bad URL or key keeps it guarded.
   const next = endpoint({ url, model: name || "default", key });
   if (key) registerSecret(key);
@@ -468,7 +484,14 @@ $("session-delete").onclick = () => attempt(() => exclusive(async () => {
 }));
 $("session-export").onclick = () => attempt(async () => {
   // A key stored before it was entered under "Model" does not leave in a file.
-  const { value, redactions } = redactCredentials(await store.exportSession(sessionId));
+  const doc = await store.exportSession(sessionId);
+  let value, redactions;
+  try {
+    ({ value, redactions } = redactCredentials(doc));
+  } catch (e) {
+    if (!isAttacheError(e) || e.code !== "CREDENTIAL") throw e;
+    throw new Error(`Export: ${e.field} holds the model's key where it cannot be redacted; nothing was exported.`);
+  }
   download(`attache-session-${sessionId}.json`, JSON.stringify(value, null, 2));
   if (redactions.length) notice(`Exported with ${redactions.length} credential(s) redacted, at ${redactions.map((r) => r.path).join(", ")}.`);
 });

@@ -362,6 +362,17 @@ test("a double click pins or detaches once, with no false refusal; a custom pin 
   await page.waitForFunction(() => !/note:host/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
 });
 
+test("a file is loaded into the file pin's form with a picker, as by a drop", async () => {
+  await page.setInputFiles("#file-load", { name: "notes.md", mimeType: "text/markdown", buffer: Buffer.from("# notes\n\npicked by keyboard") });
+  await page.waitForFunction(() => document.querySelector("#file-contents").value.includes("picked by keyboard"));
+  assert.equal(await page.inputValue("#pin-file input[name=path]"), "notes.md");
+  assert.equal(await page.inputValue("#file-load"), "", "cleared, so the same file can be picked again");
+  await page.click("#pin-file button:not(.cancel)");
+  await page.waitForFunction(() => /file:notes\.md/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+  await page.click("button[aria-label='Detach file:notes.md']");
+  await page.waitForFunction(() => !/file:notes\.md/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+});
+
 test("a small window compacts the history, persisted before the request is sent", async () => {
   await page.selectOption("#context-window", "400");
   const before = await page.locator("#history li").count();
@@ -658,7 +669,7 @@ test("with IndexedDB denied, the demo runs on the memory store and says so", asy
     await newer.goto(`${env.origin}/`);
     await newer.waitForSelector("body[data-ready=true]", { timeout: 20000 });
     assert.match(await newer.textContent("#notice"), /IndexedDB could not be opened \(VERSION: /);
-    assert.match(await newer.textContent("#storage"), /Sessions are in memory/);
+    assert.match(await newer.textContent("#storage"), /Sessions are in memory.*could not be opened \(VERSION: .*a reload tries again/, "the reason stays on screen");
   } finally {
     await newer.close();
   }
