@@ -5,23 +5,33 @@ import { pinned, workloads, tick } from "./workloads.mjs";
 
 const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 
-/** µs per call of `f(i)`: the median of `batches` batches of about `ms / batches` each. */
+/**
+ * µs per call of `f(i)`: the median of `batches` batches, each timed until
+ * it has run `ms / batches` (in chunks of calls that take about 0.5 ms, so
+ * reading the clock costs nothing to speak of). A slow first call, a JIT
+ * tier or a GC, does not fix how long the batches are.
+ */
 function perCall(f, ms = 300, batches = 15) {
-  for (let i = 0; i < 50; i++) f(i); // warm up
-  let n = 1;
   let i = 0;
+  for (; i < 50; i++) f(i); // warm up
+  let chunk = 1;
   for (;;) {
     const t = performance.now();
-    for (let k = 0; k < n; k++) f(i++);
-    const took = performance.now() - t;
-    if (took >= ms / batches) break;
-    n *= took < ms / batches / 20 ? 10 : 2;
+    for (let k = 0; k < chunk; k++) f(i++);
+    if (performance.now() - t >= 0.5) break;
+    chunk *= 2;
   }
   const samples = [];
   for (let b = 0; b < batches; b++) {
+    let calls = 0;
     const t = performance.now();
-    for (let k = 0; k < n; k++) f(i++);
-    samples.push(((performance.now() - t) * 1000) / n);
+    let took;
+    do {
+      for (let k = 0; k < chunk; k++) f(i++);
+      calls += chunk;
+      took = performance.now() - t;
+    } while (took < ms / batches);
+    samples.push((took * 1000) / calls);
   }
   return median(samples);
 }
