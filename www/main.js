@@ -19,9 +19,10 @@ let inMemory = "";
 const store = await IdbSessionStore.open({ name: "attache-demo", onVersionChange: () => notice("Another tab upgraded the database; reconnecting.") })
   .catch((e) => {
     // Said in the storage panel too, which stays: a notice is cleared by the next action.
-    inMemory = isAttacheError(e) && e.code === "UNAVAILABLE" ? "IndexedDB is not available here"
-      : `IndexedDB could not be opened (${describe(e)}); a reload tries again`;
-    queueMicrotask(() => notice(`${inMemory}: sessions last until this tab closes.`));
+    inMemory = isAttacheError(e) && e.code === "UNAVAILABLE" ? "IndexedDB is not available here."
+      : isAttacheError(e) && e.code === "VERSION" ? `IndexedDB holds a database this page cannot open (${describe(e)}).`
+        : `IndexedDB could not be opened (${describe(e)}); a reload tries again.`;
+    queueMicrotask(() => notice(`Sessions last until this tab closes. ${inMemory}`));
     return new MemorySessionStore();
   });
 let model = scripted;
@@ -212,7 +213,7 @@ async function render() {
     notice("That session was deleted in another tab; this is the most recent one.");
     sessions = await store.listSessions();
   }
-  $("session-select").replaceChildren(...sessions.map((s) => el("option", { value: s.id, selected: s.id === sessionId }, s.title || s.id)));
+  $("session-select").replaceChildren(...sessions.map((s) => el("option", { value: s.id, selected: s.id === sessionId }, readable(s.title || s.id))));
   $("model-name").textContent = model.name;
 
   // The lists are rebuilt: focus goes back to the same control, or, for
@@ -244,24 +245,26 @@ async function render() {
     return el("li", {}, box, el("label", { for: `todo-${i}` }, item.text));
   }));
   $("pinned").replaceChildren(...pinned.attachmentIds().map((id) => {
-    const detach = el("button", { type: "button", "aria-label": `Detach ${id}` }, "Detach");
+    // An id may hold the key too (a slug pasted before it was entered).
+    const name = readable(id);
+    const detach = el("button", { type: "button", "aria-label": `Detach ${name}` }, "Detach");
     // Once: a second click would be refused while the first is written.
     detach.onclick = () => {
       if (detach.dataset.pending) return;
       detach.dataset.pending = "true";
-      attempt(() => changePins(() => pinned.detachAttachment(id) ? `Detached ${id}.` : `${id} was already detached.`))
+      attempt(() => changePins(() => pinned.detachAttachment(id) ? `Detached ${name}.` : `${name} was already detached.`))
         .finally(() => delete detach.dataset.pending);
     };
     // Holding the key entered under "Model": shown by id only, to detach.
-    const shown = unlessBlocked(() => ({ spec: pinned.getAttachment(id), rendered: pinned.renderAttachment(id) ?? "" }), () => null);
-    if (!shown) return el("li", { class: "blocked" }, el("code", {}, id), " holds the model's key and stops every request ", detach);
-    const { spec, rendered } = shown;
+    const held = unlessBlocked(() => ({ spec: pinned.getAttachment(id), rendered: pinned.renderAttachment(id) ?? "" }), () => null);
+    if (!held) return el("li", { class: "blocked" }, el("code", {}, name), " holds the model's key and stops every request ", detach);
+    const { spec, rendered } = held;
     const cut = rendered.match(/… \(truncated, (\d+) bytes total\)$/);
     const detail = cut ? `cut at 8 KiB of ${cut[1]} bytes` : `${sizeOf(rendered)} bytes`;
-    const edit = el("button", { type: "button", "aria-label": `Edit ${id}` }, "Edit");
+    const edit = el("button", { type: "button", "aria-label": `Edit ${name}` }, "Edit");
     edit.onclick = () => editSpec(spec, id);
     // A todo is ticked in its list; a custom pin (from an import) has no form.
-    return el("li", {}, el("code", {}, id), ` ${detail} `, spec.kind === "memory" || spec.kind === "file" ? edit : "", detach);
+    return el("li", {}, el("code", {}, name), ` ${detail} `, spec.kind === "memory" || spec.kind === "file" ? edit : "", detach);
   }));
   if (focused && !focused.isConnected) {
     const same = [...$("todos").querySelectorAll("input"), ...$("pinned").querySelectorAll("button")]
@@ -305,15 +308,19 @@ async function render() {
     put("prefix", "No request yet on this page; the last prefix is restored with the pins.");
     $("budget").replaceChildren();
   }
-  const requests = (await store.loadFramesByRequest(sessionId)).map((r) => ({ ...r, frames: r.frames.map((f) => redacted(f) ?? { type: "hidden" }) }));
-  $("timeline").replaceChildren(...requests.map((r) => el("li", {}, el("code", {}, r.requestId), list(r.frames.map(describeFrame)))));
-  $("snapshot").textContent = JSON.stringify(await store.loadSnapshot(sessionId), null, 2);
+  // A frame that cannot be redacted is null, which describeFrame says is withheld.
+  const requests = (await store.loadFramesByRequest(sessionId)).map((r) => ({ ...r, frames: r.frames.map(redacted) }));
+  $("timeline").replaceChildren(...requests.map((r) => el("li", {}, el("code", {}, readable(r.requestId)), list(r.frames.map(describeFrame)))));
+  $("snapshot").textContent = JSON.stringify(redacted(await store.loadSnapshot(sessionId)) ?? "(holds the model's key where it cannot be redacted)", null, 2);
   // Rejects where IndexedDB is denied too (an opaque origin).
   const estimate = await navigator.storage?.estimate?.().catch(() => null);
   $("storage").textContent = store instanceof MemorySessionStore
-    ? `Sessions are in memory, not IndexedDB: they last until this tab closes. ${inMemory}.`
+    ? `Sessions are in memory, not IndexedDB: they last until this tab closes. ${inMemory}`
     : estimate ? `Using ${(estimate.usage / 1024).toFixed(1)} KiB of ${(estimate.quota / 2 ** 20).toFixed(0)} MiB.` : "Storage estimate unavailable.";
 }
+
+/** Stored text as the page shows it: with the model's key, if any, redacted. */
+const readable = (text) => redacted(text) ?? "(withheld)";
 
 /** `value` with any credential redacted, or null where it cannot be (a key as an object's key). */
 function redacted(value) {

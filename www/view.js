@@ -19,13 +19,13 @@ export const sizeOf = (text) => new TextEncoder().encode(text).length;
 
 /** One activity frame as a line of the timeline. */
 export function describeFrame(f) {
+  if (f === null) return "(a frame holding the model's key where it cannot be redacted: not shown)";
   switch (f.type) {
     case "plan": return `plan: ${f.action}, ${f.payloadTokens} of ${f.window} tokens`;
     case "compaction": return `compaction: ${f.before} messages → ${f.after}`;
     case "request": return `request ${f.step}: ${f.messages} messages, prefix ${f.prefixStable === null ? "first" : f.prefixStable ? "held" : `broken by ${f.changed}`}`;
     case "tool": return `tool ${f.name}: ${f.output}`;
     case "reply": return `reply ${f.step}: ${f.toolCalls ? `${f.toolCalls} tool call(s)` : f.text}`;
-    case "hidden": return "(a frame holding the model's key where it cannot be redacted: not shown)";
     case "stopped": return `stopped before request ${f.step}: ${f.payloadTokens} tokens would not fit the window; the next turn compacts first`;
     default: return JSON.stringify(f);
   }

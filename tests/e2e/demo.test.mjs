@@ -312,6 +312,11 @@ test("a key in the history before it was entered is shown and exported redacted"
     const early = "typed-before-entered-7171";
     await send(`keep ${early} handy`);
     assert.match(await page.textContent("#history"), new RegExp(early), "not a key yet: shown as typed");
+    // In a pin's id too, where the pin list and its Detach name it.
+    await page.fill("#pin-memory input[name=slug]", `n-${early}`);
+    await page.fill("#pin-memory textarea[name=memory]", "named after it");
+    await page.click("#pin-memory button:not(.cancel)");
+    await page.waitForFunction((k) => document.querySelector("#pinned").textContent.includes(k) && !document.body.dataset.busy, early);
     // A key under 8 characters (Ollama's "ollama") is said plainly, not as the guard's argument.
     await page.$eval("#model-settings", (details) => { details.open = true; });
     await page.fill("#model-form input[name=url]", stub.url);
@@ -321,11 +326,13 @@ test("a key in the history before it was entered is shown and exported redacted"
     await useEndpoint(page, stub.url, "stub-model", early);
     assert.doesNotMatch(await page.textContent("#history"), new RegExp(early));
     assert.match(await page.textContent("#history"), /\[REDACTED:host_secret\]/);
+    assert.doesNotMatch(await page.textContent("body"), new RegExp(early), "nowhere on the page: pins, snapshot, timeline");
+    assert.equal(await page.locator("button[aria-label='Detach memory:n-[REDACTED:host_secret]']").count(), 1);
     const [download] = await Promise.all([page.waitForEvent("download"), page.click("#session-export")]);
     const exported = await readFile(await download.path(), "utf8");
     assert.ok(!exported.includes(early), "the key does not leave in the file");
     assert.match(exported, /\[REDACTED:host_secret\]/);
-    await page.waitForFunction(() => /\d+ credential\(s\) redacted, at messages\[0\]/.test(document.querySelector("#notice").textContent));
+    await page.waitForFunction(() => /\d+ credential\(s\) redacted, at .*messages\[0\]/.test(document.querySelector("#notice").textContent));
   } finally {
     stub.close();
     await page.click("#model-scripted");
@@ -668,8 +675,8 @@ test("with IndexedDB denied, the demo runs on the memory store and says so", asy
     });
     await newer.goto(`${env.origin}/`);
     await newer.waitForSelector("body[data-ready=true]", { timeout: 20000 });
-    assert.match(await newer.textContent("#notice"), /IndexedDB could not be opened \(VERSION: /);
-    assert.match(await newer.textContent("#storage"), /Sessions are in memory.*could not be opened \(VERSION: .*a reload tries again/, "the reason stays on screen");
+    assert.match(await newer.textContent("#notice"), /IndexedDB holds a database this page cannot open \(VERSION: /);
+    assert.match(await newer.textContent("#storage"), /Sessions are in memory.*cannot open \(VERSION: /, "the reason stays on screen");
   } finally {
     await newer.close();
   }
