@@ -124,7 +124,8 @@ export function idCalls(pinned, sessions, id) {
  * values really write, so each run gets a fresh MemorySessionStore, freed
  * after, or a new session in `sessions` (an IdbSessionStore, say), deleted
  * after. Resolves with how many bytes wasm memory grew over the runs, less
- * the largest growth of any one run: what a leak would grow it by.
+ * the largest growth of any one run (what a leak would grow it by), and
+ * each growth as [run, bytes], for a failure's message.
  */
 export async function fuzz({ attache, fc, memory, runs, sessions: shared }) {
   const { AttachmentStore, planTurn, buildRequest, estimateTokens } = attache;
@@ -252,11 +253,11 @@ export async function fuzz({ attache, fc, memory, runs, sessions: shared }) {
   // Memory growth run by run: a leak grows it a page at a time, again and
   // again; a rare large input raises the allocator's high-water mark once,
   // in one run, by as many pages as it needed.
-  let largest = 0;
+  const jumps = []; // [run, bytes] for each run that grew memory
   const measured = async (make, seed) => {
     const before = memory.buffer.byteLength;
     await run(make, seed);
-    largest = Math.max(largest, memory.buffer.byteLength - before);
+    if (memory.buffer.byteLength > before) jumps.push([count, memory.buffer.byteLength - before]);
   };
   await fc.assert(fc.asyncProperty(input, ([make, seed]) => run(make, seed)), { numRuns: Math.min(500, runs) });
   const before = memory.buffer.byteLength;
@@ -273,5 +274,6 @@ export async function fuzz({ attache, fc, memory, runs, sessions: shared }) {
       if (!used.has(`${C.name}.${name}`)) fail(`${C.name}.${name} is not fuzzed`);
     }
   }
-  return grown - largest;
+  const largest = Math.max(0, ...jumps.map(([, bytes]) => bytes));
+  return { grown: grown - largest, jumps };
 }

@@ -16,10 +16,10 @@ test(`arbitrary values in every id and option parameter, in Chromium (${RUNS} ru
   const page = await env.context.newPage();
   await page.goto(`${env.origin}/tests/e2e/pages/fuzz.html`);
   await page.waitForSelector("body[data-ready=true]", { state: "attached", timeout: 15000 });
-  const { grown, idbGrown } = await page.evaluate(([runs, idbRuns]) => runFuzz(runs, idbRuns), [RUNS, IDB_RUNS]);
+  const { grown, jumps, idbGrown, idbJumps } = await page.evaluate(([runs, idbRuns]) => runFuzz(runs, idbRuns), [RUNS, IDB_RUNS]);
   // One 64 KiB page of slack beyond the largest single jump: over 5,000
   // runs, a leak of about 40 bytes a run (three pages) fails.
-  assert.ok(grown <= 64 * 1024, `wasm memory stayed flat: grew ${grown} bytes over ${RUNS} runs, beyond its largest single jump`);
+  assert.ok(grown <= 64 * 1024, `wasm memory stayed flat: grew ${grown} bytes over ${RUNS} runs, beyond its largest single jump (growth as [run, bytes]: ${JSON.stringify(jumps)})`);
   // The IndexedDB pass too: its calls take their own paths (the store's op, its records).
-  assert.ok(idbGrown <= 64 * 1024, `wasm memory stayed flat on IndexedDB: grew ${idbGrown} bytes over ${IDB_RUNS} runs, beyond its largest single jump`);
+  assert.ok(idbGrown <= 64 * 1024, `wasm memory stayed flat on IndexedDB: grew ${idbGrown} bytes over ${IDB_RUNS} runs, beyond its largest single jump (${JSON.stringify(idbJumps)})`);
 });
