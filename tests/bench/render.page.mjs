@@ -15,12 +15,13 @@ function perCall(f, ms = 300, batches = 15) {
   let i = 0;
   for (; i < 50; i++) f(i); // warm up
   let chunk = 1;
-  for (;;) {
+  const chunkTakes = () => {
     const t = performance.now();
     for (let k = 0; k < chunk; k++) f(i++);
-    if (performance.now() - t >= 0.5) break;
-    chunk *= 2;
-  }
+    return performance.now() - t;
+  };
+  // Twice in a row: one pause would leave chunks of a few calls.
+  while (chunkTakes() < 0.5 || chunkTakes() < 0.5) chunk *= 2;
   const samples = [];
   for (let b = 0; b < batches; b++) {
     let calls = 0;

@@ -86,7 +86,8 @@ await writeFile(path("target/bench/results.json"), `${JSON.stringify(results, nu
 
 // The README table.
 const f = (x, digits = 2) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(digits));
-const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
+// Four decimals below 0.1, where two would show 0.00.
+const ratio = (a, b) => `${(a / b).toFixed(a / b < 0.1 ? 4 : 2)}×`;
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 const { attache: a, Dexie: d, "Dexie, a record per call": b, "raw IndexedDB": r } = results.store;
 const rows = [
