@@ -311,7 +311,9 @@ async function render() {
   // A frame that cannot be redacted is null, which describeFrame says is withheld.
   const requests = (await store.loadFramesByRequest(sessionId)).map((r) => ({ ...r, frames: r.frames.map(redacted) }));
   $("timeline").replaceChildren(...requests.map((r) => el("li", {}, el("code", {}, readable(r.requestId)), list(r.frames.map(describeFrame)))));
-  $("snapshot").textContent = JSON.stringify(redacted(await store.loadSnapshot(sessionId)) ?? "(holds the model's key where it cannot be redacted)", null, 2);
+  const snapshotNow = await store.loadSnapshot(sessionId);
+  $("snapshot").textContent = snapshotNow === null ? "(no snapshot yet)"
+    : JSON.stringify(redacted(snapshotNow) ?? "(holds the model's key where it cannot be redacted)", null, 2);
   // Rejects where IndexedDB is denied too (an opaque origin).
   const estimate = await navigator.storage?.estimate?.().catch(() => null);
   $("storage").textContent = store instanceof MemorySessionStore

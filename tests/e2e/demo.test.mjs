@@ -129,11 +129,16 @@ test("a session exports as one JSON file, and imports back after a delete", asyn
   await page.setInputFiles("#session-import", file);
   await page.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, session);
   assert.equal(await page.locator("#history li").count(), history);
-  // Imported again while it exists: a copy, told apart by its title.
+  // Imported again while it exists: a copy, told apart by its title. This
+  // one has no snapshot, which the page says, and no key is claimed.
   const title = await page.locator("#session-select option:checked").textContent();
+  const { snapshot, ...state } = doc.state;
+  assert.ok(snapshot, "the export had a snapshot");
+  await writeFile(file, JSON.stringify({ ...doc, state }));
   await page.setInputFiles("#session-import", file);
   await page.waitForFunction((id) => document.querySelector("#session-select").value.startsWith(`${id}-copy-`) && !document.body.dataset.busy, session);
   assert.equal(await page.locator("#session-select option:checked").textContent(), `${title} (copy)`);
+  assert.equal(await page.textContent("#snapshot"), "(no snapshot yet)");
   await page.selectOption("#session-select", session);
   await page.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, session);
 });
