@@ -253,11 +253,13 @@ export async function fuzz({ attache, fc, memory, runs, sessions: shared }) {
   // Memory growth run by run: a leak grows it a page at a time, again and
   // again; a rare large input raises the allocator's high-water mark once,
   // in one run, by as many pages as it needed.
-  const jumps = []; // [run, bytes] for each run that grew memory
+  const jumps = []; // [run, bytes] for each measured run that grew memory
+  let measuredRuns = 0;
   const measured = async (make, seed) => {
     const before = memory.buffer.byteLength;
     await run(make, seed);
-    if (memory.buffer.byteLength > before) jumps.push([count, memory.buffer.byteLength - before]);
+    measuredRuns++;
+    if (memory.buffer.byteLength > before) jumps.push([measuredRuns, memory.buffer.byteLength - before]);
   };
   await fc.assert(fc.asyncProperty(input, ([make, seed]) => run(make, seed)), { numRuns: Math.min(500, runs) });
   const before = memory.buffer.byteLength;
