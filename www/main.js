@@ -283,11 +283,12 @@ async function render() {
   // registered) stops every request until it is detached.
   let blocked;
   const consolidated = unlessBlocked(() => pinned.consolidatedMessage(), (e) => { blocked = e; });
-  // What the last request carried; before any, what the next will.
+  // What the last request carried; before any, what the next will. Sent
+  // before the key was entered, it may hold it: redacted, as the rest is.
   const shown = last?.messages.find(isPinned) ?? consolidated;
   $("consolidated").textContent = blocked
     ? `Nothing can be sent: ${blocked.field} holds the model's key (${blocked.kind}). Detach it.`
-    : shown ? JSON.stringify(shown, null, 2) : "(nothing pinned: no message is sent)";
+    : shown ? JSON.stringify(redacted(shown) ?? "(holds the model's key where it cannot be redacted)", null, 2) : "(nothing pinned: no message is sent)";
   if (last) {
     const { prefix, plan } = last;
     $("message-size").textContent = `${prefix.prefixBytes} bytes · ${prefix.prefixTokens} tokens`;
@@ -297,7 +298,7 @@ async function render() {
     const first = lastSteps.every((s) => s.prefix.first || s.prefix.stable) && lastSteps[0].prefix.first;
     $("prefix").className = `indicator ${broke ? "broken" : "held"}`;
     put("prefix", broke
-      ? `Prefix broken by ${broke.change.attachmentId} at byte ${broke.change.offset} (request ${at + 1} of ${lastSteps.length} this turn).`
+      ? `Prefix broken by ${readable(broke.change.attachmentId)} at byte ${broke.change.offset} (request ${at + 1} of ${lastSteps.length} this turn).`
       : first ? "Prefix: the first request had nothing to compare with; it held after."
         : `Prefix held: byte-identical on ${lastSteps.length === 1 ? "the request" : `all ${lastSteps.length} requests`} this turn.`);
     $("budget").replaceChildren(...[["Window", $("context-window").value], ["Payload", `${plan.payloadTokens} tokens`],
@@ -492,7 +493,9 @@ $("session-delete").onclick = () => attempt(() => exclusive(async () => {
   await openLatest();
 }));
 $("session-export").onclick = () => attempt(async () => {
-  // A key stored before it was entered under "Model" does not leave in a file.
+  // A key stored before it was entered under "Model" does not leave in a
+  // file. The whole document at once is safe here: the demo's state keys
+  // (snapshot, pins) never sit side by side as a named pair.
   const doc = await store.exportSession(sessionId);
   let value, redactions;
   try {

@@ -322,6 +322,9 @@ test("a key in the history before it was entered is shown and exported redacted"
     await page.fill("#pin-memory textarea[name=memory]", "named after it");
     await page.click("#pin-memory button:not(.cancel)");
     await page.waitForFunction((k) => document.querySelector("#pinned").textContent.includes(k) && !document.body.dataset.busy, early);
+    // A turn with it: the prefix line names it, the panel shows it as sent.
+    await send("and now?");
+    assert.match(await page.textContent("#prefix"), new RegExp(`broken by memory:n-${early}`));
     // A key under 8 characters (Ollama's "ollama") is said plainly, not as the guard's argument.
     await page.$eval("#model-settings", (details) => { details.open = true; });
     await page.fill("#model-form input[name=url]", stub.url);
@@ -338,6 +341,11 @@ test("a key in the history before it was entered is shown and exported redacted"
     assert.ok(!exported.includes(early), "the key does not leave in the file");
     assert.match(exported, /\[REDACTED:host_secret\]/);
     await page.waitForFunction(() => /\d+ credential\(s\) redacted, at .*messages\[0\]/.test(document.querySelector("#notice").textContent));
+    // Detached, nothing is blocked: the last request's pins show again, redacted.
+    await page.click("button[aria-label='Detach memory:n-[REDACTED:host_secret]']");
+    await page.waitForFunction(() => !/Nothing can be sent/.test(document.querySelector("#consolidated").textContent) && !document.body.dataset.busy);
+    assert.match(await page.textContent("#consolidated"), /\[REDACTED:host_secret\]/);
+    assert.doesNotMatch(await page.textContent("body"), new RegExp(early), "nor after the detach");
   } finally {
     stub.close();
     await page.click("#model-scripted");
