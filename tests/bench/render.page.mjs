@@ -79,11 +79,15 @@ export function renderBench(attache) {
     plain.setAttachment(changed);
     same(store, plain, `${name}, after one change`);
     const bytes = store.consolidatedMessage().content.reduce((n, p) => n + new TextEncoder().encode(p.text).length, 0);
+    // The yardstick: a host that renders everything on every turn. Timed
+    // first, it came out slower than the plain turn that does more (the 1 MB
+    // file: 2136 against 857 µs), so it is timed again last and the lower
+    // figure kept: the ratios are against plain JS at its fastest.
+    const plainFirst = perCall(() => plain.consolidatedMessage());
     results[name] = {
       attachments: specs.length,
       bytes,
-      // The yardstick: a host that renders everything on every turn.
-      plainRender: perCall(() => plain.consolidatedMessage()),
+      plainRender: plainFirst,
       changed: afterChange(attache, make, stores[name]),
       unchanged: perCall(() => store.consolidatedMessage(), 100),
       // The whole changed turn, setAttachment included: attache renders
@@ -91,6 +95,7 @@ export function renderBench(attache) {
       changedTurn: perCall((i) => { store.setAttachment(tick(specs, i)); store.consolidatedMessage(); }),
       plainTurn: perCall((i) => { plain.setAttachment(tick(specs, i)); plain.consolidatedMessage(); }),
     };
+    results[name].plainRender = Math.min(plainFirst, perCall(() => plain.consolidatedMessage()));
     store.free();
   }
   return results;
