@@ -89,15 +89,17 @@ impl JsCounter {
                 // A part of a token is a token: `text.length / 4` counts.
                 // One reason for NaN, -1, undefined or a Promise: a counter
                 // runs synchronously.
-                match counted.as_f64() {
-                    Some(n) if n >= 0.0 && n.ceil() <= 9_007_199_254_740_991.0 => {
-                        Ok(n.ceil() as u64)
-                    }
-                    _ => Err(Error::argument(
-                        "counter",
-                        "must return a non-negative number of tokens, at most 2^53 - 1, synchronously",
-                    )),
-                }
+                // Rounded up, then bounded as any count argument is.
+                counted
+                    .as_f64()
+                    .filter(|n| *n >= 0.0)
+                    .and_then(|n| tokens(&JsValue::from_f64(n.ceil()), "counter").ok().flatten())
+                    .ok_or_else(|| {
+                        Error::argument(
+                            "counter",
+                            "must return a non-negative number of tokens, at most 2^53 - 1, synchronously",
+                        )
+                    })
             }
         }
     }
