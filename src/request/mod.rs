@@ -62,10 +62,10 @@ fn check_cache_control(marker: &Value) -> Result<(), Error> {
         ));
     }
     let ok = fields.is_some_and(|fields| {
-        fields.iter().all(|(key, value)| match key.as_str() {
-            "type" => *value == "ephemeral",
-            _ => *value == "5m" || *value == "1h",
-        }) && fields.get("type").is_some()
+        fields.get("type").is_some_and(|t| *t == "ephemeral")
+            && fields
+                .get("ttl")
+                .is_none_or(|ttl| *ttl == "5m" || *ttl == "1h")
     });
     if ok {
         return Ok(());
