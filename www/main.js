@@ -26,6 +26,8 @@ const store = await IdbSessionStore.open({ name: "attache-demo", onVersionChange
     return new MemorySessionStore();
   });
 let model = scripted;
+/** A key is registered with the guard: what was stored before may hold it. */
+let keyEntered = false;
 let sessionId;
 let pinned = new AttachmentStore();
 let lastSteps = [];
@@ -327,6 +329,8 @@ const readable = (text) => redacted(text) ?? "(withheld)";
 
 /** `value` with any credential redacted, or null where it cannot be (a key as an object's key). */
 function redacted(value) {
+  // Everything stored passed the guard; only a key entered since can be in it.
+  if (!keyEntered) return value;
   try {
     return redactCredentials(value).value;
   } catch (e) {
@@ -464,9 +468,10 @@ onSubmit("model-form", ({ url, model: name, key }) => exclusive(async () => {
   // The key lives in the endpoint's closure only; registered, it cannot be pinned or stored.
   forgetSecrets();
   if (key) registerSecret(key);
+  keyEntered = Boolean(key);
   model = next;
 }));
-$("model-scripted").onclick = () => attempt(() => exclusive(async () => { forgetSecrets(); model = scripted; }));
+$("model-scripted").onclick = () => attempt(() => exclusive(async () => { forgetSecrets(); keyEntered = false; model = scripted; }));
 
 $("file-contents").addEventListener("dragover", (e) => e.preventDefault());
 /** A file's text into the file pin's form; a folder or an unreadable file is said. */
