@@ -87,7 +87,6 @@ export function renderBench(attache) {
     results[name] = {
       attachments: specs.length,
       bytes,
-      plainRender: plainFirst,
       changed: afterChange(attache, make, stores[name]),
       unchanged: perCall(() => store.consolidatedMessage(), 100),
       // The whole changed turn, setAttachment included: attache renders

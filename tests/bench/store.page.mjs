@@ -41,7 +41,9 @@ async function openAttache(attache, name) {
   };
 }
 
-async function openDexie(name) {
+// A record per frame, or (`batched`) attache's layout: a record per
+// append, holding its frames.
+async function openDexie(name, batched = false) {
   await Dexie.delete(name);
   const db = new Dexie(name);
   db.version(1).stores({ sessions: "id", frames: "++seq, [sessionId+requestId], sessionId" });
@@ -50,29 +52,11 @@ async function openDexie(name) {
     append: (requestId, frames) => db.transaction("rw", db.sessions, db.frames, async () => {
       const session = await db.sessions.get(SESSION);
       if (!session) throw new Error("no session");
-      await db.frames.bulkAdd(frames.map((f) => ({ sessionId: SESSION, requestId, frame: f })));
-      await db.sessions.put({ ...session, updatedAt: Date.now() });
-    }),
-    load: async (requestId) => (await db.frames.where("[sessionId+requestId]").equals([SESSION, requestId]).toArray()).map((r) => r.frame),
-    close: () => db.close(),
-  };
-}
-
-// attache's layout in Dexie: one record per append, holding its frames.
-async function openDexieBatched(name) {
-  await Dexie.delete(name);
-  const db = new Dexie(name);
-  db.version(1).stores({ sessions: "id", batches: "++seq, [sessionId+requestId], sessionId" });
-  await db.sessions.add({ id: SESSION, updatedAt: Date.now() });
-  return {
-    append: (requestId, frames) => db.transaction("rw", db.sessions, db.batches, async () => {
-      const session = await db.sessions.get(SESSION);
-      if (!session) throw new Error("no session");
-      await db.batches.add({ sessionId: SESSION, requestId, frames });
+      await db.frames.bulkAdd(batched ? [{ sessionId: SESSION, requestId, frames }] : frames.map((f) => ({ sessionId: SESSION, requestId, frame: f })));
       await db.sessions.put({ ...session, updatedAt: Date.now() });
     }),
     // In primary-key order within the index key: append order.
-    load: async (requestId) => (await db.batches.where("[sessionId+requestId]").equals([SESSION, requestId]).toArray()).flatMap((r) => r.frames),
+    load: async (requestId) => (await db.frames.where("[sessionId+requestId]").equals([SESSION, requestId]).toArray()).flatMap((r) => (batched ? r.frames : [r.frame])),
     close: () => db.close(),
   };
 }
@@ -158,8 +142,8 @@ export async function storeBench(attache, runs = 7) {
   const results = {};
   for (const [label, open] of Object.entries({
     attache: (name) => openAttache(attache, name),
-    Dexie: openDexie,
-    "Dexie, a record per call": openDexieBatched,
+    Dexie: (name) => openDexie(name),
+    "Dexie, a record per call": (name) => openDexie(name, true),
     "raw IndexedDB": openRaw,
   })) {
     const name = `bench-${label.replace(/\W/g, "")}`;
