@@ -109,6 +109,60 @@ async fn a_request_that_fails_later_aborts_the_transaction_with_its_dom_name() {
 }
 
 #[wasm_bindgen_test]
+async fn a_read_that_fails_before_the_last_is_named_by_its_own_error() {
+    let name = fresh_name("first-read");
+    let store = open(&name, Durability::Default).await;
+    store.create_session(new("s")).await.unwrap();
+    store.save_session_state("s", "k", json!(1)).await.unwrap();
+    // deleteSession's first read, the session's get, fails later (a
+    // colliding add in its place); the reads after it fail with AbortError.
+    wrap_store_method(
+        "get",
+        "if (this.name === 'sessions') return this.add({ id: value }); return original.call(this, value, key);",
+    );
+    let result = store.delete_session("s").await;
+    restore_store_method();
+    let error = result.expect_err("the delete fails");
+    assert_eq!(
+        (error.code(), error.dom_name()),
+        ("ABORTED", Some("ConstraintError"))
+    );
+    assert_eq!(
+        store.load_session_state("s", "k").await.unwrap(),
+        Some(json!(1)),
+        "nothing was deleted"
+    );
+    store.close();
+    delete_database(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_write_counts_only_once_its_transaction_completes() {
+    let name = fresh_name("complete");
+    let store = open(&name, Durability::Default).await;
+    store.create_session(new("s")).await.unwrap();
+    store.save_session_state("s", "k", json!(1)).await.unwrap();
+    // The put succeeds, then its transaction is aborted before it commits.
+    wrap_store_method(
+        "put",
+        "const request = original.call(this, value, key); if (this.name === 'session_state') request.addEventListener('success', () => request.transaction.abort()); return request;",
+    );
+    let result = store.save_session_state("s", "k", json!(2)).await;
+    restore_store_method();
+    assert_eq!(
+        result.expect_err("the save fails").code(),
+        "ABORTED",
+        "a successful request is not a completed write"
+    );
+    assert_eq!(
+        store.load_session_state("s", "k").await.unwrap(),
+        Some(json!(1))
+    );
+    store.close();
+    delete_database(&name).await;
+}
+
+#[wasm_bindgen_test]
 async fn a_database_from_a_newer_version_is_a_version_error() {
     let name = fresh_name("newer");
     let factory = idb::Factory::new().unwrap();

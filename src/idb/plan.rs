@@ -170,7 +170,12 @@ async fn read(tx: &idb::Transaction, reads: &[Read]) -> Result<Vec<JsValue>, Err
         .map(|read| issue(tx, read))
         .collect::<Result<Vec<_>, _>>()?;
     if let Some(last) = requests.last() {
-        outcome(last).await?;
+        if let Err(e) = outcome(last).await {
+            // Those after a failed read fail with AbortError: the first
+            // request holding an error is the one that failed.
+            let first = requests.iter().find_map(|r| r.error().ok().flatten());
+            return Err(first.map_or(e, |dom| from_js(&dom.into())));
+        }
     }
     let mut results = Vec::with_capacity(requests.len());
     for (read, request) in reads.iter().zip(&requests) {
