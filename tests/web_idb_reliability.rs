@@ -619,6 +619,36 @@ async fn a_connection_lost_midway_is_retried_once_for_idempotent_calls_only() {
 }
 
 #[wasm_bindgen_test]
+async fn a_connection_lost_for_good_is_dropped_so_the_next_call_opens_anew() {
+    let name = fresh_name("lost-for-good");
+    let store = open(&name, Durability::Default).await;
+    store.create_session(new("s")).await.unwrap();
+    // WebKit's lost connection still begins transactions, and every
+    // request on it fails; an append is not retried.
+    run_js(&format!(
+        "globalThis.__attacheDead = undefined;
+         const original = IDBObjectStore.prototype.add;
+         globalThis.__attacheRestore = () => {{ IDBObjectStore.prototype.add = original; }};
+         IDBObjectStore.prototype.add = function (...args) {{
+           globalThis.__attacheDead ??= this.transaction.db;
+           if (this.transaction.db === globalThis.__attacheDead) {{ {WEBKIT_LOST} }}
+           return original.apply(this, args);
+         }};"
+    ));
+    let lost = store.append_activity_frames("s", "r", frames("x", 1)).await;
+    let next = store.append_activity_frames("s", "r", frames("y", 2)).await;
+    restore_store_method();
+    assert_eq!(lost.expect_err("lost").code(), "CONNECTION_LOST");
+    next.expect("the next append opens a new connection");
+    assert_eq!(
+        store.load_activity_frames("s", None).await.unwrap(),
+        frames("y", 2)
+    );
+    store.close();
+    delete_database(&name).await;
+}
+
+#[wasm_bindgen_test]
 async fn pinned_attachments_survive_a_new_connection_byte_identical() {
     let name = fresh_name("reload");
     let before = {

@@ -126,9 +126,11 @@ impl Connection {
                     retried = true;
                     self.drop_if_current(&db);
                 }
-                Err((error @ Error::Quota { .. }, _)) => {
-                    // Firefox leaves a connection that met the quota unable
-                    // to write again, even once space is freed: start anew.
+                Err((error @ (Error::Quota { .. } | Error::ConnectionLost { .. }), _)) => {
+                    // A lost connection not retried is dropped too, so the
+                    // next call opens anew. Firefox leaves a connection that
+                    // met the quota unable to write again, even once space
+                    // is freed: start anew.
                     self.drop_if_current(&db);
                     return Err(error);
                 }
