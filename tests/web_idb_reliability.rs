@@ -367,6 +367,25 @@ async fn a_connection_closed_behind_the_stores_back_is_reopened() {
 }
 
 #[wasm_bindgen_test]
+async fn a_connection_the_browser_closes_is_let_go_at_its_close_event() {
+    let name = fresh_name("close-event");
+    let store = open(&name, Durability::Default).await;
+    store.create_session(new("s")).await.unwrap();
+    let db = store.current_connection().unwrap();
+    // As the browser fires it (site data cleared); a script's close() fires none.
+    db.dispatch_event(&web_sys::Event::new("close").unwrap())
+        .unwrap();
+    assert!(store.current_connection().is_none(), "the store let it go");
+    assert!(
+        store.get_session("s").await.unwrap().is_some(),
+        "the next call opens anew"
+    );
+    assert!(store.current_connection().is_some_and(|again| again != db));
+    store.close();
+    delete_database(&name).await;
+}
+
+#[wasm_bindgen_test]
 async fn the_durability_option_is_applied_to_write_transactions() {
     for durability in [Durability::Relaxed, Durability::Strict] {
         let name = fresh_name("durability");
