@@ -387,7 +387,7 @@ fn image_file(item: &Fields) -> Result<Part, Error> {
 /// as `image`, and neither says which.
 fn base64_type(item: &Fields, media_type: Option<String>) -> Result<String, Error> {
     match media_type {
-        Some(t) if t.starts_with("image/") && t != "image/*" => Ok(t),
+        Some(t) if t.starts_with("image/") && super::named_type(&t) => Ok(t),
         _ => Err(item.wrong("mediaType", "must name the image type for base64 data")),
     }
 }

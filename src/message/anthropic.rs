@@ -44,9 +44,9 @@ fn block(part: &Part, at: At) -> Result<Value, Error> {
             };
             let source = match image {
                 Image::Url(url) if url.starts_with("data:") => {
-                    return Err(at
-                        .field("url")
-                        .wrong("Anthropic takes a data: URL only as base64"))
+                    return Err(at.field("url").wrong(
+                        "Anthropic takes a data: URL only as base64 of an image type it takes",
+                    ))
                 }
                 Image::Url(url) => object([("type", "url".into()), ("url", url.as_str().into())]),
                 Image::Base64 { media_type, data } => {

@@ -314,8 +314,16 @@ pub fn to_values(messages: &[Message]) -> Value {
     Value::Array(messages.iter().map(Message::to_value).collect())
 }
 
+/// Whether a media type names one: `image/png`, not `image/*` or `image/`.
+pub(crate) fn named_type(media_type: &str) -> bool {
+    media_type
+        .split_once('/')
+        .is_some_and(|(_, sub)| !sub.is_empty() && sub != "*")
+}
+
 /// A `data:{mediaType};base64,{data}` URL as a base64 image; any other URL
-/// as itself.
+/// as itself, and one whose type names none (`image/*`): base64 must say
+/// what it holds, and a URL need not.
 pub(crate) fn image_from_url(url: &str) -> Image {
     let base64 = url
         .strip_prefix("data:")
@@ -323,7 +331,7 @@ pub(crate) fn image_from_url(url: &str) -> Image {
             let at = crate::text::find(rest, ";base64,")?;
             Some((crate::text::head(rest, at), crate::text::tail(rest, at + 8)))
         })
-        .filter(|(media_type, _)| !media_type.is_empty() && !media_type.contains([',', ';']));
+        .filter(|(media_type, _)| named_type(media_type) && !media_type.contains([',', ';']));
     match base64 {
         Some((media_type, data)) => Image::Base64 {
             media_type: media_type.to_owned(),

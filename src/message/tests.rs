@@ -288,6 +288,17 @@ fn ai_sdk_images_come_in_as_any_shape_and_go_out_as_file_parts() {
         sent[0]["content"][0],
         json!({"type": "file", "data": "UklG", "mediaType": "image/webp"})
     );
+    // One whose type names none goes as the URL, and comes back as it went.
+    let wildcard = Message::new(
+        Role::User,
+        vec![Part::Image(Image::Url("data:image/*;base64,UklG".into()))],
+    );
+    let sent = to_ai_sdk(&sourced(&[wildcard.clone()]), None, None).unwrap();
+    assert_eq!(
+        sent[0]["content"][0],
+        json!({"type": "file", "data": "data:image/*;base64,UklG", "mediaType": "image"})
+    );
+    assert_eq!(from_ai_sdk(&sent, At::Name("x")).unwrap(), [wildcard]);
 }
 
 #[test]
@@ -446,6 +457,11 @@ fn what_a_provider_shape_holds_that_attache_cannot_keep_is_refused_with_its_path
             "x[0].content[0].mediaType",
         ),
         (
+            // Nor an empty subtype.
+            json!([{"role": "user", "content": [{"type": "file", "data": "iVBORw0KGgo=", "mediaType": "image/"}]}]),
+            "x[0].content[0].mediaType",
+        ),
+        (
             // The deprecated image part, the same.
             json!([{"role": "user", "content": [{"type": "image", "image": "iVBORw0KGgo=", "mediaType": "image/*"}]}]),
             "x[0].content[0].mediaType",
@@ -588,6 +604,9 @@ fn a_data_url_is_a_base64_image_and_any_other_url_stays_a_url() {
         "data:,plain",
         "data:;base64,AAAA",
         "data:text/plain,hi",
+        // Base64 must name its type: the AI SDK reads `image/*` as `image`.
+        "data:image/*;base64,AAAA",
+        "data:image/;base64,AAAA",
     ] {
         assert_eq!(image_from_url(url), Image::Url(url.into()), "{url}");
         assert_eq!(image_url(&image_from_url(url)), url);
