@@ -105,6 +105,36 @@ pub fn secrets() -> Vec<(String, &'static str)> {
             "huggingface_token",
         ),
         (format!("npm_{}", a(36, 31)), "npm_token"),
+        (format!("sk_test_{}", a(99, 45)), "stripe_key"),
+        (format!("rk_test_{}", a(99, 46)), "stripe_key"),
+        (format!("whsec_{}", a(32, 47)), "stripe_key"),
+        (format!("gsk_{}", a(52, 48)), "groq_key"),
+        (format!("xai-{}", a(80, 49)), "xai_key"),
+        (format!("pplx-{}", a(48, 50)), "perplexity_key"),
+        (format!("r8_{}", a(37, 51)), "replicate_token"),
+        (format!("tgp_v1_{}", u(43, 52)), "together_key"),
+        (
+            format!(
+                "csk-{}",
+                chars("abcdefghijklmnopqrstuvwxyz0123456789", 48, 53)
+            ),
+            "cerebras_key",
+        ),
+        (format!("nvapi-{}", u(64, 54)), "nvidia_key"),
+        (
+            format!("sk_{}", chars("0123456789abcdef", 48, 55)),
+            "elevenlabs_key",
+        ),
+        (
+            format!(
+                "lsv2_pt_{}_{}",
+                chars("0123456789abcdef", 32, 56),
+                chars("0123456789abcdef", 10, 57)
+            ),
+            "langsmith_key",
+        ),
+        (format!("tvly-{}", a(32, 58)), "tavily_key"),
+        (format!("pcsk_{}_{}", a(6, 59), a(63, 60)), "pinecone_key"),
         (format!("SG.{}.{}", u(22, 32), u(43, 33)), "sendgrid_key"),
         (jwt, "jwt"),
         (pem(""), "private_key"),

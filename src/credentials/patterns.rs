@@ -27,6 +27,9 @@ fn upper_digit(b: u8) -> bool {
 fn base64url_dot(b: u8) -> bool {
     word(b) || b == b'.'
 }
+fn hex(b: u8) -> bool {
+    b.is_ascii_hexdigit()
+}
 
 const KEYED: &[Keyed] = &[
     Keyed {
@@ -155,6 +158,91 @@ const KEYED: &[Keyed] = &[
         prefix: b"rk_live_",
         min: 20,
         alphabet: alnum,
+    },
+    Keyed {
+        kind: "stripe_key",
+        prefix: b"sk_test_",
+        min: 20,
+        alphabet: alnum,
+    },
+    Keyed {
+        kind: "stripe_key",
+        prefix: b"rk_test_",
+        min: 20,
+        alphabet: alnum,
+    },
+    Keyed {
+        kind: "stripe_key",
+        prefix: b"whsec_",
+        min: 32,
+        alphabet: alnum,
+    },
+    // The model and agent-tool providers a browser agent holds keys for.
+    Keyed {
+        kind: "groq_key",
+        prefix: b"gsk_",
+        min: 48,
+        alphabet: alnum,
+    },
+    Keyed {
+        kind: "xai_key",
+        prefix: b"xai-",
+        min: 70,
+        alphabet: alnum,
+    },
+    Keyed {
+        kind: "perplexity_key",
+        prefix: b"pplx-",
+        min: 40,
+        alphabet: alnum,
+    },
+    Keyed {
+        kind: "replicate_token",
+        prefix: b"r8_",
+        min: 37,
+        alphabet: alnum,
+    },
+    Keyed {
+        kind: "together_key",
+        prefix: b"tgp_v1_",
+        min: 40,
+        alphabet: word,
+    },
+    Keyed {
+        kind: "cerebras_key",
+        prefix: b"csk-",
+        min: 40,
+        alphabet: alnum,
+    },
+    Keyed {
+        kind: "nvidia_key",
+        prefix: b"nvapi-",
+        min: 60,
+        alphabet: word,
+    },
+    Keyed {
+        kind: "elevenlabs_key",
+        prefix: b"sk_",
+        min: 40,
+        alphabet: hex,
+    },
+    Keyed {
+        kind: "langsmith_key",
+        prefix: b"lsv2_",
+        min: 40,
+        alphabet: word,
+    },
+    Keyed {
+        kind: "tavily_key",
+        prefix: b"tvly-",
+        min: 30,
+        alphabet: word,
+    },
+    Keyed {
+        kind: "pinecone_key",
+        prefix: b"pcsk_",
+        min: 50,
+        alphabet: word,
     },
     Keyed {
         kind: "huggingface_token",
@@ -375,17 +463,21 @@ fn json_field(text: &str, i: usize, name_end: usize) -> Option<Option<Hit>> {
 /// password's mixed case, digits among letters, or symbols make none.
 fn label_word(w: &[u8]) -> bool {
     let (mut letters, mut lower, mut upper_later, mut digits) = (false, false, false, false);
+    // Other scripts' bytes are letters beside digits, but no case: `¿`
+    // before a capital (`¿Olvidaste`) makes no mixed case.
+    let mut other = false;
     for &b in w {
         match b {
-            b'a'..=b'z' | 0x80.. => (lower, letters) = (true, true),
+            b'a'..=b'z' => (lower, letters) = (true, true),
             b'A'..=b'Z' => (upper_later, letters) = (letters, true),
             b'0'..=b'9' => digits = true,
+            0x80.. => other = true,
             b'(' | b')' | b'[' | b']' | b'?' | b'.' | b',' | b':' | b';' | b'!' | b'\'' | b'"'
             | b'-' | b'+' | b'%' | b'&' | b'/' => {}
             _ => return false,
         }
     }
-    !(digits && letters) && !(lower && upper_later)
+    !(digits && (letters || other)) && !(lower && upper_later)
 }
 
 /// A placeholder for a secret, not one: `$OPENAI_API_KEY`, `${TOKEN}`,
@@ -588,7 +680,20 @@ fn keyed_at(bytes: &[u8], start: usize, dead: &mut Dead) -> Option<Hit> {
     // Every prefix's first letter: most words are rejected here.
     if !matches!(
         first,
-        b's' | b'A' | b'y' | b'g' | b'x' | b'h' | b'r' | b'n' | b'S' | b'e'
+        b's' | b'A'
+            | b'y'
+            | b'g'
+            | b'x'
+            | b'h'
+            | b'r'
+            | b'n'
+            | b'S'
+            | b'e'
+            | b'p'
+            | b'c'
+            | b't'
+            | b'l'
+            | b'w'
     ) {
         return None;
     }
@@ -623,9 +728,19 @@ fn keyed_at(bytes: &[u8], start: usize, dead: &mut Dead) -> Option<Hit> {
         let shape_ok = match pattern.kind {
             // header.payload.signature
             "jwt" => rest[..run].iter().filter(|&&b| b == b'.').count() == 2,
-            "sendgrid_key" => rest[..run].contains(&b'.'),
-            // Exactly 16: a longer run is some other identifier.
-            "aws_access_key" => run == 16,
+            // `SG.` 22 `.` 43: a C# namespace (`SG.Framework.Data…`) is none.
+            "sendgrid_key" => run == 66 && rest[22] == b'.',
+            // Exactly 16: a longer run is some other identifier. AWS's
+            // documentation's own example is none.
+            "aws_access_key" => run == 16 && !rest[..run].ends_with(b"EXAMPLE"),
+            // A random part of 12 or more with a digit and a letter: a
+            // branch or class named after a Jira key (`sk-1234-fix-login`,
+            // `sk-circle-bounce-2`) has words.
+            "openai_key" => rest[..run].split(|&b| b == b'-').any(|part| {
+                part.len() >= 12
+                    && part.iter().any(u8::is_ascii_digit)
+                    && part.iter().any(u8::is_ascii_alphabetic)
+            }),
             _ => true,
         };
         if run >= pattern.min && shape_ok && random(&rest[..run]) {

@@ -600,6 +600,16 @@ fn placeholders_prose_and_css_are_not_credentials() {
         "password=$DB_PASSWORD1",
         "The Bearer authentication_scheme is described in RFC 6750.",
         r#"<div class="sk-slider-container-horizontal-wide">"#,
+        // A Jira key's branch, a spinner's classes, a slug, a namespace,
+        // AWS's documented example key, a Spanish label.
+        "git checkout -b feature/sk-1234-fix-login-redirect-loop",
+        ".sk-circle-bounce-delay-2, .sk-ProductCardHeaderTitle { }",
+        "/posts/sk-hynix-Q3-2024-earnings-beat-expectations",
+        "using SG.Framework.Data.Repositories.Implementations.UserRepositoryBase2;",
+        "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
+        r#"{"forgotPassword": "¿Olvidaste tu contraseña?"}"#,
+        // Shorter than its key, or an identifier after its prefix.
+        "sk_buff r8_init fw_updateFirmwareVersion2 lsv2_enabled",
     ] {
         assert_eq!(find(text), None, "{text}");
     }
