@@ -315,6 +315,44 @@ async fn an_upgrade_elsewhere_closes_our_connection_and_tells_the_host() {
 }
 
 #[wasm_bindgen_test]
+async fn a_write_in_flight_when_another_connection_upgrades_completes_first() {
+    let name = fresh_name("upgrade-in-flight");
+    let store = open(&name, Durability::Default).await;
+    store.create_session(new("s")).await.unwrap();
+    let factory = idb::Factory::new().unwrap();
+    // The append begins its transaction when first polled, before the
+    // upgrade asks; closing on versionchange lets that transaction finish.
+    let (appended, upgraded) = futures::future::join(
+        store.append_activity_frames("s", "r", frames("x", 3)),
+        async { factory.open(&name, Some(VERSION + 1)).unwrap().await },
+    )
+    .await;
+    appended.expect("a write already begun completes");
+    let db = upgraded.expect("then the upgrade proceeds");
+    let tx = db
+        .transaction(&[schema::ACTIVITY_FRAMES], idb::TransactionMode::ReadOnly)
+        .unwrap();
+    let records = tx
+        .object_store(schema::ACTIVITY_FRAMES)
+        .unwrap()
+        .count(None)
+        .unwrap()
+        .await
+        .unwrap();
+    assert_eq!(
+        records, 1,
+        "the append's record is in the upgraded database"
+    );
+    db.close();
+    let error = store
+        .append_activity_frames("s", "r", frames("y", 1))
+        .await
+        .expect_err("a call after the upgrade");
+    assert_eq!(error.code(), "VERSION", "{error}");
+    delete_database(&name).await;
+}
+
+#[wasm_bindgen_test]
 async fn a_delete_elsewhere_closes_our_connection_and_the_next_call_reopens() {
     let name = fresh_name("deleted");
     let store = open(&name, Durability::Default).await;
