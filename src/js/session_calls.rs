@@ -8,6 +8,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use js_sys::{Function, Promise};
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::future_to_promise;
 
@@ -70,15 +71,17 @@ impl Policy {
         })
     }
 
-    /// Tells the host what a completed write redacted. Its callback throwing
-    /// cannot undo the write, so that is ignored.
+    /// Tells the host what a completed write redacted, once the call has
+    /// returned and before it resolves: a memory store's write completes
+    /// inside the call, and a write its callback makes must land after the
+    /// host's next call, as an IndexedDB store's does.
     fn report(&self, session_id: &str, found: &[Redaction]) {
         let Some(listener) = self.on_redact.as_ref().filter(|_| !found.is_empty()) else {
             return;
         };
         let redactions = crate::credentials::redactions_value(found);
         let event = crate::json!({"sessionId": session_id, "redactions": redactions});
-        let _ = super::attempt::call1(listener, &JsValue::UNDEFINED, &to_js(&event));
+        tell_later(listener, &to_js(&event));
     }
 }
 
@@ -243,6 +246,12 @@ impl Backend {
             }
         }
     }
+}
+
+#[wasm_bindgen(module = "/src/js/snippet.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = tellLater)]
+    fn tell_later(listener: &Function, event: &JsValue);
 }
 
 /// Not generic: one copy of the conversion for both backends.

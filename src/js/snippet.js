@@ -217,6 +217,19 @@ export function userMessage(parts) {
   return Object.freeze({ role: "user", content: Object.freeze(parts) });
 }
 
+// ---- onRedact ----
+// In a microtask: queued before the call's promise resolves, run after the
+// call returns. What the listener throws cannot undo the write: ignored.
+export function tellLater(listener, event) {
+  queueMicrotask(() => {
+    try {
+      listener(event);
+    } catch {
+      // As above.
+    }
+  });
+}
+
 // ---- IndexedDB: how a write transaction settled ----
 // Watches a write transaction from the moment it opens, in JS so no Rust
 // closure can outlive it. Resolves with the error to report, or null: a

@@ -99,3 +99,33 @@ test("an import whose message add fails is ABORTED, not ALREADY_EXISTS, and writ
   store.close();
   store.free();
 });
+
+test("onRedact is told after the call returns and before it resolves, on both stores", async () => {
+  const logs = [];
+  for (const [name, open] of [
+    ["memory", (options) => new attache.MemorySessionStore(options)],
+    ["idb", (options) => attache.IdbSessionStore.open({ name: "parity-redact", ...options })],
+  ]) {
+    const log = [];
+    // The listener writes back, as an audit trail would.
+    const store = await open({ credentials: "redact", onRedact: (e) => {
+      log.push(`told ${e.redactions[0].path}`);
+      store.appendMessages("s", [{ role: "user", content: "audit" }]).then(() => log.push("audit appended"));
+    } });
+    await store.createSession({ id: "s" });
+    const saved = store.saveSessionState("s", "k", { password: "hunter2x9" }).then(() => log.push("save resolved"));
+    log.push("save returned");
+    const turn = store.commitTurn("s", { expectedCount: 0, messages: [{ role: "user", content: "turn" }] })
+      .then(() => log.push("turn committed"), (e) => log.push(`turn ${e.code}`));
+    await Promise.all([saved, turn]);
+    while (!log.includes("audit appended")) await new Promise((resolve) => setTimeout(resolve, 5));
+    const history = (await store.loadMessages("s")).map((m) => m.content);
+    logs.push({ name, log: log.filter((l) => l !== "turn committed" && l !== "audit appended"), history });
+    await store.deleteSession("s");
+    if (store.close) store.close();
+    store.free();
+  }
+  assert.deepEqual(logs[0].log, ["save returned", "told k.password", "save resolved"], "memory");
+  assert.deepEqual(logs[0].history, ["turn", "audit"], "memory: the host's next call came first");
+  assert.deepEqual({ ...logs[1], name: "memory" }, logs[0], "the IndexedDB store alike");
+});
