@@ -73,12 +73,12 @@ export function refuse(self, Class, async) {
   throw error;
 }
 
-// What wasm-bindgen throws from inside the wasm, typed. A getter, a counter
-// or onRedact that calls back into the instance whose call is reading it
+// What wasm-bindgen throws from inside the wasm, typed. A getter, a toJSON
+// or a counter that calls back into the instance whose call is reading it
 // meets wasm-bindgen's borrow check: BUSY, and the outer call goes on.
 export function thrown(message) {
   if (/^(recursive use of an object|attempted to take ownership)/.test(message)) {
-    return attacheError("BUSY", "this object is in use by a call still running (a getter, counter or onRedact called back into it); call it again once that call returns");
+    return attacheError("BUSY", "this object is in use by a call still running (a getter, toJSON or counter called back into it); call it again once that call returns");
   }
   if (/^null pointer passed to rust/.test(message)) {
     return attacheError("FREED", "this object was freed; create a new one");
