@@ -278,8 +278,11 @@ function minifyNames(glue) {
   const returned = /\n {4}return \{\n {8}__proto__: null,\n([\s\S]*?)\n {4}\};\n/;
   const entries = imports.match(returned)?.[1] ?? shapeChanged("no imports object");
   const others = [];
+  // Each extern block of one module is an entry of its own: its imports once.
+  const seen = new Set(["./attache_bg.js"]);
   for (const [, module, object] of entries.matchAll(/^ {8}"([^"]+)": (\w+),$/gm)) {
-    if (module === "./attache_bg.js") continue;
+    if (seen.has(module)) continue;
+    seen.add(module);
     for (const [name, minified] of modules.get(module) ?? []) others.push(`${minified}: ${object}.${name}`);
   }
   imports = imports.replace(returned, `\n    return { ${JSON.stringify(importModule)}: Object.assign(import0, { ${others.join(", ")} }) };\n`);
