@@ -874,7 +874,15 @@ fn header_value(name: &str, value: &str, measured: &mut usize) -> Option<Hit> {
         let token = crate::text::tail(value, from);
         let len = value_end(token, true);
         *measured = from + len;
-        let real = !stands_in(&token.as_bytes()[..len]);
+        let shown = &token.as_bytes()[..len];
+        // Prose after a placeholder is not part of it: `Bearer <token>.`, a
+        // Markdown span's closing backtick (`` `Bearer $API_KEY` ``).
+        let closers = shown
+            .iter()
+            .rev()
+            .take_while(|&&b| matches!(b, b'`' | b'.' | b',' | b';' | b':' | b')' | b']'))
+            .count();
+        let real = !stands_in(shown) && !stands_in(&shown[..len - closers]);
         (len >= 8 && real).then_some(Hit::new(kind, from, from + len))
     };
     match name {

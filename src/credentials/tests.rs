@@ -12,6 +12,7 @@ fn every_shape_is_found_alone_and_inside_prose_and_code() {
             format!("const config = {{\n  value: \"{secret}\",\n}};"),
             format!("line one\n{secret}\nline three"),
             format!("The value is {secret}."),
+            format!("Set `{secret}` (a Markdown span)."),
         ] {
             assert!(find(&context).is_some(), "inside text: {context}");
         }
@@ -608,6 +609,12 @@ fn placeholders_prose_and_css_are_not_credentials() {
         "using SG.Framework.Data.Repositories.Implementations.UserRepositoryBase2;",
         "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
         r#"{"forgotPassword": "¿Olvidaste tu contraseña?"}"#,
+        // A placeholder in prose or a Markdown span, as API docs write it.
+        "sends Authorization: Bearer <token>.",
+        "Set the header `Authorization: Bearer $OPENAI_API_KEY` on each call.",
+        "(use Authorization: Bearer <YOUR_TOKEN>)",
+        "Authorization: Bearer {token}, then retry",
+        "`x-api-key: YOUR_API_KEY`, or x-api-key: <your-key>.",
         // Shorter than its key, or an identifier after its prefix.
         "sk_buff r8_init fw_updateFirmwareVersion2 lsv2_enabled",
     ] {
