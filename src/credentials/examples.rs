@@ -51,6 +51,19 @@ pub fn secrets() -> Vec<(String, &'static str)> {
         (format!("sk-proj-{}", u(64, 5)), "openai_key"),
         (format!("sk-svcacct-{}", u(64, 6)), "openai_key"),
         (format!("sk-ant-api03-{}", u(80, 7)), "anthropic_key"),
+        // A LiteLLM proxy's key (token_urlsafe(16)) and Langfuse's (a UUID).
+        (format!("sk-{}", u(22, 61)), "openai_key"),
+        (
+            format!(
+                "sk-lf-{}-{}-{}-{}-{}",
+                chars("0123456789abcdef", 8, 62),
+                chars("0123456789abcdef", 4, 63),
+                chars("0123456789abcdef", 4, 64),
+                chars("0123456789abcdef", 4, 65),
+                chars("0123456789abcdef", 12, 66)
+            ),
+            "openai_key",
+        ),
         (format!("AIza{}", u(35, 8)), "google_api_key"),
         (format!("ya29.{}", u(60, 9)), "google_oauth_token"),
         (format!("AKIA{}", chars(UPPER, 16, 10)), "aws_access_key"),

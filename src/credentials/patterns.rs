@@ -665,8 +665,45 @@ fn words(text: &str, from: usize) -> Option<Hit> {
 /// both: about 1 in 10^6 for 16 base62 characters); a run of lowercase
 /// words, such as the CSS class `sk-slider-container-horizontal`, is text.
 fn random(run: &[u8]) -> bool {
+    // One character repeated is a docs' fill-in (`sk_test_XXXX…`).
     run.iter()
         .any(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
+        && run.iter().any(|&b| b != run[0])
+}
+
+/// Whether a run reads as named rather than random: each part between
+/// `-` and `_` a word or a camelCase name, digits only at its end
+/// (`fix`, `ProductCardHeaderTitle`, `base64`, `ToV2`), a number, or three
+/// characters or fewer (`v2`, `Q3`, `2xl`). A random key has a part that
+/// is none (two capitals together, a digit inside): about 1 in 2,000 of
+/// 22 characters reads as named.
+fn named_text(run: &[u8]) -> bool {
+    run.split(|&b| b == b'-' || b == b'_')
+        .all(|part| part.len() <= 3 || part.iter().all(u8::is_ascii_digit) || camel_word(part))
+}
+
+/// `([A-Z]?[a-z]+)+([A-Z]?[0-9]+)?`, without a regex engine.
+fn camel_word(part: &[u8]) -> bool {
+    let (mut i, mut words) = (0, 0);
+    while i < part.len() {
+        let cap = usize::from(part[i].is_ascii_uppercase());
+        let lower = part[i + cap..]
+            .iter()
+            .take_while(|b| b.is_ascii_lowercase())
+            .count();
+        if lower == 0 {
+            break;
+        }
+        i += cap + lower;
+        words += 1;
+    }
+    let tail = &part[i..];
+    let digits = match tail {
+        [c, rest @ ..] if c.is_ascii_uppercase() => rest,
+        _ => tail,
+    };
+    let numbered = digits.len() == tail.len() || !digits.is_empty();
+    words > 0 && numbered && digits.iter().all(u8::is_ascii_digit)
 }
 
 /// Where a key's run of each alphabet was found with no digit or capital:
@@ -732,14 +769,9 @@ fn keyed_at(bytes: &[u8], start: usize, dead: &mut Dead) -> Option<Hit> {
             // Exactly 16: a longer run is some other identifier. AWS's
             // documentation's own example is none.
             "aws_access_key" => run == 16 && !rest[..run].ends_with(b"EXAMPLE"),
-            // A random part of 12 or more with a digit and a letter: a
-            // branch or class named after a Jira key (`sk-1234-fix-login`,
-            // `sk-circle-bounce-2`) has words.
-            "openai_key" => rest[..run].split(|&b| b == b'-').any(|part| {
-                part.len() >= 12
-                    && part.iter().any(u8::is_ascii_digit)
-                    && part.iter().any(u8::is_ascii_alphabetic)
-            }),
+            // A branch or class named after a Jira key
+            // (`sk-1234-fix-login`, `sk-circle-bounce-2`) is words.
+            "openai_key" => !named_text(&rest[..run]),
             _ => true,
         };
         if run >= pattern.min && shape_ok && random(&rest[..run]) {
@@ -880,9 +912,15 @@ fn header_value(name: &str, value: &str, measured: &mut usize) -> Option<Hit> {
         let closers = shown
             .iter()
             .rev()
-            .take_while(|&&b| matches!(b, b'`' | b'.' | b',' | b';' | b':' | b')' | b']'))
+            .take_while(|&&b| {
+                matches!(
+                    b,
+                    b'`' | b'.' | b',' | b';' | b':' | b')' | b']' | b'!' | b'?'
+                )
+            })
             .count();
-        let real = !stands_in(shown) && !stands_in(&shown[..len - closers]);
+        // Each length: an example cut short keeps its dots (`sk-proj-...`).
+        let real = !(0..=closers).any(|k| stands_in(&shown[..len - k]));
         (len >= 8 && real).then_some(Hit::new(kind, from, from + len))
     };
     match name {

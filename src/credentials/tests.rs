@@ -605,6 +605,8 @@ fn placeholders_prose_and_css_are_not_credentials() {
         // AWS's documented example key, a Spanish label.
         "git checkout -b feature/sk-1234-fix-login-redirect-loop",
         ".sk-circle-bounce-delay-2, .sk-ProductCardHeaderTitle { }",
+        "git switch sk-1234-MigrateUserSettingsToV2; sk-learn-RandomForestClassifier",
+        "git switch sk-2041-fix-base64-decoding-in-utf8-parser",
         "/posts/sk-hynix-Q3-2024-earnings-beat-expectations",
         "using SG.Framework.Data.Repositories.Implementations.UserRepositoryBase2;",
         "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
@@ -615,6 +617,9 @@ fn placeholders_prose_and_css_are_not_credentials() {
         "(use Authorization: Bearer <YOUR_TOKEN>)",
         "Authorization: Bearer {token}, then retry",
         "`x-api-key: YOUR_API_KEY`, or x-api-key: <your-key>.",
+        "`Authorization: Bearer sk-proj-...` or x-api-key: <your-key>! or Bearer <token>?",
+        // A docs' fill-in: one character repeated.
+        "STRIPE_KEY=sk_test_XXXXXXXXXXXXXXXXXXXXXXXX and gsk_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
         // Shorter than its key, or an identifier after its prefix.
         "sk_buff r8_init fw_updateFirmwareVersion2 lsv2_enabled",
     ] {

@@ -35,7 +35,7 @@ fn credential_fields_are_refused_wherever_they_nest() {
 #[test]
 fn secret_shaped_strings_are_refused() {
     assert_eq!(
-        code(no_credentials("m", &json!("sk-abcdefGhijklmnopqrst7vwx"))),
+        code(no_credentials("m", &json!("sk-aB3dE6gHi9jKm2nP5qRs8tV1"))),
         "CREDENTIAL"
     );
     assert_eq!(

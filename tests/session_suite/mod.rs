@@ -559,7 +559,7 @@ pub async fn credentials_are_never_stored(store: &impl SessionStore) {
         code(store.append_activity_frames("c", "r", vec![frame]).await),
         "CREDENTIAL"
     );
-    let message = json!({"role": "user", "content": [{"type": "text", "text": "sk-proj-abcdefghijklmnopqrstuvwx1z"}]});
+    let message = json!({"role": "user", "content": [{"type": "text", "text": "sk-proj-aB3dE6gHi9jKm2nP5qRs8tV1wX"}]});
     assert_eq!(
         code(store.append_messages("c", vec![message]).await),
         "CREDENTIAL"
@@ -810,7 +810,7 @@ pub async fn a_session_update_changes_title_and_meta_only(store: &impl SessionSt
         store.update_session("u", renamed).await.unwrap().title,
         "new"
     );
-    let secret = json!({"apiKey": "sk-proj-abcdefghijklmnopqrstuvwx1z"})
+    let secret = json!({"apiKey": "sk-proj-aB3dE6gHi9jKm2nP5qRs8tV1wX"})
         .as_object()
         .unwrap()
         .clone();
