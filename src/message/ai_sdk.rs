@@ -44,19 +44,23 @@ fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
     for (i, part) in content.iter().enumerate() {
         value.push(match part {
             Part::Text(text) => object([("type", "text".into()), ("text", text.as_str().into())]),
-            Part::Image(Image::Base64 { media_type, data }) => object([
-                ("type", "file".into()),
-                (
-                    "data",
-                    object([("type", "data".into()), ("data", data.as_str().into())]),
-                ),
-                ("mediaType", media_type.as_str().into()),
-            ]),
-            // The SDK wants a URL object there, which JSON cannot carry.
+            Part::Image(Image::Base64 { media_type, data }) if super::named_type(media_type) => {
+                object([
+                    ("type", "file".into()),
+                    (
+                        "data",
+                        object([("type", "data".into()), ("data", data.as_str().into())]),
+                    ),
+                    ("mediaType", media_type.as_str().into()),
+                ])
+            }
+            // The SDK wants a URL object there, which JSON cannot carry;
+            // base64 must name its type (a history stored before that was
+            // checked may hold `image/*`).
             _ => {
-                return Err(content_at
-                    .index(i)
-                    .wrong("the AI SDK takes a tool result's image as data, not a URL"))
+                return Err(content_at.index(i).wrong(
+                    "the AI SDK takes a tool result's image only as base64 of a named type",
+                ))
             }
         });
     }
@@ -107,6 +111,13 @@ pub fn to_ai_sdk(
                     let image = match image {
                         Image::Url(url) if url.starts_with("data:") => {
                             converted = image_from_url(url);
+                            &converted
+                        }
+                        // Base64 whose type names none (stored before that
+                        // was checked) goes as its data: URL, which comes
+                        // back in; the SDK reads `image/*` as `image`.
+                        Image::Base64 { media_type, .. } if !super::named_type(media_type) => {
+                            converted = Image::Url(super::image_url(image));
                             &converted
                         }
                         other => other,

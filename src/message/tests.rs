@@ -299,6 +299,23 @@ fn ai_sdk_images_come_in_as_any_shape_and_go_out_as_file_parts() {
         json!({"type": "file", "data": "data:image/*;base64,UklG", "mediaType": "image"})
     );
     assert_eq!(from_ai_sdk(&sent, At::Name("x")).unwrap(), [wildcard]);
+    // Base64 stored typed `image/*` before types were checked goes as its
+    // data: URL, which comes back in; inside a tool result it is refused.
+    let stored = Image::Base64 {
+        media_type: "image/*".into(),
+        data: "UklG".into(),
+    };
+    let user = Message::new(Role::User, vec![Part::Image(stored.clone())]);
+    let sent = to_ai_sdk(&sourced(&[user]), None, None).unwrap();
+    assert_eq!(
+        sent[0]["content"][0],
+        json!({"type": "file", "data": "data:image/*;base64,UklG", "mediaType": "image"})
+    );
+    assert!(from_ai_sdk(&sent, At::Name("x")).is_ok());
+    let result = answer("c1", vec![Part::Image(stored)], false);
+    let (code, field) = refused(to_ai_sdk(&sourced(&[call("c1"), result]), None, None));
+    assert_eq!(code, "INVALID_VALUE");
+    assert!(field.ends_with("content[0]"), "{field}");
 }
 
 #[test]
