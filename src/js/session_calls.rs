@@ -72,9 +72,10 @@ impl Policy {
     }
 
     /// Tells the host what a completed write redacted, once the call has
-    /// returned and before it resolves: a memory store's write completes
-    /// inside the call, and a write its callback makes must land after the
-    /// host's next call, as an IndexedDB store's does.
+    /// returned and before its promise resolves, on both stores: a memory
+    /// store's write completes inside the call, and the listener must not
+    /// run before the host has the promise (a host that awaits it sees what
+    /// the listener wrote).
     fn report(&self, session_id: &str, found: &[Redaction]) {
         let Some(listener) = self.on_redact.as_ref().filter(|_| !found.is_empty()) else {
             return;

@@ -219,15 +219,10 @@ export function userMessage(parts) {
 
 // ---- onRedact ----
 // In a microtask: queued before the call's promise resolves, run after the
-// call returns. What the listener throws cannot undo the write: ignored.
+// call returns. What the listener throws or rejects with cannot undo the
+// write, so it is dropped (an async listener's rejection too).
 export function tellLater(listener, event) {
-  queueMicrotask(() => {
-    try {
-      listener(event);
-    } catch {
-      // As above.
-    }
-  });
+  Promise.resolve().then(() => listener(event)).catch(() => {});
 }
 
 // ---- IndexedDB: how a write transaction settled ----
