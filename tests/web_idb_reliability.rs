@@ -142,10 +142,11 @@ async fn a_write_counts_only_once_its_transaction_completes() {
     let store = open(&name, Durability::Default).await;
     store.create_session(new("s")).await.unwrap();
     store.save_session_state("s", "k", json!(1)).await.unwrap();
-    // The put succeeds, then its transaction is aborted before it commits.
+    // The last put (the session's updatedAt) succeeds, then its transaction
+    // is aborted before it commits: every request succeeded.
     wrap_store_method(
         "put",
-        "const request = original.call(this, value, key); if (this.name === 'session_state') request.addEventListener('success', () => request.transaction.abort()); return request;",
+        "const request = original.call(this, value, key); if (this.name === 'sessions') request.addEventListener('success', () => request.transaction.abort()); return request;",
     );
     let result = store.save_session_state("s", "k", json!(2)).await;
     restore_store_method();
@@ -682,16 +683,15 @@ async fn a_connection_lost_for_good_is_dropped_so_the_next_call_opens_anew() {
     store.create_session(new("s")).await.unwrap();
     // WebKit's lost connection still begins transactions, and every
     // request on it fails; an append is not retried.
-    run_js(&format!(
-        "globalThis.__attacheDead = undefined;
-         const original = IDBObjectStore.prototype.add;
-         globalThis.__attacheRestore = () => {{ IDBObjectStore.prototype.add = original; }};
-         IDBObjectStore.prototype.add = function (...args) {{
-           globalThis.__attacheDead ??= this.transaction.db;
-           if (this.transaction.db === globalThis.__attacheDead) {{ {WEBKIT_LOST} }}
-           return original.apply(this, args);
-         }};"
-    ));
+    run_js("globalThis.__attacheDead = undefined;");
+    wrap_store_method(
+        "add",
+        &format!(
+            "globalThis.__attacheDead ??= this.transaction.db;
+             if (this.transaction.db === globalThis.__attacheDead) {{ {WEBKIT_LOST} }}
+             return original.call(this, value, key);"
+        ),
+    );
     let lost = store.append_activity_frames("s", "r", frames("x", 1)).await;
     let next = store.append_activity_frames("s", "r", frames("y", 2)).await;
     restore_store_method();
