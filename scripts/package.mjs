@@ -278,13 +278,26 @@ function minifyNames(glue) {
   const returned = /\n {4}return \{\n {8}__proto__: null,\n([\s\S]*?)\n {4}\};\n/;
   const entries = imports.match(returned)?.[1] ?? shapeChanged("no imports object");
   const others = [];
-  // Each extern block of one module is an entry of its own: its imports once.
+  // Each extern block of one module is an entry of its own: its imports
+  // once, and the namespace imports of the repeats go.
   const seen = new Set(["./attache_bg.js"]);
+  const repeats = [];
   for (const [, module, object] of entries.matchAll(/^ {8}"([^"]+)": (\w+),$/gm)) {
-    if (seen.has(module)) continue;
+    if (seen.has(module)) {
+      if (module !== "./attache_bg.js") repeats.push(object);
+      continue;
+    }
     seen.add(module);
     for (const [name, minified] of modules.get(module) ?? []) others.push(`${minified}: ${object}.${name}`);
   }
+  // An entry this loop did not read would fail only at instantiation.
+  if (own.size + others.length !== renamed.imports.length) shapeChanged("imports of other modules not all found");
   imports = imports.replace(returned, `\n    return { ${JSON.stringify(importModule)}: Object.assign(import0, { ${others.join(", ")} }) };\n`);
-  return glue.slice(0, start) + imports + glue.slice(end);
+  glue = glue.slice(0, start) + imports + glue.slice(end);
+  for (const object of repeats) {
+    const line = new RegExp(`^import \\* as ${object} from "[^"]+";?\\n`, "m");
+    if (!line.test(glue)) shapeChanged(`no namespace import ${object}`);
+    glue = glue.replace(line, "");
+  }
+  return glue;
 }
