@@ -710,6 +710,8 @@ fn camel_word(part: &[u8]) -> bool {
 /// a key of that alphabet starting inside the run ends where it ends and
 /// fails the same way, so it is not scanned again (`sk-` 30,000 times
 /// in a row would otherwise scan quadratically).
+/// Keyed too by a pattern's own address, for a run dead for that pattern
+/// alone.
 type Dead = Vec<(usize, usize)>;
 
 /// Whether a key's prefix may start with these two bytes: most words are
@@ -739,7 +741,11 @@ fn keyed_at(bytes: &[u8], start: usize, dead: &mut Dead) -> Option<Hit> {
             continue;
         }
         let alphabet = pattern.alphabet as usize;
-        if dead.iter().any(|&(a, end)| a == alphabet && start < end) {
+        let id = pattern as *const Keyed as usize;
+        if dead
+            .iter()
+            .any(|&(a, end)| (a == alphabet || a == id) && start < end)
+        {
             continue;
         }
         let Some(rest) = bytes[start..].strip_prefix(pattern.prefix) else {
@@ -749,8 +755,16 @@ fn keyed_at(bytes: &[u8], start: usize, dead: &mut Dead) -> Option<Hit> {
         // (`….sig.Thanks`), and no run is measured past it.
         let jwt = pattern.kind == "jwt";
         let mut dots = 0;
+        // No key of these is longer: `SG.` repeated is not measured to the
+        // end from each one.
+        let longest = match pattern.kind {
+            "sendgrid_key" => 67,
+            "aws_access_key" => 17,
+            _ => usize::MAX,
+        };
         let mut run = rest
             .iter()
+            .take(longest)
             .take_while(|&&b| {
                 dots += usize::from(b == b'.');
                 (pattern.alphabet)(b) && !(jwt && dots > 2)
@@ -779,10 +793,17 @@ fn keyed_at(bytes: &[u8], start: usize, dead: &mut Dead) -> Option<Hit> {
             return Some(Hit::new(pattern.kind, start, end));
         }
         // Only a run with no digit or capital is dead for its alphabet: a
-        // later start in a misshapen one may have the right shape.
+        // later start in a misshapen one may have the right shape, but
+        // for a run that reads as named (a later `sk-` starts a part of
+        // it) or a JWT's with fewer than two dots, not for this pattern.
+        let mut mark = |key: usize| {
+            dead.retain(|&(a, _)| a != key);
+            dead.push((key, run_end));
+        };
         if run >= pattern.min && shape_ok {
-            dead.retain(|&(a, _)| a != alphabet);
-            dead.push((alphabet, run_end));
+            mark(alphabet);
+        } else if pattern.kind == "openai_key" && !shape_ok || jwt && dots < 2 {
+            mark(id);
         }
     }
     None
@@ -919,8 +940,11 @@ fn header_value(name: &str, value: &str, measured: &mut usize) -> Option<Hit> {
                 )
             })
             .count();
-        // Each length: an example cut short keeps its dots (`sk-proj-...`).
-        let real = !(0..=closers).any(|k| stands_in(&shown[..len - k]));
+        // A few lengths: an example cut short keeps its dots
+        // (`sk-proj-...`); every length of a long run would be quadratic.
+        let real = !(0..=closers.min(3))
+            .chain([closers])
+            .any(|k| stands_in(&shown[..len - k]));
         (len >= 8 && real).then_some(Hit::new(kind, from, from + len))
     };
     match name {
