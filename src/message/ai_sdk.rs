@@ -44,23 +44,19 @@ fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
     for (i, part) in content.iter().enumerate() {
         value.push(match part {
             Part::Text(text) => object([("type", "text".into()), ("text", text.as_str().into())]),
-            Part::Image(Image::Base64 { media_type, data }) if super::named_type(media_type) => {
-                object([
-                    ("type", "file".into()),
-                    (
-                        "data",
-                        object([("type", "data".into()), ("data", data.as_str().into())]),
-                    ),
-                    ("mediaType", media_type.as_str().into()),
-                ])
-            }
-            // The SDK wants a URL object there, which JSON cannot carry;
-            // base64 must name its type (a history stored before that was
-            // checked may hold `image/*`).
+            Part::Image(Image::Base64 { media_type, data }) => object([
+                ("type", "file".into()),
+                (
+                    "data",
+                    object([("type", "data".into()), ("data", data.as_str().into())]),
+                ),
+                ("mediaType", media_type.as_str().into()),
+            ]),
+            // The SDK wants a URL object there, which JSON cannot carry.
             _ => {
-                return Err(content_at.index(i).wrong(
-                    "the AI SDK takes a tool result's image only as base64 of a named type",
-                ))
+                return Err(content_at
+                    .index(i)
+                    .wrong("the AI SDK takes a tool result's image as data, not a URL"))
             }
         });
     }

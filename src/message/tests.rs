@@ -300,7 +300,8 @@ fn ai_sdk_images_come_in_as_any_shape_and_go_out_as_file_parts() {
     );
     assert_eq!(from_ai_sdk(&sent, At::Name("x")).unwrap(), [wildcard]);
     // Base64 stored typed `image/*` before types were checked goes as its
-    // data: URL, which comes back in; inside a tool result it is refused.
+    // data: URL, which comes back in; a tool result takes it as data,
+    // which the SDK reads, typed as it was.
     let stored = Image::Base64 {
         media_type: "image/*".into(),
         data: "UklG".into(),
@@ -313,9 +314,11 @@ fn ai_sdk_images_come_in_as_any_shape_and_go_out_as_file_parts() {
     );
     assert!(from_ai_sdk(&sent, At::Name("x")).is_ok());
     let result = answer("c1", vec![Part::Image(stored)], false);
-    let (code, field) = refused(to_ai_sdk(&sourced(&[call("c1"), result]), None, None));
-    assert_eq!(code, "INVALID_VALUE");
-    assert!(field.ends_with("content[0]"), "{field}");
+    let sent = to_ai_sdk(&sourced(&[call("c1"), result]), None, None).unwrap();
+    assert_eq!(
+        sent[1]["content"][0]["output"]["value"][0]["mediaType"],
+        json!("image/*")
+    );
 }
 
 #[test]
