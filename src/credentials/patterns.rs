@@ -758,7 +758,7 @@ fn keyed_at(bytes: &[u8], start: usize, dead: &mut Dead) -> Option<Hit> {
         // No key of these is longer: `SG.` repeated is not measured to the
         // end from each one.
         let longest = match pattern.kind {
-            "sendgrid_key" => 67,
+            "sendgrid_key" => 72,
             "aws_access_key" => 17,
             _ => usize::MAX,
         };
@@ -779,7 +779,8 @@ fn keyed_at(bytes: &[u8], start: usize, dead: &mut Dead) -> Option<Hit> {
             // header.payload.signature
             "jwt" => rest[..run].iter().filter(|&&b| b == b'.').count() == 2,
             // `SG.` 22 `.` 43: a C# namespace (`SG.Framework.Data…`) is none.
-            "sendgrid_key" => run == 66 && rest[22] == b'.',
+            // A run that goes on past it (a JWT after `SG.` text) is none.
+            "sendgrid_key" => run == 66 && rest[22] == b'.' && run_end - start < 3 + 72,
             // Exactly 16: a longer run is some other identifier. AWS's
             // documentation's own example is none.
             "aws_access_key" => run == 16 && !rest[..run].ends_with(b"EXAMPLE"),

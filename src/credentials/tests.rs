@@ -943,3 +943,18 @@ fn a_host_secret_is_found_as_json_text_escapes_it() {
     assert!(json::parse(&text).is_ok(), "{text}");
     clear_host_secrets();
 }
+
+#[test]
+fn a_jwt_after_sendgrid_looking_text_is_redacted_whole() {
+    // The SendGrid run's 67th byte is the JWT's second dot: measured no
+    // further, it read as a SendGrid key and left the signature.
+    let mut text = "SG.abcdefghijklmnopqrstuv.eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhYmNkZWYifQ.SflKxwRJSFMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c".to_owned();
+    redact_text("t", &mut text, &mut Vec::new()).unwrap();
+    assert_eq!(text, "SG.abcdefghijklmnopqrstuv.[REDACTED:jwt]");
+    // A SendGrid key ending a sentence is still one.
+    let key = format!("SG.{}.{}", "aB3".repeat(7) + "x", "cD4".repeat(14) + "y");
+    assert_eq!(
+        find(&format!("the key {key}. Thanks")),
+        Some("sendgrid_key")
+    );
+}
