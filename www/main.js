@@ -6,6 +6,9 @@ import { runTurn, todoItems } from "./agent.js";
 import { endpoint, isPinned, scripted } from "./model.js";
 import { el, list, describeFrame, download, sizeOf } from "./view.js";
 
+/** Shown in place of a value that holds the key where it cannot be redacted. */
+const UNREDACTABLE = "(holds the model's key where it cannot be redacted)";
+
 const $ = (id) => document.getElementById(id);
 const describe = (e) => (isAttacheError(e) ? `${e.code}: ${e.message}` : String(e?.message ?? e));
 await init().catch((e) => {
@@ -277,7 +280,7 @@ async function render() {
   // Stored before the model's key was entered, the key may be in them:
   // shown redacted, as the export is. One that cannot be (the key as an
   // object's key) is not shown at all.
-  const messages = (await store.loadMessages(sessionId)).map((m) => redacted(m) ?? { role: m.role, content: "(holds the model's key where it cannot be redacted)" });
+  const messages = (await store.loadMessages(sessionId)).map((m) => redacted(m) ?? { role: m.role, content: UNREDACTABLE });
   $("history").replaceChildren(...messages.map((m) => el("li", { class: m.role }, el("strong", {}, `${m.role}: `), describeMessage(m))));
 
   const last = lastSteps.at(-1);
@@ -290,7 +293,7 @@ async function render() {
   const shown = last?.messages.find(isPinned) ?? consolidated;
   $("consolidated").textContent = blocked
     ? `Nothing can be sent: ${blocked.field} holds the model's key (${blocked.kind}). Detach it.`
-    : shown ? JSON.stringify(redacted(shown) ?? "(holds the model's key where it cannot be redacted)", null, 2) : "(nothing pinned: no message is sent)";
+    : shown ? JSON.stringify(redacted(shown) ?? UNREDACTABLE, null, 2) : "(nothing pinned: no message is sent)";
   if (last) {
     const { prefix, plan } = last;
     $("message-size").textContent = `${prefix.prefixBytes} bytes · ${prefix.prefixTokens} tokens`;
@@ -316,7 +319,7 @@ async function render() {
   $("timeline").replaceChildren(...requests.map((r) => el("li", {}, el("code", {}, readable(r.requestId)), list(r.frames.map(describeFrame)))));
   const snapshotNow = await store.loadSnapshot(sessionId);
   $("snapshot").textContent = snapshotNow === null ? "(no snapshot yet)"
-    : JSON.stringify(redacted(snapshotNow) ?? "(holds the model's key where it cannot be redacted)", null, 2);
+    : JSON.stringify(redacted(snapshotNow) ?? UNREDACTABLE, null, 2);
   // Rejects where IndexedDB is denied too (an opaque origin).
   const estimate = await navigator.storage?.estimate?.().catch(() => null);
   $("storage").textContent = store instanceof MemorySessionStore
