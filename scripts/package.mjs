@@ -280,11 +280,12 @@ function minifyNames(glue) {
   const others = [];
   // Each extern block of one module is an entry of its own: its imports
   // once, and the namespace imports of the repeats go.
-  const seen = new Set(["./attache_bg.js"]);
+  const seen = new Set();
   const repeats = [];
   for (const [, module, object] of entries.matchAll(/^ {8}"([^"]+)": (\w+),$/gm)) {
+    if (module === "./attache_bg.js") continue;
     if (seen.has(module)) {
-      if (module !== "./attache_bg.js") repeats.push(object);
+      repeats.push(object);
       continue;
     }
     seen.add(module);
