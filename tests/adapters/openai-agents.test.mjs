@@ -258,6 +258,24 @@ for (const [name, backend] of Object.entries(backends)) {
       await expect(session.applyHistoryTransaction({ operationId: " ", transaction: append.transaction })).rejects.toThrow(/operationId/);
     });
 
+    it("clearSession forgets the applied operation ids, as MemorySession does, and no other state", async () => {
+      const store = await backend().open();
+      const session = new AttacheSession(store, { sessionId: "cleared" });
+      const reference = new MemorySession();
+      const append = { operationId: "op-1", transaction: { type: "append_items", items: items.slice(0, 1) } };
+      await store.createSession({ id: "cleared" });
+      await store.saveSessionState("cleared", "plan", { step: 1 });
+      for (const s of [session, reference]) {
+        await s.applyHistoryTransaction(append);
+        await s.applyHistoryTransaction({ operationId: "op-2", transaction: { type: "append_items", items: items.slice(1, 2) } });
+        await s.clearSession();
+        await s.applyHistoryTransaction(append);
+      }
+      expect(await session.getItems()).toEqual(items.slice(0, 1));
+      expect(await session.getItems()).toEqual(await reference.getItems());
+      expect(await store.listSessionStateKeys("cleared")).toEqual(["agents/op/op-1", "plan"]);
+    });
+
     it("an operation id keeps a digest, not a copy, and still tells transactions apart in any key order", async () => {
       const store = await backend().open();
       const session = new AttacheSession(store);

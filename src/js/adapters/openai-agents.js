@@ -5,8 +5,8 @@
 // exactly, in the message's `meta`. Operation ids of history transactions
 // are session-state keys under `agents/op/`, written in the same
 // transaction as the history they changed. An id keeps its transaction's
-// digest, not a copy: ids are never deleted, and a compaction's
-// expectedSuffix is the whole history.
+// digest, not a copy: a compaction's expectedSuffix is the whole history.
+// Only clearSession deletes ids.
 import { UserError } from "@openai/agents-core";
 import { redactCredentials } from "./attache.js";
 import { depthOf, wellFormed, wellFormedJson } from "./json-text.js";
@@ -292,10 +292,19 @@ export class AttacheSession {
     return message ? toItem(message) : undefined;
   }
 
-  /** Empties the history. Applied operation ids are kept: one is never applied twice. */
+  /**
+   * Empties the history, then forgets the applied operation ids, as
+   * MemorySession does: a transaction replayed after a clear applies again.
+   * In that order, a tab closed between the two keeps the ids, which skips
+   * a replay, rather than the history with its ids gone, which doubles one.
+   */
   async clearSession() {
     const id = await this.getSessionId();
-    await exclusive(id, () => this.#store.clearMessages(id));
+    await exclusive(id, async () => {
+      await this.#store.clearMessages(id);
+      const keys = await this.#store.listSessionStateKeys(id, { prefix: "agents/op/" });
+      await Promise.all(keys.map((key) => this.#store.deleteSessionState(id, key)));
+    });
   }
 
   /**
