@@ -182,6 +182,14 @@ impl Value {
     }
 }
 
+/// `items` as one JSON array's text, without first copying them into a
+/// `Value::Array`: an export of a long history holds no second tree.
+pub fn array_text(items: &[Value]) -> String {
+    let mut out = String::new();
+    text::write_array(items, &mut out);
+    out
+}
+
 /// `text` as a JSON string literal: how messages quote what a host gave,
 /// without `Debug` formatting's code.
 pub fn quote(text: &str) -> String {

@@ -244,16 +244,7 @@ pub fn write(value: &Value, out: &mut String) {
         Value::Bool(false) => out.push_str("false"),
         Value::Number(Number(text)) => out.push_str(text),
         Value::String(text) => write_string(text, out),
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write(item, out);
-            }
-            out.push(']');
-        }
+        Value::Array(items) => write_array(items, out),
         Value::Object(Map(fields)) => {
             out.push('{');
             for (i, (key, item)) in fields.iter().enumerate() {
@@ -267,6 +258,17 @@ pub fn write(value: &Value, out: &mut String) {
             out.push('}');
         }
     }
+}
+
+pub fn write_array(items: &[Value], out: &mut String) {
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write(item, out);
+    }
+    out.push(']');
 }
 
 pub fn write_string(text: &str, out: &mut String) {

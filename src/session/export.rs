@@ -3,7 +3,7 @@
 //! checks all of it first and writes it in one transaction.
 
 use super::{checks, SessionInfo, TurnWrite};
-use crate::json::{quote, Value};
+use crate::json::{array_text, quote, Value};
 use crate::Error;
 
 pub const FORMAT: &str = "attache-session";
@@ -28,7 +28,8 @@ fn wrong(path: &str, reason: &str) -> Error {
 }
 
 /// The document's text from its parts, each already JSON text: a backend
-/// that stores text joins it without parsing.
+/// that stores text joins it without parsing, into one string sized once
+/// (a history's megabytes, grown by doubling, would hold twice that).
 pub fn document_text(
     session: &str,
     state: &[(String, String)],
@@ -39,10 +40,16 @@ pub fn document_text(
         .iter()
         .map(|(k, v)| format!("{}:{v}", quote(k)))
         .collect();
-    format!(
-        "{{\"format\":\"{FORMAT}\",\"version\":{DOCUMENT_VERSION},\"session\":{session},\"state\":{{{}}},\"messages\":{messages},\"frames\":{frames}}}",
-        crate::text::join(&state, ",")
-    )
+    let state = crate::text::join(&state, ",");
+    let mut out =
+        String::with_capacity(96 + session.len() + state.len() + messages.len() + frames.len());
+    let _ = std::fmt::Write::write_fmt(
+        &mut out,
+        format_args!(
+            "{{\"format\":\"{FORMAT}\",\"version\":{DOCUMENT_VERSION},\"session\":{session},\"state\":{{{state}}},\"messages\":{messages},\"frames\":{frames}}}"
+        ),
+    );
+    out
 }
 
 /// `[{requestId, frames}]` as JSON text.
@@ -51,7 +58,7 @@ pub fn frames_text(frames: &[(String, Vec<Value>)]) -> String {
         format!(
             "{{\"requestId\":{},\"frames\":{}}}",
             quote(id),
-            Value::Array(frames.clone()).to_json()
+            array_text(frames)
         )
     };
     format!(
@@ -60,22 +67,28 @@ pub fn frames_text(frames: &[(String, Vec<Value>)]) -> String {
     )
 }
 
-impl SessionExport {
-    pub fn to_json(&self) -> String {
-        let state: Vec<(String, String)> = self
-            .state
-            .iter()
-            .map(|(k, v)| (k.clone(), v.to_json()))
-            .collect();
-        let messages = Value::Array(self.messages.clone()).to_json();
-        document_text(
-            &self.session.to_value().to_json(),
-            &state,
-            &messages,
-            &frames_text(&self.frames),
-        )
-    }
+/// The document's text from a store's own data, borrowed: a copy of a long
+/// history, as a `SessionExport`, would raise wasm memory's high-water mark
+/// for good.
+pub fn export_text(
+    session: &SessionInfo,
+    state: &[(String, Value)],
+    messages: &[Value],
+    frames: &[(String, Vec<Value>)],
+) -> String {
+    let state: Vec<(String, String)> = state
+        .iter()
+        .map(|(k, v)| (k.clone(), v.to_json()))
+        .collect();
+    document_text(
+        &session.to_value().to_json(),
+        &state,
+        &array_text(messages),
+        &frames_text(frames),
+    )
+}
 
+impl SessionExport {
     /// Checks every part, as the stores would on write; a document from a
     /// newer attache is `VERSION`.
     pub fn from_value(value: &Value) -> Result<Self, Error> {

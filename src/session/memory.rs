@@ -3,7 +3,7 @@ use std::rc::Rc;
 
 use crate::json::Value;
 
-use super::export::SessionExport;
+use super::export::{self, SessionExport};
 use super::{
     check_absent, check_replace, checks, sort_sessions, Environment, KeyRange, NewSession, Page,
     RequestSummary, SessionInfo, SessionStore, SessionUpdate, TurnWrite,
@@ -266,13 +266,12 @@ impl SessionStore for MemorySessionStore {
             .ok_or_else(|| Error::NotFound {
                 session_id: id.to_owned(),
             })?;
-        let export = SessionExport {
-            session: info.clone(),
-            state: stored.state.0.clone(),
-            messages: stored.messages.clone(),
-            frames,
-        };
-        Ok(export.to_json())
+        Ok(export::export_text(
+            info,
+            &stored.state.0,
+            &stored.messages,
+            &frames,
+        ))
     }
 
     async fn import_session(&self, export: SessionExport) -> Result<SessionInfo, Error> {
