@@ -140,7 +140,7 @@ pub(crate) fn tokens(value: &JsValue, field: &str) -> Result<Option<u64>, Error>
 /// ```
 #[wasm_bindgen(js_name = estimateTokens)]
 pub fn estimate_tokens(
-    #[wasm_bindgen(unchecked_param_type = "readonly Message[]")] messages: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "readonly MessageInput[]")] messages: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "TokenCounterSpec")] counter: JsValue,
 ) -> Result<f64, JsValue> {
     let counter = JsCounter::from_js(&counter).map_err(|e| to_js(&e))?;

@@ -37,7 +37,7 @@ fn from(
 /// `openai.chat.completions.create({ model, messages: toOpenAI(history) })`
 #[wasm_bindgen(js_name = toOpenAI, unchecked_return_type = "OpenAIChatMessage[]")]
 pub fn to_openai(
-    #[wasm_bindgen(unchecked_param_type = "readonly Message[]")] messages: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "readonly MessageInput[]")] messages: JsValue,
 ) -> Result<JsValue, JsValue> {
     to(&messages, openai::to_openai)
 }
@@ -54,7 +54,7 @@ pub fn from_openai(
 /// `anthropic.messages.create({ model, max_tokens, ...toAnthropic(history) })`
 #[wasm_bindgen(js_name = toAnthropic, unchecked_return_type = "AnthropicRequest")]
 pub fn to_anthropic(
-    #[wasm_bindgen(unchecked_param_type = "readonly Message[]")] messages: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "readonly MessageInput[]")] messages: JsValue,
 ) -> Result<JsValue, JsValue> {
     to(&messages, |m| anthropic::to_anthropic(m, None, None))
 }
@@ -71,7 +71,7 @@ pub fn from_anthropic(
 /// `generateText({ model, messages: toAiSdk(history) })`
 #[wasm_bindgen(js_name = toAiSdk, unchecked_return_type = "AiSdkMessage[]")]
 pub fn to_ai_sdk(
-    #[wasm_bindgen(unchecked_param_type = "readonly Message[]")] messages: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "readonly MessageInput[]")] messages: JsValue,
 ) -> Result<JsValue, JsValue> {
     to(&messages, |m| ai_sdk::to_ai_sdk(m, None, None))
 }

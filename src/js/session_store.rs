@@ -267,7 +267,7 @@ macro_rules! session_store_methods {
             pub fn append_messages(
                 &self,
                 #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
-                #[wasm_bindgen(unchecked_param_type = "readonly Message[]")] messages: JsValue,
+                #[wasm_bindgen(unchecked_param_type = "readonly MessageInput[]")] messages: JsValue,
             ) -> Promise {
                 self.backend().call_with(|intake| calls::append_messages(&session_id, &messages, intake))
             }

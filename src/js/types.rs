@@ -61,6 +61,15 @@ export interface ToolMessage { role: "tool"; content: ToolResultPart[]; meta?: J
 /** A string `content` is one text part. Stores give messages back as given; `from…` converters give arrays.
  * `meta` is the host's own data: stored and returned, never sent or counted. */
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+/** A message as attache takes it: read-only (`as const`) data, with JSON as a host builds it
+ * (an `undefined` field is dropped) in `arguments` and `meta`. A `Message` is one. */
+export type MessageInput =
+  | { readonly role: "system"; readonly content: string | readonly Readonly<TextPart>[]; readonly meta?: JsonObjectInput | undefined }
+  | { readonly role: "user"; readonly content: string | ReadonlyArray<Readonly<TextPart> | Readonly<ImagePart>>; readonly meta?: JsonObjectInput | undefined }
+  | { readonly role: "assistant"; readonly content: string | ReadonlyArray<Readonly<TextPart> | Readonly<ThinkingPart> | ToolCallPartInput>; readonly meta?: JsonObjectInput | undefined }
+  | { readonly role: "tool"; readonly content: readonly ToolResultPartInput[]; readonly meta?: JsonObjectInput | undefined };
+export interface ToolCallPartInput { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly arguments: JsonInput }
+export interface ToolResultPartInput { readonly type: "tool_result"; readonly callId: string; readonly content: string | ReadonlyArray<Readonly<TextPart> | Readonly<ImagePart>>; readonly isError?: boolean | undefined }
 
 /** What `toOpenAI` and `buildRequest({ format: "openai" })` give: Chat Completions messages. */
 export interface OpenAITextPart { type: "text"; text: string }
@@ -124,15 +133,15 @@ export interface PlanTurnOptions {
   /** The compaction trigger as a percentage of the window; default 80. */
   thresholdPercent?: number | undefined;
   /** The history's messages, or its token count. */
-  history: readonly Message[] | number;
+  history: readonly MessageInput[] | number;
   /** Per-request overhead such as tool schemas. */
   overheadTokens?: number | undefined;
   /** The consolidated attachment message, if any. */
   attachments?: Readonly<ConsolidatedMessage> | null | undefined;
   /** Messages host code computes for this turn. */
-  contributors?: readonly Message[] | undefined;
+  contributors?: readonly MessageInput[] | undefined;
   /** Memory transients retrieved for this turn. */
-  memories?: readonly Message[] | undefined;
+  memories?: readonly MessageInput[] | undefined;
   counter?: TokenCounterSpec | undefined;
 }
 export interface TurnPlan {
@@ -160,9 +169,9 @@ export interface BuildRequestOptions {
   system?: string | undefined;
   /** The consolidated attachment message: it leads the request. */
   attachments?: Readonly<ConsolidatedMessage> | null | undefined;
-  contributors?: readonly Message[] | undefined;
-  memories?: readonly Message[] | undefined;
-  history: readonly Message[];
+  contributors?: readonly MessageInput[] | undefined;
+  memories?: readonly MessageInput[] | undefined;
+  history: readonly MessageInput[];
   /** Anthropic and the AI SDK: a cache breakpoint on the last part of the pinned prefix.
    * (The blocks sent carry `AnthropicCacheControl`, with no `undefined`, as the SDK's types want.) */
   cacheControl?: boolean | { type: "ephemeral"; ttl?: "5m" | "1h" | undefined } | undefined;
@@ -253,12 +262,12 @@ export interface SessionUpdate { title?: string | undefined; meta?: JsonObjectIn
 export interface LoadMessagesOptions { limit?: number | undefined; before?: number | undefined }
 /** Replaces every message from position `from` on; with `expectedCount`, only
  * if the history still has that many messages (else `CONFLICT`). */
-export interface ReplaceMessagesOptions { from: number; expectedCount?: number | undefined; messages: readonly Message[] }
+export interface ReplaceMessagesOptions { from: number; expectedCount?: number | undefined; messages: readonly MessageInput[] }
 export interface RequestSummary { requestId: string; frames: number; firstAt: number; lastAt: number }
 export interface RequestFrames { requestId: string; frames: ActivityFrame[] }
 /** Everything one turn wrote, committed in one transaction. */
 export interface TurnCommit {
-  messages?: readonly Message[] | undefined;
+  messages?: readonly MessageInput[] | undefined;
   /** Replace the history from this position on with `messages`, rather than append. */
   replaceFrom?: number | undefined;
   frames?: ReadonlyArray<{ requestId: string; frames: readonly JsonObjectInput[] }> | undefined;
@@ -311,8 +320,9 @@ export interface SessionDocumentInput {
   readonly format: "attache-session";
   readonly version: 1;
   readonly session: { readonly id: string; readonly title: string; readonly createdAt: number; readonly updatedAt: number; readonly meta: JsonObjectInput };
-  readonly state: { readonly [key: string]: JsonInput | SnapshotNode | SerializedReplState | readonly AttachmentSpecInput[] | undefined };
-  readonly messages: readonly Message[];
+  /** Each value checked as its key's, as `commitTurn`'s `state` is. */
+  readonly state: SessionStateInput;
+  readonly messages: readonly MessageInput[];
   readonly frames: ReadonlyArray<{ readonly requestId: string; readonly frames: readonly JsonObjectInput[] }>;
 }
 /** Import under another id than the document's. */
@@ -335,7 +345,7 @@ export interface SessionStore {
   loadReplState(sessionId: string): Promise<SerializedReplState | null>;
   appendActivityFrames(sessionId: string, requestId: string, frames: readonly JsonObjectInput[]): Promise<void>;
   loadActivityFrames(sessionId: string, requestId?: string | null): Promise<ActivityFrame[]>;
-  appendMessages(sessionId: string, messages: readonly Message[]): Promise<void>;
+  appendMessages(sessionId: string, messages: readonly MessageInput[]): Promise<void>;
   loadMessages(sessionId: string, options?: LoadMessagesOptions): Promise<Message[]>;
   updateSession(id: string, update: SessionUpdate): Promise<SessionInfo>;
   replaceMessages(sessionId: string, options: ReplaceMessagesOptions): Promise<void>;

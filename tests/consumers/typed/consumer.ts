@@ -103,6 +103,22 @@ async function persist(sessions: SessionStore): Promise<SessionInfo> {
   await sessions.appendActivityFrames(session.id, "r1", [step]);
   await sessions.saveSessionState(session.id, "plan", { step: 2, note: undefined as string | undefined });
   await sessions.commitTurn(session.id, { state: { plan: { done: ["a"] as const } }, frames: [{ requestId: "r1", frames: [step] }] });
+  // A history built as a host builds it: read-only (`as const`), optional fields undefined.
+  const unit: string | undefined = undefined;
+  const turn = [
+    { role: "user", content: [{ type: "text", text: "weather?" }] },
+    { role: "assistant", content: [{ type: "tool_call", id: "c1", name: "weather", arguments: { city: "Oslo", unit } }], meta: { trace: unit } },
+    { role: "tool", content: [{ type: "tool_result", callId: "c1", content: [{ type: "text", text: "3°C" }] }] },
+  ] as const;
+  await sessions.appendMessages(session.id, turn);
+  buildRequest({ format: "openai", history: turn });
+  estimateTokens(turn);
+  // @ts-expect-error a tool call's arguments are JSON
+  await sessions.appendMessages(session.id, [{ role: "assistant", content: [{ type: "tool_call", id: "c2", name: "f", arguments: () => 1 }] }]);
+  const document = await sessions.exportSession(session.id);
+  await sessions.importSession({ ...document, state: { ...document.state, plan: { step: 3 } } }, { id: "copy" });
+  // @ts-expect-error an imported document's state keys keep their checked shapes
+  await sessions.importSession({ ...document, state: { snapshot: "not a tree" } }, { id: "copy-2" });
   const repl: SerializedReplState = { env: { x: 1 }, history: ["x = 1"] };
   await sessions.saveReplState(session.id, repl);
   const snapshot: SnapshotNode = { accepts: ["click"], state: { open: true }, children: [{ accepts: [] }] };
