@@ -276,8 +276,9 @@ impl fmt::Display for Error {
                  lowercase letters, digits, '-' or '_' and a non-empty slug",
                 quote(id)
             ),
-            Error::InvalidArgument { field, reason } => write!(f, "`{field}` {reason}"),
-            Error::InvalidValue { path, reason } => write!(f, "value at `{path}` {reason}"),
+            // A colon, as some reasons are sentences of their own.
+            Error::InvalidArgument { field, reason } => write!(f, "`{field}`: {reason}"),
+            Error::InvalidValue { path, reason } => write!(f, "value at `{path}`: {reason}"),
             Error::Credential { path, kind } => write!(
                 f,
                 "value at `{path}` holds a credential ({kind}); attache never attaches or stores credentials"

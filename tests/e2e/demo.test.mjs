@@ -190,7 +190,7 @@ test("a refused import names importSession's field, and the same file can be pic
     await writeFile(file, JSON.stringify({ format: "attache-session", version: 1, session: { id: 5 } }));
     await page.setInputFiles("#session-import", file);
     await page.waitForFunction(() => document.querySelector("#notice").textContent !== "" && !document.body.dataset.busy);
-    assert.match(await page.textContent("#notice"), /^INVALID_VALUE: value at `document\.session\.id` must be a string/);
+    assert.match(await page.textContent("#notice"), /^INVALID_VALUE: value at `document\.session\.id`: must be a string/);
     assert.equal(await page.inputValue("#session-import"), "", "the input is cleared, so picking bad.json again fires a change");
     await page.setInputFiles("#session-import", { name: "notes.txt", mimeType: "application/json", buffer: Buffer.from("not JSON") });
     await page.waitForFunction(() => /^Import: notes\.txt is not JSON/.test(document.querySelector("#notice").textContent) && !document.body.dataset.busy);
