@@ -607,6 +607,15 @@ test("an id inside options or a document is checked as an id is, before anything
       if (field.endsWith("state") || field.endsWith("IfAbsent")) assert.match(error.message, /has a key that/, field);
     }
   }
+  // A request id that is no string is the same fault as a blank one, with the same code.
+  for (const [call, field, code] of [
+    [() => store.commitTurn(id, { frames: [{ requestId: 5, frames: [] }] }), "frames[0].requestId", "INVALID_ARGUMENT"],
+    [() => store.importSession({ ...doc, frames: [{ requestId: 5, frames: [{}] }] }, { id: "other" }), "document.frames[0].requestId", "INVALID_VALUE"],
+  ]) {
+    const error = await call().then(() => null, (e) => e);
+    assert.deepEqual([error?.code, error?.field], [code, field], String(error));
+    assert.match(error.message, /: must be a string$/);
+  }
   // A 20-million-character id copied in would have grown it by 80 MB.
   assert.ok(memory.buffer.byteLength - before < 1024 * 1024, `wasm memory grew by ${memory.buffer.byteLength - before}`);
   assert.deepEqual((await store.listSessions()).map((s) => s.id), [id], "nothing was written");
