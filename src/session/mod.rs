@@ -306,6 +306,9 @@ impl RequestSummary {
         match list.iter_mut().find(|r| r.request_id == request_id) {
             Some(summary) => {
                 summary.frames += frames;
+                // Stamped when called, stored when its transaction ran: a
+                // batch that waited for a reopened connection lands later.
+                summary.first_at = summary.first_at.min(at);
                 summary.last_at = summary.last_at.max(at);
             }
             None => list.push(RequestSummary {

@@ -387,3 +387,14 @@ fn a_bad_session_header_names_its_field() {
     let error = SessionExport::from_value(&document(session)).err().unwrap();
     assert_eq!(error.field(), Some("document.session.meta"));
 }
+
+#[test]
+fn a_request_spans_its_batches_times_in_whatever_order_they_were_stored() {
+    // A batch stamped earlier may be stored later (its connection reopened).
+    let mut list = Vec::new();
+    super::RequestSummary::add(&mut list, "r", 2, 2000.0);
+    super::RequestSummary::add(&mut list, "r", 1, 1000.0);
+    super::RequestSummary::add(&mut list, "r", 1, 1500.0);
+    let r = &list[0];
+    assert_eq!((r.frames, r.first_at, r.last_at), (4, 1000.0, 2000.0));
+}
