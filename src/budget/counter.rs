@@ -51,7 +51,7 @@ impl Counter {
     /// error rather than a silent 4.0.
     pub fn ratio(ratio: f64, per_message: u64) -> Result<Self, Error> {
         let single = ratio as f32;
-        let invalid = || Error::argument("ratio", "must be a positive finite number");
+        let invalid = || Error::argument("counter.ratio", "must be a positive finite number");
         if !(single.is_finite() && single > 0.0) {
             return Err(invalid());
         }

@@ -22,18 +22,25 @@ impl JsCounter {
         if counter.is_undefined() || counter.is_null() {
             return Ok(JsCounter::Builtin(Counter::Heuristic));
         }
+        let kinds = || {
+            invalid("must be \"heuristic\", \"openai\", \"anthropic\", \"gemini\", \"local\", {ratio, perMessage} or a function")
+        };
         if let Some(name) = counter.as_string() {
-            return Counter::named(&name).map(JsCounter::Builtin).ok_or_else(|| {
-                invalid("must be \"heuristic\", \"openai\", \"anthropic\", \"gemini\", \"local\", {ratio, perMessage} or a function")
-            });
+            return Counter::named(&name)
+                .map(JsCounter::Builtin)
+                .ok_or_else(kinds);
         }
         if let Some(function) = counter.dyn_ref::<Function>() {
             return Ok(JsCounter::Host(function.clone()));
         }
+        if !counter.is_object() {
+            return Err(kinds());
+        }
         // Read as options are: `perMesage` is a typo named, not ignored.
         let fields = Options::read_as(counter, "counter", &["ratio", "perMessage"])?;
         let ratio = fields.get("ratio").as_f64();
-        let ratio = ratio.ok_or_else(|| invalid("an object counter needs a numeric `ratio`"))?;
+        let ratio = ratio
+            .ok_or_else(|| Error::argument("counter.ratio", "must be a positive finite number"))?;
         let per_message = tokens(&fields.get("perMessage"), "counter.perMessage")?;
         Ok(JsCounter::Builtin(Counter::ratio(
             ratio,
@@ -127,7 +134,7 @@ pub(crate) fn tokens(value: &JsValue, field: &str) -> Result<Option<u64>, Error>
         }
         _ => Err(Error::argument(
             field,
-            "must be a non-negative whole number",
+            "must be a non-negative safe integer",
         )),
     }
 }

@@ -35,6 +35,16 @@ test("a custom ratio and a host function count as given", () => {
     assert.throws(() => estimateTokens(messages, bad), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT", String(bad));
   }
   assert.throws(() => estimateTokens([{ role: "user", content: [{ type: "audio" }] }]), (e) => e.code === "INVALID_VALUE");
+  // The ratio is named where it is, however it is wrong; a counter of no
+  // kind at all is told every kind it may be.
+  for (const bad of [{ ratio: -1 }, { ratio: "4" }, {}]) {
+    assert.throws(() => estimateTokens(messages, bad), (e) => e.field === "counter.ratio" && /positive finite/.test(e.message), JSON.stringify(bad));
+  }
+  for (const bad of [5, true, Symbol("c")]) {
+    assert.throws(() => estimateTokens(messages, bad), (e) => e.field === "counter" && /"heuristic".*or a function/.test(e.message), String(bad));
+  }
+  // A count past 2^53 - 1 says so, not that it is no whole number.
+  assert.throws(() => planTurn({ contextWindow: 2 ** 53, history: 0 }), (e) => e.field === "contextWindow" && /non-negative safe integer/.test(e.message));
 });
 
 test("planTurn counts the consolidated message, contributors and memories as the turn's transients", () => {
