@@ -66,6 +66,9 @@ for (const [name, backend] of Object.entries(backends)) {
       await expect(pending).rejects.toThrow(TypeError);
       const session = new AttacheSession(store, null);
       await expect(session.addItems(null)).rejects.toThrow(UserError);
+      for (const bad of [5, null, { length: 1 }]) {
+        await expect(session.replaceHistoryWithCompaction(bad)).rejects.toThrow(UserError);
+      }
       expect(typeof (await session.getSessionId())).toBe("string");
     });
 

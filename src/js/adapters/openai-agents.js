@@ -87,7 +87,10 @@ function toItem(message) {
 const asStored = (value, replacer) => JSON.parse(wellFormedJson(JSON.stringify(value, replacer)));
 
 /** Items as the messages that store them. */
-const messagesOf = (items) => items.map((item) => toMessage(wellFormed(item)));
+function messagesOf(items) {
+  if (!Array.isArray(items)) throw new UserError("Session items must be an array.");
+  return items.map((item) => toMessage(wellFormed(item)));
+}
 
 /**
  * A transaction as stored. What the store refuses in `addItems` is refused
@@ -279,10 +282,9 @@ export class AttacheSession {
   }
 
   async addItems(items) {
-    if (!Array.isArray(items)) throw new UserError("Session items must be an array.");
-    if (items.length === 0) return;
-    const id = await this.getSessionId();
     const messages = messagesOf(items);
+    if (messages.length === 0) return;
+    const id = await this.getSessionId();
     await exclusive(id, () => this.#store.appendMessages(id, messages));
   }
 
