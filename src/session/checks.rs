@@ -118,19 +118,24 @@ pub fn messages(values: &[Value]) -> Result<(), Error> {
 pub fn repl_state(value: &Value) -> Result<(), Error> {
     let fields = as_object("repl_state", value)?;
     for (key, field) in fields {
-        let ok = match key.as_str() {
-            "env" => field.is_object(),
-            "history" => field
-                .as_array()
-                .is_some_and(|h| h.iter().all(Value::is_string)),
-            _ => false,
+        // The path names the value at fault: a history's item, say.
+        let (path, reason) = match (key.as_str(), field) {
+            ("env", field) if field.is_object() => continue,
+            ("env", _) => (String::new(), "must be an object"),
+            ("history", Value::Array(items)) => match items.iter().position(|v| !v.is_string()) {
+                None => continue,
+                Some(i) => (format!("[{i}]"), "must be a string"),
+            },
+            ("history", _) => (String::new(), "must be an array of strings"),
+            _ => (
+                String::new(),
+                "is not a field: repl_state holds `env` and `history`",
+            ),
         };
-        if !ok {
-            return Err(Error::InvalidValue {
-                path: format!("repl_state.{key}"),
-                reason: "must be `env` (an object) or `history` (an array of strings)".to_owned(),
-            });
-        }
+        return Err(Error::InvalidValue {
+            path: format!("repl_state.{key}{path}"),
+            reason: reason.to_owned(),
+        });
     }
     Ok(())
 }

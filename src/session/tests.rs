@@ -69,6 +69,25 @@ fn repl_state_takes_env_and_history_only() {
     assert_eq!(code(repl_state(&json!({"env": []}))), "INVALID_VALUE");
     assert_eq!(code(repl_state(&json!({"other": 1}))), "INVALID_VALUE");
     assert_eq!(code(repl_state(&json!([]))), "INVALID_VALUE");
+    // The path names the value at fault, and the reason its own rule.
+    for (value, path, reason) in [
+        (
+            json!({"history": ["a", 1]}),
+            "repl_state.history[1]",
+            "must be a string",
+        ),
+        (
+            json!({"history": "a"}),
+            "repl_state.history",
+            "an array of strings",
+        ),
+        (json!({"env": 1}), "repl_state.env", "must be an object"),
+        (json!({"hist": []}), "repl_state.hist", "is not a field"),
+    ] {
+        let error = repl_state(&value).unwrap_err();
+        assert_eq!(error.field(), Some(path));
+        assert!(error.to_string().contains(reason), "{error}");
+    }
 }
 
 #[test]
