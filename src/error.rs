@@ -273,7 +273,7 @@ impl fmt::Display for Error {
             Error::InvalidId { id, .. } => write!(
                 f,
                 "invalid attachment id {}: expected \"{{kind}}:{{slug}}\" with a kind of \
-                 lowercase letters, digits, '-' or '_' and a non-empty slug",
+                 lowercase letters, digits, '-' or '_' and a slug that is not blank",
                 quote(id)
             ),
             // A colon, as some reasons are sentences of their own.

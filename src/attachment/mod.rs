@@ -134,7 +134,7 @@ fn non_empty(field: &str, value: String) -> Result<String, Error> {
 }
 
 /// `{kind}:{slug}`: a kind of lowercase ASCII letters, digits, `-` or `_`,
-/// then a non-empty slug. The kind is restricted so ids stay greppable and
+/// then a slug that is not blank. The kind is restricted so ids stay greppable and
 /// never carry whitespace or a second colon before the slug.
 fn is_valid_id(id: &str) -> bool {
     let Some((kind, slug)) = id.split_once(':') else {

@@ -10,7 +10,8 @@ pub(crate) fn to_js(error: &crate::Error) -> JsValue {
     js.set_name("AttacheError");
     // Setting a data property on a fresh Error cannot fail.
     let _ = Reflect::set(&js, &"code".into(), &error.code().into());
-    if let Some(field) = error.field() {
+    // A spec that is no object at all has no field: none, rather than "".
+    if let Some(field) = error.field().filter(|f| !f.is_empty()) {
         let _ = Reflect::set(&js, &"field".into(), &scrub(field).into());
     }
     if let crate::Error::Credential { kind, .. } = error {

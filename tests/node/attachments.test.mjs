@@ -63,6 +63,11 @@ test("a bad spec throws a coded AttacheError and changes nothing", () => {
   }
   assert.deepEqual(store.consolidatedMessage(), before, "the store is unchanged");
   assert.equal(isAttacheError(new Error("plain")), false, "the guard rejects other errors");
+  // A spec that is no object has no field at fault: none, not "".
+  for (const spec of [null, [1], "memory:x"]) {
+    assert.throws(() => store.setAttachment(spec), (e) => e.code === "INVALID_SPEC" && !("field" in e), JSON.stringify(spec));
+  }
+  assert.throws(() => store.setAttachment({ kind: "custom", id: "x: ", rank: "memory", text: "t" }), /a slug that is not blank/);
 });
 
 test("an empty store has no consolidated message", () => {
