@@ -367,7 +367,7 @@ fn content_item(value: &Value, at: At) -> Result<Part, Error> {
 /// or `{ type: "data", data }`.
 fn image_file(item: &Fields) -> Result<Part, Error> {
     let media_type = item.string("mediaType")?;
-    if media_type != "image" && !media_type.starts_with("image/") {
+    if !super::is_image_type(&media_type) {
         return Err(item.wrong("mediaType", "only images convert"));
     }
     let (data, url) = match item.any("data")? {

@@ -174,7 +174,15 @@ impl Part {
                     }
                     None => Image::Base64 {
                         data: part.string("data")?,
-                        media_type: part.string("mediaType")?,
+                        media_type: match part.string("mediaType")? {
+                            t if is_image_type(&t) => t,
+                            // OpenAI and the AI SDK would send it on as it is.
+                            _ => {
+                                return Err(
+                                    part.wrong("mediaType", "must be an image type, image/…")
+                                )
+                            }
+                        },
                     },
                 })
             }
@@ -315,6 +323,11 @@ pub fn to_values(messages: &[Message]) -> Value {
 }
 
 /// Whether a media type names one: `image/png`, not `image/*` or `image/`.
+/// `image` or `image/…`: what an image part holds, as the AI SDK reads it.
+pub(crate) fn is_image_type(media_type: &str) -> bool {
+    media_type == "image" || media_type.starts_with("image/")
+}
+
 pub(crate) fn named_type(media_type: &str) -> bool {
     media_type
         .split_once('/')

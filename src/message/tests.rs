@@ -109,6 +109,15 @@ fn each_role_holds_only_its_parts() {
             json!({"role": "user", "content": [{"type": "image", "data": "d"}]}),
             "m.content[0].mediaType",
         ),
+        // OpenAI and the AI SDK would send a PDF on as an image.
+        (
+            json!({"role": "user", "content": [{"type": "image", "data": "JVBERi0=", "mediaType": "application/pdf"}]}),
+            "m.content[0].mediaType",
+        ),
+        (
+            json!({"role": "tool", "content": [{"type": "tool_result", "callId": "c", "content": [{"type": "image", "data": "d", "mediaType": "text/plain"}]}]}),
+            "m.content[0].content[0].mediaType",
+        ),
         (json!({"role": "user", "content": 5}), "m.content"),
         (json!("hello"), "m"),
     ];
