@@ -369,7 +369,7 @@ fn position(options: &Options, name: &'static str) -> Result<Option<usize>, Erro
     // Not read as absent: `expectedCount: seen ?? null` would turn off the
     // conflict check unseen.
     if value.is_null() {
-        return Err(Error::argument(name, "must be a non-negative whole number"));
+        return Err(Error::argument(name, "must be a non-negative safe integer"));
     }
     // Saturating: on wasm32 a cast would wrap 2^32 to 0, and `from: 0`
     // replaces the whole history.
