@@ -95,9 +95,15 @@ pub fn objects(what: &str, values: &[Value]) -> Result<(), Error> {
     for (index, value) in values.iter().enumerate() {
         let path = format!("{what}[{index}]");
         if !value.is_object() {
+            // Worded as the message model words it on every other route.
+            let reason = if what == "messages" {
+                "must be a message: {role, content}"
+            } else {
+                "must be a JSON object"
+            };
             return Err(Error::InvalidValue {
                 path,
-                reason: "must be a JSON object".to_owned(),
+                reason: reason.to_owned(),
             });
         }
         no_credentials(&path, value)?;

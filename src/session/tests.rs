@@ -104,6 +104,16 @@ fn a_snapshot_is_a_tree_of_objects() {
 }
 
 #[test]
+fn a_message_that_is_no_object_is_told_what_a_message_is() {
+    // As estimateTokens or buildRequest would tell it, not "a JSON object".
+    let error = messages(&[json!("hi")]).unwrap_err();
+    assert_eq!(error.field(), Some("messages[0]"));
+    assert!(error
+        .to_string()
+        .contains("must be a message: {role, content}"));
+}
+
+#[test]
 fn frames_must_be_objects() {
     let error = objects("frames", &[json!({}), json!(1)]).unwrap_err();
     assert_eq!(
