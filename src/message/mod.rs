@@ -268,6 +268,8 @@ impl Message {
         })?;
         let content = message.at("content");
         let parts = content_parts(message.any("content")?, content)?;
+        // A string is one text part: its fault is at `content`, not inside it.
+        let whole = matches!(message.get("content"), Some(Value::String(_)));
         for (i, part) in parts.iter().enumerate() {
             if !role.allows(part) {
                 let reason = match role {
@@ -278,7 +280,7 @@ impl Message {
                         "an assistant message holds text, thinking and tool_call parts only"
                     }
                 };
-                return Err(content.index(i).wrong(reason));
+                return Err(if whole { content } else { content.index(i) }.wrong(reason));
             }
         }
         Ok(Message { role, parts })

@@ -83,7 +83,7 @@ fn each_role_holds_only_its_parts() {
             json!({"role": "user", "content": [{"type": "tool_result", "callId": "c", "content": "x"}]}),
             "m.content[0]",
         ),
-        (json!({"role": "tool", "content": "text"}), "m.content[0]"),
+        (json!({"role": "tool", "content": "text"}), "m.content"),
         (
             json!({"role": "assistant", "content": [{"type": "image", "url": "u"}]}),
             "m.content[0]",
