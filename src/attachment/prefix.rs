@@ -139,6 +139,8 @@ pub struct PrefixTracker {
     checked: Option<(u64, PrefixParts)>,
     /// The specs behind `checked`: what persists the baseline with the pins.
     specs: Option<crate::json::Value>,
+    /// The store's edits when `specs` were taken.
+    edits: u64,
 }
 
 /// One check's outcome: `first` when there was nothing to compare.
@@ -179,7 +181,16 @@ impl PrefixTracker {
         let revision = store.revision();
         let first = self.checked.is_none();
         let change = match &self.checked {
-            Some((seen, _)) if *seen == revision => None,
+            Some((seen, _)) if *seen == revision => {
+                // A re-pin that renders the same (a change past a file's
+                // cut): the same prefix, but the baseline must not keep
+                // what the host replaced.
+                if self.edits != store.edits() {
+                    self.specs = Some(store.to_specs());
+                    self.edits = store.edits();
+                }
+                None
+            }
             previous => {
                 let current = store.prefix_parts();
                 // No revision reaches `seen` after a reload: a store loaded
@@ -190,6 +201,7 @@ impl PrefixTracker {
                     .and_then(|(seen, parts)| first_change(parts, &current, *seen));
                 self.checked = Some((revision, current));
                 self.specs = Some(store.to_specs());
+                self.edits = store.edits();
                 change
             }
         };

@@ -10,6 +10,9 @@ pub struct AttachmentStore {
     /// Moves whenever the consolidated message would change, so callers
     /// can cache what they build from it.
     revision: u64,
+    /// Moves on every pin and detach, even one that renders the same: what
+    /// a baseline of specs must follow.
+    edits: u64,
     /// The host-secret generation the pins were last checked against.
     checked: std::cell::Cell<u64>,
 }
@@ -44,6 +47,7 @@ impl AttachmentStore {
     /// replaced in place, so updating the todo list never moves it. Only
     /// the new attachment is rendered.
     pub fn pin(&mut self, attachment: Attachment) -> &str {
+        self.edits += 1;
         let id = attachment.id();
         let text = attachment.render();
         let slot = match self.position(&id) {
@@ -82,6 +86,10 @@ impl AttachmentStore {
     /// renders the same text in the same place leaves it.
     pub fn revision(&self) -> u64 {
         self.revision
+    }
+
+    pub fn edits(&self) -> u64 {
+        self.edits
     }
 
     /// Unpin by id; returns whether anything was removed.

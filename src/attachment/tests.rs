@@ -852,3 +852,25 @@ fn a_blank_custom_text_is_refused_as_providers_would_drop_its_part() {
     let saved = json!([{"kind": "custom", "id": "note:a", "rank": "memory", "text": ""}]);
     assert_eq!(AttachmentStore::from_specs(&saved).unwrap().len(), 1);
 }
+
+#[test]
+fn a_re_pin_that_renders_the_same_leaves_no_old_contents_in_the_baseline() {
+    // A change past the cut renders the same: stable, and yet the saved
+    // baseline must hold what is pinned now, not what the host replaced.
+    let file =
+        |last: &str| json!({"kind": "file", "path": "f", "contents": "a".repeat(8999) + last});
+    let mut store = AttachmentStore::new();
+    pin(&mut store, file("a"));
+    let mut tracker = PrefixTracker::default();
+    tracker.check(&store);
+    pin(&mut store, file("b"));
+    assert!(tracker.check(&store).stable());
+    assert_eq!(tracker.baseline(), Some(&store.to_specs()));
+    // Until the next check, a later pin leaves the checked specs.
+    let checked = store.to_specs();
+    pin(
+        &mut store,
+        json!({"kind": "memory", "slug": "m", "memory": "M"}),
+    );
+    assert_eq!(tracker.baseline(), Some(&checked));
+}
