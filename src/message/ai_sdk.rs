@@ -279,7 +279,7 @@ fn part(value: &Value, at: At, role: Role) -> Result<Part, Error> {
         "image" => {
             let image = part.str("image")?;
             if image.contains(':') {
-                Part::Image(image_from_url(image))
+                super::image_in(&part, "image", image)?
             } else {
                 let media_type = base64_type(&part, part.opt_string("mediaType")?)?;
                 Part::Image(Image::Base64 {
@@ -382,7 +382,7 @@ fn image_file(item: &Fields) -> Result<Part, Error> {
         }
     };
     if url {
-        return Ok(Part::Image(image_from_url(data)));
+        return super::image_in(item, "data", data);
     }
     Ok(Part::Image(Image::Base64 {
         media_type: base64_type(item, Some(media_type))?,
@@ -394,7 +394,7 @@ fn image_file(item: &Fields) -> Result<Part, Error> {
 /// as `image`, and neither says which.
 fn base64_type(item: &Fields, media_type: Option<String>) -> Result<String, Error> {
     match media_type {
-        Some(t) if t.starts_with("image/") && super::named_type(&t) => Ok(t),
+        Some(t) if super::is_image_type(&t) && super::named_type(&t) => Ok(t),
         _ => Err(item.wrong("mediaType", "must name the image type for base64 data")),
     }
 }

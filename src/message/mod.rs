@@ -164,27 +164,26 @@ impl Part {
             }
             "image" => {
                 part.only(&["type", "url", "data", "mediaType"])?;
-                Part::Image(match part.opt_string("url")? {
+                let (image, field) = match part.opt_string("url")? {
                     Some(url) => {
                         part.absent(
                             &["data", "mediaType"],
                             "an image has a `url` or `data`, not both",
                         )?;
-                        Image::Url(url)
+                        (Image::Url(url), "url")
                     }
-                    None => Image::Base64 {
-                        data: part.string("data")?,
-                        media_type: match part.string("mediaType")? {
-                            t if is_image_type(&t) => t,
-                            // OpenAI and the AI SDK would send it on as it is.
-                            _ => {
-                                return Err(
-                                    part.wrong("mediaType", "must be an image type, image/…")
-                                )
-                            }
+                    None => (
+                        Image::Base64 {
+                            data: part.string("data")?,
+                            media_type: part.string("mediaType")?,
                         },
-                    },
-                })
+                        "mediaType",
+                    ),
+                };
+                if !is_image(&image) {
+                    return Err(part.wrong(field, NOT_IMAGE));
+                }
+                Part::Image(image)
             }
             "tool_call" => {
                 part.only(&["type", "id", "name", "arguments"])?;
@@ -324,12 +323,38 @@ pub fn to_values(messages: &[Message]) -> Value {
     Value::Array(messages.iter().map(Message::to_value).collect())
 }
 
-/// Whether a media type names one: `image/png`, not `image/*` or `image/`.
-/// `image` or `image/…`: what an image part holds, as the AI SDK reads it.
+/// `image` or `image/…`, in any case: what an image part holds, as the
+/// AI SDK reads it. Also a `data:` URL's rest, whose type ends at `;` or `,`.
 pub(crate) fn is_image_type(media_type: &str) -> bool {
-    media_type == "image" || media_type.starts_with("image/")
+    let b = media_type.as_bytes();
+    b.len() >= 5
+        && b[..5].eq_ignore_ascii_case(b"image")
+        && b.get(5).is_none_or(|c| b"/;,".contains(c))
 }
 
+/// Whether an image is one by its own say: base64 of an image type, or a
+/// URL that is no `data:` URL of another. OpenAI and the AI SDK would send
+/// a PDF on as an image.
+pub(crate) fn is_image(image: &Image) -> bool {
+    match image {
+        Image::Base64 { media_type, .. } => is_image_type(media_type),
+        Image::Url(url) => url.strip_prefix("data:").is_none_or(is_image_type),
+    }
+}
+
+pub(crate) const NOT_IMAGE: &str = "must be of an image type, image/…";
+
+/// A converter's image URL as a part, refused where it names another
+/// type: what it returned, every later call would refuse.
+pub(crate) fn image_in(at: &Fields, field: &str, url: &str) -> Result<Part, Error> {
+    let image = image_from_url(url);
+    if !is_image(&image) {
+        return Err(at.wrong(field, NOT_IMAGE));
+    }
+    Ok(Part::Image(image))
+}
+
+/// Whether a media type names one: `image/png`, not `image/*` or `image/`.
 pub(crate) fn named_type(media_type: &str) -> bool {
     media_type
         .split_once('/')

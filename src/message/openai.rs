@@ -2,7 +2,7 @@
 //! takes none back), and a tool result's `isError` has no field there: its
 //! text carries the error.
 
-use super::{image_from_url, image_url, object, At, Fields, Message, Part, Role, Sourced};
+use super::{image_url, object, At, Fields, Message, Part, Role, Sourced};
 use crate::json::{self, Value};
 use crate::Error;
 
@@ -272,7 +272,7 @@ fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
             if image.get("detail").is_some_and(|d| *d != "auto") {
                 return Err(image.wrong("detail", "only \"auto\" converts"));
             }
-            Ok(Part::Image(image_from_url(image.str("url")?)))
+            super::image_in(&image, "url", image.str("url")?)
         }
         _ => Err(part.wrong("type", "is not a part attache converts")),
     }

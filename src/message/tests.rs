@@ -115,6 +115,10 @@ fn each_role_holds_only_its_parts() {
             "m.content[0].mediaType",
         ),
         (
+            json!({"role": "user", "content": [{"type": "image", "url": "data:application/pdf;base64,JVBERi0="}]}),
+            "m.content[0].url",
+        ),
+        (
             json!({"role": "tool", "content": [{"type": "tool_result", "callId": "c", "content": [{"type": "image", "data": "d", "mediaType": "text/plain"}]}]}),
             "m.content[0].content[0].mediaType",
         ),
@@ -1041,5 +1045,35 @@ fn a_compatible_servers_reasoning_reads_as_thinking_and_is_not_sent_back() {
     assert_eq!(
         refused(from_openai(&mistyped, At::Name("reply"))).1,
         "reply.reasoning"
+    );
+}
+
+#[test]
+fn the_converters_take_in_no_image_part_of_another_type() {
+    // What each would return, every later call refuses: so they refuse it.
+    let pdf = "data:application/pdf;base64,JVBERi0=";
+    let openai =
+        json!([{"role": "user", "content": [{"type": "image_url", "image_url": {"url": pdf}}]}]);
+    let ai_image = json!([{"role": "user", "content": [{"type": "image", "image": pdf}]}]);
+    let ai_file = json!([{"role": "user", "content": [{"type": "file", "data": pdf, "mediaType": "image/png"}]}]);
+    assert_eq!(
+        refused(from_openai(&openai, At::Name("x"))),
+        ("INVALID_VALUE", "x[0].content[0].image_url.url".to_owned())
+    );
+    assert_eq!(
+        refused(from_ai_sdk(&ai_image, At::Name("x"))),
+        ("INVALID_VALUE", "x[0].content[0].image".to_owned())
+    );
+    assert_eq!(
+        refused(from_ai_sdk(&ai_file, At::Name("x"))),
+        ("INVALID_VALUE", "x[0].content[0].data".to_owned())
+    );
+    // Media types are case-insensitive: IMAGE/PNG is an image, in and out.
+    let upper = json!([{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:IMAGE/PNG;base64,iVBORw0KGgo="}}]}]);
+    let messages = from_openai(&upper, At::Name("x")).unwrap();
+    let value = super::to_values(&messages);
+    assert!(
+        Message::list(value.as_array().unwrap(), "m").is_ok(),
+        "{value}"
     );
 }
