@@ -33,7 +33,7 @@ impl JsCounter {
         if let Some(function) = counter.dyn_ref::<Function>() {
             return Ok(JsCounter::Host(function.clone()));
         }
-        if !counter.is_object() {
+        if !counter.is_object() || is_array(counter) {
             return Err(kinds());
         }
         // Read as options are: `perMesage` is a typo named, not ignored.
