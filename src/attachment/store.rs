@@ -10,8 +10,8 @@ pub struct AttachmentStore {
     /// Moves whenever the consolidated message would change, so callers
     /// can cache what they build from it.
     revision: u64,
-    /// Moves on every pin and detach, even one that renders the same: what
-    /// a baseline of specs must follow.
+    /// Moves on every pin, even one that renders the same (a detach moves
+    /// `revision`): what a baseline of specs must follow.
     edits: u64,
     /// The host-secret generation the pins were last checked against.
     checked: std::cell::Cell<u64>,

@@ -135,7 +135,7 @@ pub fn repl_state(value: &Value) -> Result<(), Error> {
             ("history", _) => (String::new(), "must be an array of strings"),
             _ => (
                 String::new(),
-                "is not a field: repl_state holds `env` and `history`",
+                "is not a field of repl_state, which holds `env` and `history`",
             ),
         };
         return Err(Error::InvalidValue {
