@@ -40,7 +40,7 @@ test("a custom ratio and a host function count as given", () => {
   for (const bad of [{ ratio: -1 }, { ratio: "4" }, {}]) {
     assert.throws(() => estimateTokens(messages, bad), (e) => e.field === "counter.ratio" && /positive finite/.test(e.message), JSON.stringify(bad));
   }
-  for (const bad of [5, true, Symbol("c")]) {
+  for (const bad of [5, true, Symbol("c"), [], [{ ratio: 4 }]]) {
     assert.throws(() => estimateTokens(messages, bad), (e) => e.field === "counter" && /"heuristic".*or a function/.test(e.message), String(bad));
   }
   // A count past 2^53 - 1 says so, not that it is no whole number.
