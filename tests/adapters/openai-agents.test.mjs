@@ -279,6 +279,25 @@ for (const [name, backend] of Object.entries(backends)) {
       expect(await store.listSessionStateKeys("cleared")).toEqual(["agents/op/op-1", "plan"]);
     });
 
+    it("clearSession keeps an operation another tab applies while it clears, with its history", async () => {
+      const store = await backend().open();
+      // Another tab, with no Web Lock to wait for, appends as the clear lands.
+      const racing = new Proxy(store, {
+        get(target, name) {
+          if (name !== "clearMessages") return Reflect.get(target, name).bind(target);
+          return async (id) => {
+            await target.clearMessages(id);
+            await target.commitTurn(id, { messages: [{ role: "user", content: "late" }], state: { "agents/op/late": { type: "append_items", digest: "d" } } });
+          };
+        },
+      });
+      const session = new AttacheSession(racing, { sessionId: "raced" });
+      await session.applyHistoryTransaction({ operationId: "early", transaction: { type: "append_items", items: items.slice(0, 1) } });
+      await session.clearSession();
+      expect(await store.listSessionStateKeys("raced")).toEqual(["agents/op/late"]);
+      expect((await store.loadMessages("raced")).map((m) => m.content)).toEqual(["late"]);
+    });
+
     it("an operation id keeps a digest, not a copy, and still tells transactions apart in any key order", async () => {
       const store = await backend().open();
       const session = new AttacheSession(store);

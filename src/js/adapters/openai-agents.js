@@ -295,16 +295,18 @@ export class AttacheSession {
   }
 
   /**
-   * Empties the history, then forgets the applied operation ids, as
-   * MemorySession does: a transaction replayed after a clear applies again.
-   * In that order, a tab closed between the two keeps the ids, which skips
-   * a replay, rather than the history with its ids gone, which doubles one.
+   * Empties the history, then forgets the operation ids applied before it,
+   * as MemorySession does: a transaction replayed after a clear applies
+   * again. The ids are listed first: one applied from another tab after
+   * the clear (where no Web Lock orders the two) keeps its history and its
+   * id. A tab closed midway keeps ids, which skips a replay, rather than
+   * leaving history without its id, which would double one.
    */
   async clearSession() {
     const id = await this.getSessionId();
     await exclusive(id, async () => {
-      await this.#store.clearMessages(id);
       const keys = await this.#store.listSessionStateKeys(id, { prefix: "agents/op/" });
+      await this.#store.clearMessages(id);
       await Promise.all(keys.map((key) => this.#store.deleteSessionState(id, key)));
     });
   }
