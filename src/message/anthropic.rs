@@ -426,20 +426,26 @@ fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
                 block.at("source"),
                 "must be an object",
             )?;
-            Part::Image(match source.str("type")? {
+            let (image, field) = match source.str("type")? {
                 "url" => {
                     source.only(&["type", "url"])?;
-                    Image::Url(source.string("url")?)
+                    (Image::Url(source.string("url")?), "url")
                 }
                 "base64" => {
                     source.only(&["type", "media_type", "data"])?;
-                    Image::Base64 {
+                    let image = Image::Base64 {
                         media_type: source.string("media_type")?,
                         data: source.string("data")?,
-                    }
+                    };
+                    (image, "media_type")
                 }
                 _ => return Err(source.wrong("type", "must be \"url\" or \"base64\"")),
-            })
+            };
+            // What it returned, every later call would refuse.
+            if !super::is_image(&image) {
+                return Err(source.wrong(field, super::NOT_IMAGE));
+            }
+            Part::Image(image)
         }
         "tool_use" => {
             if let Some(caller) = block.get("caller").filter(|c| !c.is_null()) {

@@ -323,22 +323,27 @@ pub fn to_values(messages: &[Message]) -> Value {
     Value::Array(messages.iter().map(Message::to_value).collect())
 }
 
-/// `image` or `image/…`, in any case: what an image part holds, as the
-/// AI SDK reads it. Also a `data:` URL's rest, whose type ends at `;` or `,`.
+/// `image` or `image/…`: what an image part holds, as the AI SDK reads it.
 pub(crate) fn is_image_type(media_type: &str) -> bool {
-    let b = media_type.as_bytes();
-    b.len() >= 5
-        && b[..5].eq_ignore_ascii_case(b"image")
-        && b.get(5).is_none_or(|c| b"/;,".contains(c))
+    media_type == "image" || media_type.starts_with("image/")
 }
 
 /// Whether an image is one by its own say: base64 of an image type, or a
-/// URL that is no `data:` URL of another. OpenAI and the AI SDK would send
-/// a PDF on as an image.
+/// URL that is no `data:` URL (a scheme is any case) of another type.
+/// OpenAI and the AI SDK would send a PDF on as an image.
 pub(crate) fn is_image(image: &Image) -> bool {
     match image {
         Image::Base64 { media_type, .. } => is_image_type(media_type),
-        Image::Url(url) => url.strip_prefix("data:").is_none_or(is_image_type),
+        Image::Url(url) => {
+            let b = url.as_bytes();
+            if b.len() < 5 || !b[..5].eq_ignore_ascii_case(b"data:") {
+                return true;
+            }
+            // The type ends at `;` or `,`; `part`, as slicing a str would
+            // bring in its panic's formatting (4 KB).
+            let end = b.iter().skip(5).position(|&c| c == b';' || c == b',');
+            is_image_type(crate::text::part(url, 5, 5 + end.unwrap_or(b.len() - 5)))
+        }
     }
 }
 

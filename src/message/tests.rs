@@ -1068,12 +1068,31 @@ fn the_converters_take_in_no_image_part_of_another_type() {
         refused(from_ai_sdk(&ai_file, At::Name("x"))),
         ("INVALID_VALUE", "x[0].content[0].data".to_owned())
     );
-    // Media types are case-insensitive: IMAGE/PNG is an image, in and out.
-    let upper = json!([{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:IMAGE/PNG;base64,iVBORw0KGgo="}}]}]);
-    let messages = from_openai(&upper, At::Name("x")).unwrap();
-    let value = super::to_values(&messages);
-    assert!(
-        Message::list(value.as_array().unwrap(), "m").is_ok(),
-        "{value}"
+    let anthropic = json!({"role": "user", "content": [{"type": "image", "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0="}}]});
+    assert_eq!(
+        refused(from_anthropic(&anthropic, At::Name("x"))),
+        ("INVALID_VALUE", "x.content[0].source.media_type".to_owned())
     );
+    // A scheme in any case is a data: URL; an untyped one is text, no image.
+    for url in [
+        "DATA:application/pdf;base64,JVBERi0=",
+        "data:text/plain,image",
+        "data:,abc",
+    ] {
+        let part = json!({"role": "user", "content": [{"type": "image", "url": url}]});
+        assert_eq!(
+            refused(Message::from_value(&part, At::Name("m"))).1,
+            "m.content[0].url",
+            "{url}"
+        );
+    }
+    for media_type in ["image,png", "image;x", "IMAGE/PNG"] {
+        let part = json!({"role": "user", "content": [{"type": "image", "data": "d", "mediaType": media_type}]});
+        assert!(
+            Message::from_value(&part, At::Name("m")).is_err(),
+            "{media_type}"
+        );
+    }
+    let ok = json!({"role": "user", "content": [{"type": "image", "url": "data:image;base64,iVBORw0KGgo="}]});
+    assert!(Message::from_value(&ok, At::Name("m")).is_ok());
 }
