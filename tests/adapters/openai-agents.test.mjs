@@ -66,9 +66,12 @@ for (const [name, backend] of Object.entries(backends)) {
       await expect(pending).rejects.toThrow(TypeError);
       const session = new AttacheSession(store, null);
       await expect(session.addItems(null)).rejects.toThrow(UserError);
+      const untouched = new AttacheSession(store, { sessionId: "untouched" });
       for (const bad of [5, null, { length: 1 }]) {
-        await expect(session.replaceHistoryWithCompaction(bad)).rejects.toThrow(UserError);
+        await expect(untouched.replaceHistoryWithCompaction(bad)).rejects.toThrow(UserError);
+        await expect(untouched.addItems(bad)).rejects.toThrow(UserError);
       }
+      expect(await store.getSession("untouched")).toBeNull();
       expect(typeof (await session.getSessionId())).toBe("string");
     });
 

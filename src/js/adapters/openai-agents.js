@@ -317,8 +317,9 @@ export class AttacheSession {
    * adds, and a tab closed between the two loses the conversation.
    */
   async replaceHistoryWithCompaction(items) {
-    const id = await this.getSessionId();
+    // Checked first, as addItems does: a refused call creates no session.
     const messages = messagesOf(items);
+    const id = await this.getSessionId();
     await exclusive(id, () => this.#store.replaceMessages(id, { from: 0, messages }));
   }
 
