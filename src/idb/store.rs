@@ -427,7 +427,7 @@ impl IdbSessionStore {
         frames: Vec<Value>,
     ) -> Result<Op<()>, Error> {
         checks::id_argument("requestId", request_id)?;
-        checks::objects("frames", &frames)?;
+        checks::objects("frames", &frames, checks::NOT_FRAME)?;
         // One record per call: the batch is atomic anyway, and IndexedDB's
         // cost is per record, so a 1,000-frame call is one add, not 1,000.
         let now = self.env.now();

@@ -253,7 +253,7 @@ impl Message {
 
     /// `{role, content}`; anything else is `INVALID_VALUE` with its path.
     pub fn from_value(value: &Value, at: At) -> Result<Message, Error> {
-        let message = Fields::of(value, at, "must be a message: {role, content}")?;
+        let message = Fields::of(value, at, NOT_MESSAGE)?;
         message.only(&["role", "content", "meta"])?;
         // The host's own data: stored and returned, never sent or counted.
         if message.get("meta").is_some_and(|meta| !meta.is_object()) {
@@ -346,6 +346,8 @@ pub(crate) fn is_image(image: &Image) -> bool {
         }
     }
 }
+
+pub const NOT_MESSAGE: &str = "must be a message: {role, content}";
 
 pub(crate) const NOT_IMAGE: &str = "must be of an image type, image/…";
 

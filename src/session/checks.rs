@@ -90,20 +90,16 @@ pub fn state_value(key: &str, value: &Value) -> Result<(), Error> {
     }
 }
 
-/// Frames and messages are JSON objects.
-pub fn objects(what: &str, values: &[Value]) -> Result<(), Error> {
+pub const NOT_FRAME: &str = "must be a JSON object";
+
+/// Frames and messages are JSON objects; one that is not is told `not_object`.
+pub fn objects(what: &str, values: &[Value], not_object: &str) -> Result<(), Error> {
     for (index, value) in values.iter().enumerate() {
         let path = format!("{what}[{index}]");
         if !value.is_object() {
-            // Worded as the message model words it on every other route.
-            let reason = if what == "messages" {
-                "must be a message: {role, content}"
-            } else {
-                "must be a JSON object"
-            };
             return Err(Error::InvalidValue {
                 path,
-                reason: reason.to_owned(),
+                reason: not_object.to_owned(),
             });
         }
         no_credentials(&path, value)?;
@@ -116,7 +112,8 @@ pub fn objects(what: &str, values: &[Value]) -> Result<(), Error> {
 /// provider's raw payload never lands in the history.
 pub fn messages(values: &[Value]) -> Result<(), Error> {
     // Credentials first: a shape error's path could hold a secret key.
-    objects("messages", values)?;
+    // Worded as the message model words it on every other route.
+    objects("messages", values, crate::message::NOT_MESSAGE)?;
     crate::message::Message::list(values, "messages").map(drop)
 }
 

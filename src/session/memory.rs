@@ -177,7 +177,7 @@ impl SessionStore for MemorySessionStore {
         frames: Vec<Value>,
     ) -> Result<(), Error> {
         checks::id_argument("requestId", request_id)?;
-        checks::objects("frames", &frames)?;
+        checks::objects("frames", &frames, checks::NOT_FRAME)?;
         let turn = TurnWrite {
             frames: vec![(request_id.to_owned(), frames)],
             ..TurnWrite::default()

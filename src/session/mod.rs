@@ -351,7 +351,7 @@ impl TurnWrite {
         checks::messages(&self.messages)?;
         for (i, (request_id, frames)) in self.frames.iter().enumerate() {
             checks::id_argument(&format!("frames[{i}].requestId"), request_id)?;
-            checks::objects(&format!("frames[{i}].frames"), frames)?;
+            checks::objects(&format!("frames[{i}].frames"), frames, checks::NOT_FRAME)?;
         }
         for key in &self.require_absent {
             checks::id_argument("requireAbsent", key)?;

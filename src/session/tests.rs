@@ -115,7 +115,7 @@ fn a_message_that_is_no_object_is_told_what_a_message_is() {
 
 #[test]
 fn frames_must_be_objects() {
-    let error = objects("frames", &[json!({}), json!(1)]).unwrap_err();
+    let error = objects("frames", &[json!({}), json!(1)], NOT_FRAME).unwrap_err();
     assert_eq!(
         (error.code(), error.field()),
         ("INVALID_VALUE", Some("frames[1]"))
