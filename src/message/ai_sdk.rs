@@ -105,7 +105,7 @@ pub fn to_ai_sdk(
                     // type unknown, so "image") or base64 with its type.
                     let converted;
                     let image = match image {
-                        Image::Url(url) if url.starts_with("data:") => {
+                        Image::Url(url) if super::data_url(url).is_some() => {
                             converted = image_from_url(url);
                             &converted
                         }

@@ -36,14 +36,14 @@ fn block(part: &Part, at: At) -> Result<Value, Error> {
             // base64 data, checked as base64 is.
             let converted;
             let (image, field) = match image {
-                Image::Url(url) if url.starts_with("data:") => {
+                Image::Url(url) if super::data_url(url).is_some() => {
                     converted = image_from_url(url);
                     (&converted, "url")
                 }
                 other => (other, "mediaType"),
             };
             let source = match image {
-                Image::Url(url) if url.starts_with("data:") => {
+                Image::Url(url) if super::data_url(url).is_some() => {
                     return Err(at.field("url").wrong(
                         "Anthropic takes a data: URL only as base64 of an image type it takes",
                     ))

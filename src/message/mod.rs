@@ -335,16 +335,23 @@ pub(crate) fn is_image(image: &Image) -> bool {
     match image {
         Image::Base64 { media_type, .. } => is_image_type(media_type),
         Image::Url(url) => {
-            let b = url.as_bytes();
-            if b.len() < 5 || !b[..5].eq_ignore_ascii_case(b"data:") {
+            let Some(rest) = data_url(url) else {
                 return true;
-            }
-            // The type ends at `;` or `,`; `part`, as slicing a str would
-            // bring in its panic's formatting (4 KB).
-            let end = b.iter().skip(5).position(|&c| c == b';' || c == b',');
-            is_image_type(crate::text::part(url, 5, 5 + end.unwrap_or(b.len() - 5)))
+            };
+            // The type ends at `;` or `,`.
+            let end = rest.bytes().position(|c| c == b';' || c == b',');
+            is_image_type(crate::text::head(rest, end.unwrap_or(rest.len())))
         }
     }
+}
+
+/// What follows a `data:` URL's scheme, which is any case (RFC 2397).
+/// `text::tail`, as slicing a str would bring in its panic's formatting.
+pub(crate) fn data_url(url: &str) -> Option<&str> {
+    let scheme = url.as_bytes().get(..5)?;
+    scheme
+        .eq_ignore_ascii_case(b"data:")
+        .then(|| crate::text::tail(url, 5))
 }
 
 pub const NOT_MESSAGE: &str = "must be a message: {role, content}";
@@ -372,8 +379,7 @@ pub(crate) fn named_type(media_type: &str) -> bool {
 /// as itself, and one whose type names none (`image/*`): base64 must say
 /// what it holds, and a URL need not.
 pub(crate) fn image_from_url(url: &str) -> Image {
-    let base64 = url
-        .strip_prefix("data:")
+    let base64 = data_url(url)
         .and_then(|rest| {
             let at = crate::text::find(rest, ";base64,")?;
             Some((crate::text::head(rest, at), crate::text::tail(rest, at + 8)))

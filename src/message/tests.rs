@@ -592,12 +592,23 @@ fn what_a_provider_cannot_take_is_refused_before_sending() {
     // A data: URL is base64 to Anthropic, with the same media types.
     let data_url =
         |url: &str| message(json!({"role": "user", "content": [{"type": "image", "url": url}]}));
-    let sent = to_anthropic(&data_url("data:image/png;base64,iVBORw0KGgo="), None, None);
-    assert_eq!(
-        sent.unwrap()["messages"][0]["content"][0]["source"],
-        json!({"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="})
-    );
-    for url in ["data:image/bmp;base64,Qk0=", "data:image/svg+xml,<svg/>"] {
+    // The scheme is any case (RFC 2397): Anthropic would fetch `DATA:`.
+    for url in [
+        "data:image/png;base64,iVBORw0KGgo=",
+        "DATA:image/png;base64,iVBORw0KGgo=",
+    ] {
+        let sent = to_anthropic(&data_url(url), None, None);
+        assert_eq!(
+            sent.unwrap()["messages"][0]["content"][0]["source"],
+            json!({"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}),
+            "{url}"
+        );
+    }
+    for url in [
+        "data:image/bmp;base64,Qk0=",
+        "data:image/svg+xml,<svg/>",
+        "Data:image/svg+xml,<svg/>",
+    ] {
         assert_eq!(
             refused(to_anthropic(&data_url(url), None, None)),
             ("INVALID_VALUE", "history[0].content[0].url".to_owned()),
@@ -625,13 +636,16 @@ fn what_a_provider_cannot_take_is_refused_before_sending() {
 
 #[test]
 fn a_data_url_is_a_base64_image_and_any_other_url_stays_a_url() {
-    assert_eq!(
-        image_from_url("data:image/png;base64,AAAA"),
-        Image::Base64 {
-            media_type: "image/png".into(),
-            data: "AAAA".into()
-        }
-    );
+    for url in ["data:image/png;base64,AAAA", "DaTa:image/png;base64,AAAA"] {
+        assert_eq!(
+            image_from_url(url),
+            Image::Base64 {
+                media_type: "image/png".into(),
+                data: "AAAA".into()
+            },
+            "{url}"
+        );
+    }
     for url in [
         "https://x/a.png",
         "data:,plain",
