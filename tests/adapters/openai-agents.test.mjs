@@ -4,7 +4,7 @@
 // after a reload (a new store opened on the same IndexedDB database).
 import "fake-indexeddb/auto";
 import { describe, it, expect } from "vitest";
-import { Agent, MemorySession, OutputGuardrailTripwireTriggered, run, tool, UserError } from "@openai/agents-core";
+import { Agent, MemorySession, OutputGuardrailTripwireTriggered, protocol, run, tool, UserError } from "@openai/agents-core";
 import { ScriptedModel, assistantMessage, functionCall } from "@openai/agents-core/testing";
 import { z } from "zod";
 import { MemorySessionStore, IdbSessionStore } from "../../pkg/index.js";
@@ -239,6 +239,90 @@ for (const [name, backend] of Object.entries(backends)) {
         { type: "message", role: "user", content: "hi" },
         { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "hello" }] },
       ]);
+    });
+
+    // What commitTurn stores from fromOpenAI's or fromAnthropic's output:
+    // calls, results, reasoning and images, with no item in meta.
+    const neutral = [
+      { role: "user", content: [{ type: "text", text: "look" }, { type: "image", url: "https://x.test/a.png" }] },
+      { role: "assistant", content: [
+        { type: "thinking", thinking: "two tools" },
+        { type: "text", text: "checking" },
+        { type: "tool_call", id: "c1", name: "weather", arguments: { city: "Oslo" } },
+        { type: "tool_call", id: "c2", name: "clock", arguments: {} },
+      ] },
+      { role: "tool", content: [{ type: "tool_result", callId: "c1", content: "3°C" }] },
+      { role: "tool", content: [{ type: "tool_result", callId: "c2", content: [{ type: "text", text: "noon" }, { type: "image", data: "R0lG", mediaType: "image/gif" }] }] },
+      { role: "tool", content: [{ type: "tool_result", callId: "gone", content: "orphan" }] },
+    ];
+    const neutralItems = [
+      { type: "message", role: "user", content: [{ type: "input_text", text: "look" }, { type: "input_image", image: "https://x.test/a.png" }] },
+      { type: "reasoning", content: [{ type: "input_text", text: "two tools" }] },
+      { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "checking" }] },
+      { type: "function_call", callId: "c1", name: "weather", status: "completed", arguments: '{"city":"Oslo"}' },
+      { type: "function_call", callId: "c2", name: "clock", status: "completed", arguments: "{}" },
+      { type: "function_call_result", callId: "c1", name: "weather", status: "completed", output: "3°C" },
+      { type: "function_call_result", callId: "c2", name: "clock", status: "completed", output: [{ type: "input_text", text: "noon" }, { type: "input_image", image: "data:image/gif;base64,R0lG" }] },
+      // A result whose call the history lacks has no item: user text.
+      { type: "message", role: "user", content: "orphan" },
+    ];
+
+    it("a message stored without its item keeps its calls, results, reasoning and images as items", async () => {
+      const store = await backend().open();
+      const { id } = await store.createSession();
+      await store.appendMessages(id, neutral);
+      const session = new AttacheSession(store, { sessionId: id });
+      const got = await session.getItems();
+      expect(got).toEqual(neutralItems);
+      for (const item of got) protocol.ModelItem.parse(item);
+      // `limit` counts items; a result reads its tool's name from a call before the window.
+      expect(await session.getItems(3)).toEqual(neutralItems.slice(-3));
+      expect(await session.getItems(5)).toEqual(neutralItems.slice(-5));
+
+      // A pop takes one item; the rest of its message stay, each with its item.
+      await store.popMessage(id);
+      await store.popMessage(id);
+      await store.popMessage(id);
+      expect(await session.popItem()).toEqual(neutralItems[4]);
+      expect(await session.getItems()).toEqual(neutralItems.slice(0, 4));
+      expect((await store.loadMessages(id)).length).toBe(4);
+      expect(await session.popItem()).toEqual(neutralItems[3]);
+      expect(await session.popItem()).toEqual(neutralItems[2]);
+      expect(await session.getItems()).toEqual(neutralItems.slice(0, 2));
+      store.free();
+    });
+
+    it("a run() sends a history stored without items as the calls and results it holds", async () => {
+      const store = await backend().open();
+      const { id } = await store.createSession();
+      await store.appendMessages(id, [
+        { role: "user", content: "Weather in Oslo?" },
+        { role: "assistant", content: [{ type: "tool_call", id: "c1", name: "weather", arguments: { city: "Oslo" } }] },
+        { role: "tool", content: [{ type: "tool_result", callId: "c1", content: "3°C" }] },
+        { role: "assistant", content: "It is 3°C." },
+      ]);
+      const model = new ScriptedModel([[assistantMessage("Oslo.")]]);
+      const agent = new Agent({ name: "a", model });
+      const answer = await run(agent, "Which city?", { session: new AttacheSession(store, { sessionId: id }) });
+      expect(answer.finalOutput).toBe("Oslo.");
+      const input = model.lastCall.request.input;
+      expect(input.find((i) => i.type === "function_call")).toMatchObject({ callId: "c1", name: "weather", arguments: '{"city":"Oslo"}' });
+      expect(input.find((i) => i.type === "function_call_result")).toMatchObject({ callId: "c1", name: "weather", output: "3°C" });
+      store.free();
+    });
+
+    it("a suffix may start inside a message stored without its item", async () => {
+      const store = await backend().open();
+      const { id } = await store.createSession();
+      await store.appendMessages(id, neutral.slice(0, 2));
+      const session = new AttacheSession(store, { sessionId: id });
+      const replacement = [assistantMessage("asked nothing", { id: "m2" })];
+      await session.applyHistoryTransaction({
+        operationId: "mid",
+        transaction: { type: "replace_suffix", expectedSuffix: neutralItems.slice(3, 5), replacement },
+      });
+      expect(await session.getItems()).toEqual([...neutralItems.slice(0, 3), ...replacement]);
+      store.free();
     });
 
     it("applies a history transaction once per operation id, and a stale suffix not at all", async () => {

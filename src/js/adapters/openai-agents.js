@@ -68,19 +68,79 @@ function toMessage(item) {
   }
 }
 
-/**
- * The stored item; for a message stored without one (appendMessages,
- * importSession), a message item of its role, shaped as the protocol
- * wants (an assistant's has a status and output_text parts).
- */
-function toItem(message) {
-  if (message.meta?.item) return message.meta.item;
-  const text = textOf(message.content);
-  if (message.role === "assistant") {
-    return { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text }] };
+/** A message's parts: string content is one text part. */
+const partsOf = (content) => (typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : []);
+
+const imageOf = (part) => part.url ?? `data:${part.mediaType};base64,${part.data}`;
+
+/** A tool result's output: its text, or input_* items where it holds an image. */
+function outputOfResult(content) {
+  const parts = partsOf(content);
+  if (parts.every((part) => part.type === "text")) return textOf(parts);
+  return parts.map((part) => (part.type === "text" ? { type: "input_text", text: part.text } : { type: "input_image", image: imageOf(part) }));
+}
+
+/** Tools' names by call id, as a result's item names its call's tool. */
+function namesOf(messages) {
+  const names = new Map();
+  for (const message of messages) {
+    for (const part of partsOf(message.content)) if (part.type === "tool_call") names.set(part.id, part.name);
   }
-  // A tool result without its call has no item of its own: user text.
-  return { type: "message", role: message.role === "system" ? "system" : "user", content: text };
+  return names;
+}
+
+/**
+ * The items a message stands for: the one stored with it, or, for a
+ * message stored without one (appendMessages, fromOpenAI's output through
+ * commitTurn, an import), each call, result and reasoning as its own item
+ * and its text and images as a message item of its role, in part order,
+ * shaped as the protocol wants. A result takes its tool's name from its
+ * call; one whose call is not in `names` has no item of its own: user text.
+ */
+function toItems(message, names) {
+  if (message.meta?.item) return [message.meta.item];
+  const items = [];
+  let content = null;
+  const say = (role, part) => {
+    if (content === null || content.role !== role) {
+      content = role === "assistant" ? { type: "message", role, status: "completed", content: [] } : { type: "message", role, content: [] };
+      items.push(content);
+    }
+    if (part) content.content.push(part);
+  };
+  const role = message.role === "system" ? "system" : message.role === "assistant" ? "assistant" : "user";
+  for (const part of partsOf(message.content)) {
+    if (part.type === "tool_call") {
+      items.push({ type: "function_call", callId: part.id, name: part.name, status: "completed", arguments: JSON.stringify(part.arguments) });
+      content = null;
+    } else if (part.type === "tool_result" && names.has(part.callId)) {
+      const name = names.get(part.callId);
+      items.push({ type: "function_call_result", callId: part.callId, name, status: "completed", output: outputOfResult(part.content) });
+      content = null;
+    } else if (part.type === "thinking") {
+      items.push({ type: "reasoning", content: [{ type: "input_text", text: part.thinking }] });
+      content = null;
+    } else if (part.type === "tool_result") {
+      say("user", { type: "input_text", text: textOf(partsOf(part.content)) });
+    } else if (part.type === "image") {
+      say(role, { type: "input_image", image: imageOf(part) });
+    } else {
+      say(role, { type: role === "assistant" ? "output_text" : "input_text", text: part.text ?? "" });
+    }
+  }
+  if (items.length === 0) say(role, role === "assistant" ? { type: "output_text", text: "" } : null);
+  // Text alone is a string, as the protocol's system and user items take it.
+  for (const item of items) {
+    if (item.type === "message" && item.role !== "assistant" && item.content.every((part) => part.type === "input_text")) {
+      item.content = textOf(item.content);
+    }
+  }
+  return items;
+}
+
+/** The items of `messages`, each with the index of the message it came from. */
+function itemsOf(messages, names = namesOf(messages)) {
+  return messages.flatMap((message, at) => toItems(message, names).map((item) => ({ item, at })));
 }
 
 /** JSON as stored, lone surrogates made U+FFFD: what a later call compares against. */
@@ -272,8 +332,15 @@ export class AttacheSession {
     if (limit !== undefined && limit <= 0) return [];
     const id = await this.getSessionId();
     const count = limit === undefined ? NaN : Math.ceil(Number(limit));
-    const messages = await this.#store.loadMessages(id, Number.isSafeInteger(count) ? { limit: count } : undefined);
-    return messages.map(toItem);
+    const limited = Number.isSafeInteger(count);
+    const messages = await this.#store.loadMessages(id, limited ? { limit: count } : undefined);
+    // A message stands for one item or more, so `limit` messages hold the
+    // last `limit` items; a result whose call is before them reads its name.
+    let names = namesOf(messages);
+    const unnamed = (m) => !m.meta?.item && partsOf(m.content).some((p) => p.type === "tool_result" && !names.has(p.callId));
+    if (limited && messages.some(unnamed)) names = namesOf(await this.#store.loadMessages(id));
+    const items = itemsOf(messages, names).map(({ item }) => item);
+    return limited ? items.slice(-count) : items;
   }
 
   /** Stored and expected items as the runner should compare them: see `comparable`. */
@@ -288,10 +355,27 @@ export class AttacheSession {
     await exclusive(id, () => this.#store.appendMessages(id, messages));
   }
 
+  /**
+   * Removes the last item. A message stored without an item may stand for
+   * several: the rest stay, each stored with its item, in the same
+   * transaction. It reads the whole history, to know its length.
+   */
   async popItem() {
     const id = await this.getSessionId();
-    const message = await exclusive(id, () => this.#store.popMessage(id));
-    return message ? toItem(message) : undefined;
+    return exclusive(id, async () => {
+      for (let attempt = 0; ; attempt++) {
+        const history = await this.#store.loadMessages(id);
+        if (history.length === 0) return undefined;
+        const items = toItems(history[history.length - 1], namesOf(history));
+        const rest = items.slice(0, -1).map(toMessage);
+        try {
+          await this.#store.replaceMessages(id, { from: history.length - 1, messages: rest, expectedCount: history.length });
+          return items[items.length - 1];
+        } catch (e) {
+          if (e?.code !== "CONFLICT" || attempt >= 4) throw e;
+        }
+      }
+    });
   }
 
   /**
@@ -360,12 +444,17 @@ export class AttacheSession {
         turn.messages = incoming;
       } else {
         const history = await this.#store.loadMessages(id);
-        const from = history.length - transaction.expectedSuffix.length;
-        const actual = from < 0 ? null : history.slice(from).map(toItem);
+        const items = itemsOf(history);
+        const from = items.length - transaction.expectedSuffix.length;
+        const actual = from < 0 ? null : items.slice(from).map(({ item }) => item);
         if (!actual || canonical(comparable(actual)) !== expected) {
           throw new UserError("Session history suffix no longer matches the transaction precondition.");
         }
-        Object.assign(turn, { messages: incoming, replaceFrom: from, expectedCount: history.length });
+        // The suffix may start inside a message that stands for several
+        // items: the items before it stay, each stored with its item.
+        const at = from < items.length ? items[from].at : history.length;
+        const kept = items.filter((entry, i) => entry.at === at && i < from).map(({ item }) => toMessage(item));
+        Object.assign(turn, { messages: [...kept, ...incoming], replaceFrom: at, expectedCount: history.length });
       }
       try {
         await this.#store.commitTurn(id, turn);
