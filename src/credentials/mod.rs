@@ -315,6 +315,23 @@ fn named_pair(fields: &crate::json::Map) -> bool {
         })
 }
 
+/// Whether a list is a named pair, `[name, value]`, as a `Headers`' entries
+/// and fetch's header lists are (`["Authorization", "Basic …"]`). A value
+/// that is one word, such as a schema's `required: ["password", "email"]`,
+/// is none: a header's or a key's holds a digit, a space or a symbol.
+fn named_tuple(items: &[Value]) -> bool {
+    match items {
+        [Value::String(name), value @ Value::String(text)] => {
+            is_credential_name(name)
+                && holds_text(value)
+                && !text
+                    .bytes()
+                    .all(|b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'-' | b'.'))
+        }
+        _ => false,
+    }
+}
+
 fn walk(path: &str, value: &Value) -> Result<(), Error> {
     match value {
         Value::Object(fields) => {
@@ -331,6 +348,9 @@ fn walk(path: &str, value: &Value) -> Result<(), Error> {
             Ok(())
         }
         Value::Array(items) => {
+            if named_tuple(items) {
+                return Err(refused(&format!("{path}[1]"), "credential_field"));
+            }
             for (i, item) in items.iter().enumerate() {
                 walk(&format!("{path}[{i}]"), item)?;
             }

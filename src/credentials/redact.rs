@@ -2,7 +2,7 @@
 //! `[REDACTED:<kind>]`, and where is reported, for a host that would rather
 //! keep the rest of a frame than lose it all.
 
-use super::{field_path, named_credential, named_pair, patterns, Hit};
+use super::{field_path, named_credential, named_pair, named_tuple, patterns, Hit};
 use crate::json::Value;
 use crate::Error;
 
@@ -69,6 +69,9 @@ fn walk(
             each_field(path, fields, names, found)?;
         }
         Value::Array(items) => {
+            if named_tuple(items) {
+                replace(&mut items[1], format!("{path}[1]"), found);
+            }
             for (i, item) in items.iter_mut().enumerate() {
                 walk(&format!("{path}[{i}]"), item, names, found)?;
             }

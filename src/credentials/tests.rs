@@ -482,6 +482,54 @@ fn a_credential_field_holding_text_a_value_or_a_named_pair_is_refused() {
 }
 
 #[test]
+fn a_header_list_entry_is_a_named_pair() {
+    // fetch's `headers: [[name, value]]`, and `[...new Headers(h)]`.
+    let key = "q8Zr4mLx9Tv2Kp7Wq8Zr4mLx9Tv2Kp7Wq8Zr4mLx";
+    for (value, field) in [
+        (
+            json!({"headers": [["Accept", "*/*"], ["Authorization", "Basic ZGVwbG95OmgzbGxv"]]}),
+            "v.headers[1][1]",
+        ),
+        (json!([["X-Api-Key", key]]), "v[0][1]"),
+        (json!([["cookie", "sid=4f2a9c"]]), "v[0][1]"),
+        (json!(["password", "hunter22"]), "v[1]"),
+    ] {
+        let error = check_value("v", &value).unwrap_err();
+        assert_eq!(
+            (error.code(), error.field()),
+            ("CREDENTIAL", Some(field)),
+            "{value}"
+        );
+    }
+    // One word is a name, not a value: a schema's `required`, a field
+    // list; and a placeholder stands in for one.
+    for value in [
+        json!({"required": ["password", "email"]}),
+        json!(["api_key", "apiKeyHeader"]),
+        json!(["password", "confirm_password"]),
+        json!([["Authorization", "Bearer {{access_token}}"]]),
+        json!(["password", "hunter22", "x"]),
+    ] {
+        assert_eq!(check_value("v", &value), Ok(()), "{value}");
+    }
+    let mut value =
+        json!({"headers": [["Accept", "*/*"], ["Authorization", "Basic ZGVwbG95OmgzbGxv"]]});
+    let mut found = Vec::new();
+    redact_value("v", &mut value, &[], &mut found).unwrap();
+    assert_eq!(
+        value,
+        json!({"headers": [["Accept", "*/*"], ["Authorization", "[REDACTED:credential_field]"]]})
+    );
+    assert_eq!(
+        found,
+        [Redaction {
+            path: "v.headers[1][1]".into(),
+            kind: "credential_field"
+        }]
+    );
+}
+
+#[test]
 fn escaped_json_spacing_and_punctuation_do_not_hide_a_credential() {
     let key = "sk-proj-Zq81xYv3Lm0Nt5Kw2Pr7Hs4Jd6Fg9Bc";
     for text in [
