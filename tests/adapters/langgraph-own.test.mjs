@@ -211,6 +211,39 @@ for (const [name, open] of Object.entries(stores)) {
       expect([...(await saver.getTuple(thread())).checkpoint.channel_values.bin]).toEqual([...binary]);
     });
 
+    it("bytes inside a value, or bytes that are not UTF-8, are read by the guard and round-trip", async () => {
+      const key = "sk-proj-" + "Zx9".repeat(16);
+      const env = new TextEncoder().encode(`OPENAI_API_KEY=${key}\n`);
+      // Windows-1252 "Café" before the key: no UTF-8, so once base64.
+      const cp1252 = Uint8Array.from([...`# Caf\xe9\nOPENAI_API_KEY=${key}\n`].map((c) => c.charCodeAt(0)));
+      const put = (saver, id, values) => {
+        const versions = Object.fromEntries(Object.keys(values).map((k) => [k, id]));
+        const checkpoint = { ...emptyCheckpoint(), id: uuid6(id), channel_values: values, channel_versions: versions };
+        return saver.put(thread(), checkpoint, metadata(id), versions);
+      };
+      const refusing = new AttacheCheckpointSaver(await open());
+      for (const values of [{ files: { ".env": env } }, { file: cp1252 }, { files: [{ name: "a", data: cp1252 }] }]) {
+        await expect(put(refusing, 1, values)).rejects.toMatchObject({ code: "CREDENTIAL" });
+      }
+      const binary = Uint8Array.from({ length: 256 }, (_, i) => i);
+      await put(refusing, 2, { files: { bin: binary, txt: new TextEncoder().encode("héllo") }, raw: binary });
+      const back = (await refusing.getTuple(thread())).checkpoint.channel_values;
+      expect(back.files.bin).toEqual(binary);
+      expect(new TextDecoder().decode(back.files.txt)).toBe("héllo");
+      expect(back.raw).toEqual(binary);
+
+      const store = name === "MemorySessionStore" ? new MemorySessionStore({ credentials: "redact" }) : await IdbSessionStore.open({ name: `langgraph-own-${databases++}`, credentials: "redact" });
+      const redacting = new AttacheCheckpointSaver(store);
+      await put(redacting, 3, { files: { ".env": env }, file: cp1252 });
+      const kept = (await redacting.getTuple(thread())).checkpoint.channel_values;
+      for (const bytes of [kept.files[".env"], kept.file]) {
+        const text = new TextDecoder("latin1").decode(bytes);
+        expect(text).not.toContain(key);
+        expect(text).toMatch(/OPENAI_API_KEY=\[REDACTED:/);
+      }
+      expect(JSON.stringify(await store.exportSession("t"))).not.toContain(key.slice(8));
+    });
+
     it("a checkpoint holding a credential is refused whole, and deleteThread removes the thread", async () => {
       const store = await open();
       const saver = new AttacheCheckpointSaver(store);

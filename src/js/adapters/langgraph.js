@@ -12,7 +12,9 @@
 // named value: a channel named `password` holding text is refused. Other
 // output, and JSON nested too deep for the store, is text in `value` too,
 // with `as` saying how to read it back: "s" a string, "u" bytes that are
-// UTF-8 text (which the guard reads), "b" other bytes, base64.
+// UTF-8 text, "l" other bytes as a char per byte ("b", base64, before 0.2).
+// Bytes inside JSON are a char per byte too (`bytes: 1` says so): the
+// guard reads every form, and a redacting store can redact them.
 import {
   BaseCheckpointSaver,
   ERROR,
@@ -51,10 +53,40 @@ function parseCheckpointKey(key) {
   return { ns: dec(ns), id: dec(id) };
 }
 
-function toBase64(bytes) {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
+/** Bytes as a char per byte: a key in them (ASCII) is text the guard reads. */
+function latin1(bytes) {
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return text;
+}
+
+const fromLatin1 = (text) => Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff);
+
+// LangGraph's serializer writes a Uint8Array inside a value as a
+// constructor record holding a number per byte, which no guard reads.
+const BYTES = "attache:latin1";
+const bytesRecord = (v) => v?.lc === 2 && v.type === "constructor" && Array.isArray(v.id) && v.id[v.id.length - 1] === "Uint8Array" && Array.isArray(v.args);
+
+/** Each bytes record's numbers as a char per byte, in place; whether there was one. */
+function packBytes(value) {
+  if (value === null || typeof value !== "object") return false;
+  if (bytesRecord(value) && Array.isArray(value.args[0]) && value.args[0].every((n) => Number.isInteger(n) && n >= 0 && n < 256)) {
+    value.args[0] = { [BYTES]: latin1(Uint8Array.from(value.args[0])) };
+    return true;
+  }
+  let packed = false;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) packed = packBytes(item) || packed;
+  return packed;
+}
+
+/** `packBytes` undone, in place. */
+function unpackBytes(value) {
+  if (value === null || typeof value !== "object") return;
+  if (bytesRecord(value) && typeof value.args[0]?.[BYTES] === "string") {
+    value.args[0] = Array.from(fromLatin1(value.args[0][BYTES]));
+    return;
+  }
+  for (const item of Array.isArray(value) ? value : Object.values(value)) unpackBytes(item);
 }
 
 /** Bytes as text when they are UTF-8 that encodes back to the same bytes, else null. */
@@ -100,11 +132,12 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       // store refuses it, and kept as text the guard would read less.
       const text = wellFormedJson(typeof data === "string" ? data : new TextDecoder().decode(data));
       if (depthOf(text) > VALUE_DEPTH) return { t: type, ...named, as: "s", value: text };
-      return { t: type, ...named, value: JSON.parse(text) };
+      const value = JSON.parse(text);
+      return packBytes(value) ? { t: type, ...named, bytes: 1, value } : { t: type, ...named, value };
     }
     if (typeof data === "string") return { t: type, ...named, as: "s", value: data };
     const text = utf8(data);
-    return text === null ? { t: type, ...named, as: "b", value: toBase64(data) } : { t: type, ...named, as: "u", value: text };
+    return text === null ? { t: type, ...named, as: "l", value: latin1(data) } : { t: type, ...named, as: "u", value: text };
   }
 
   async _decode(stored) {
@@ -112,7 +145,9 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     const { t, as } = stored;
     if (as === "s") return this.serde.loadsTyped(t, stored.value);
     if (as === "u") return this.serde.loadsTyped(t, new TextEncoder().encode(stored.value));
+    if (as === "l") return this.serde.loadsTyped(t, fromLatin1(stored.value));
     if (as === "b") return this.serde.loadsTyped(t, fromBase64(stored.value));
+    if (stored.bytes === 1) unpackBytes(stored.value);
     if ("value" in stored || "j" in stored) return this.serde.loadsTyped(t, JSON.stringify("value" in stored ? stored.value : stored.j));
     return this.serde.loadsTyped(t, "s" in stored ? stored.s : fromBase64(stored.b));
   }
