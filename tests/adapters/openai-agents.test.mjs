@@ -246,7 +246,7 @@ for (const [name, backend] of Object.entries(backends)) {
     const neutral = [
       { role: "user", content: [{ type: "text", text: "look" }, { type: "image", url: "https://x.test/a.png" }] },
       { role: "assistant", content: [
-        { type: "thinking", thinking: "two tools" },
+        { type: "thinking", thinking: "two tools", signature: "SIG" },
         { type: "text", text: "checking" },
         { type: "tool_call", id: "c1", name: "weather", arguments: { city: "Oslo" } },
         { type: "tool_call", id: "c2", name: "clock", arguments: {} },
@@ -257,7 +257,6 @@ for (const [name, backend] of Object.entries(backends)) {
     ];
     const neutralItems = [
       { type: "message", role: "user", content: [{ type: "input_text", text: "look" }, { type: "input_image", image: "https://x.test/a.png" }] },
-      { type: "reasoning", content: [{ type: "input_text", text: "two tools" }] },
       { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "checking" }] },
       { type: "function_call", callId: "c1", name: "weather", status: "completed", arguments: '{"city":"Oslo"}' },
       { type: "function_call", callId: "c2", name: "clock", status: "completed", arguments: "{}" },
@@ -267,7 +266,7 @@ for (const [name, backend] of Object.entries(backends)) {
       { type: "message", role: "user", content: "orphan" },
     ];
 
-    it("a message stored without its item keeps its calls, results, reasoning and images as items", async () => {
+    it("a message stored without its item gives its calls, results and images as items, and keeps the rest on a pop", async () => {
       const store = await backend().open();
       const { id } = await store.createSession();
       await store.appendMessages(id, neutral);
@@ -279,16 +278,34 @@ for (const [name, backend] of Object.entries(backends)) {
       expect(await session.getItems(3)).toEqual(neutralItems.slice(-3));
       expect(await session.getItems(5)).toEqual(neutralItems.slice(-5));
 
-      // A pop takes one item; the rest of its message stay, each with its item.
+      // A pop takes one item; the earlier parts of its message stay as they
+      // were (thinking, with its signature, goes with the item after it).
       await store.popMessage(id);
       await store.popMessage(id);
       await store.popMessage(id);
-      expect(await session.popItem()).toEqual(neutralItems[4]);
-      expect(await session.getItems()).toEqual(neutralItems.slice(0, 4));
-      expect((await store.loadMessages(id)).length).toBe(4);
       expect(await session.popItem()).toEqual(neutralItems[3]);
+      expect(await session.getItems()).toEqual(neutralItems.slice(0, 3));
+      expect(await store.loadMessages(id)).toEqual([neutral[0], { ...neutral[1], content: neutral[1].content.slice(0, 3) }]);
       expect(await session.popItem()).toEqual(neutralItems[2]);
-      expect(await session.getItems()).toEqual(neutralItems.slice(0, 2));
+      expect(await session.popItem()).toEqual(neutralItems[1]);
+      expect(await store.loadMessages(id)).toEqual([neutral[0]]);
+      expect(await session.popItem()).toEqual(neutralItems[0]);
+      expect(await session.popItem()).toBeUndefined();
+      store.free();
+    });
+
+    it("a result is named by the nearest call before it, and one before any call is user text", async () => {
+      const store = await backend().open();
+      const { id } = await store.createSession();
+      const call = (name) => ({ role: "assistant", content: [{ type: "tool_call", id: "call_0", name, arguments: {} }] });
+      const result = (text) => ({ role: "tool", content: [{ type: "tool_result", callId: "call_0", content: text }] });
+      await store.appendMessages(id, [result("early"), call("weather"), result("3°C"), call("clock"), result("noon")]);
+      const session = new AttacheSession(store, { sessionId: id });
+      const named = (name, output) => ({ type: "function_call_result", callId: "call_0", name, status: "completed", output });
+      const fc = (name) => ({ type: "function_call", callId: "call_0", name, status: "completed", arguments: "{}" });
+      const all = [{ type: "message", role: "user", content: "early" }, fc("weather"), named("weather", "3°C"), fc("clock"), named("clock", "noon")];
+      expect(await session.getItems()).toEqual(all);
+      for (let n = 1; n <= all.length; n++) expect(await session.getItems(n)).toEqual(all.slice(-n));
       store.free();
     });
 
@@ -319,9 +336,11 @@ for (const [name, backend] of Object.entries(backends)) {
       const replacement = [assistantMessage("asked nothing", { id: "m2" })];
       await session.applyHistoryTransaction({
         operationId: "mid",
-        transaction: { type: "replace_suffix", expectedSuffix: neutralItems.slice(3, 5), replacement },
+        transaction: { type: "replace_suffix", expectedSuffix: neutralItems.slice(2, 4), replacement },
       });
-      expect(await session.getItems()).toEqual([...neutralItems.slice(0, 3), ...replacement]);
+      expect(await session.getItems()).toEqual([...neutralItems.slice(0, 2), ...replacement]);
+      // What stays of the message is its parts before the suffix, as stored.
+      expect((await store.loadMessages(id))[1]).toEqual({ ...neutral[1], content: neutral[1].content.slice(0, 2) });
       store.free();
     });
 
@@ -425,6 +444,18 @@ for (const [name, backend] of Object.entries(backends)) {
       await session.applyHistoryTransaction(append);
       expect(calls).toEqual(["commitTurn", "loadSessionState"]);
       expect(await session.getItems()).toEqual(items.slice(0, 4));
+    });
+
+    it("a pop of an item stored with its message reads the last message only", async () => {
+      const store = await backend().open();
+      const { store: watched, calls, args } = counted(store);
+      const session = new AttacheSession(watched);
+      await session.addItems(items);
+      calls.length = 0;
+      args.length = 0;
+      expect(await session.popItem()).toEqual(items[5]);
+      expect(calls).toEqual(["loadMessages", "popMessage"]);
+      expect(args[0][1]).toEqual({ limit: 1 });
     });
 
     it("a compaction replaces the whole history in one store call, or changes nothing", async () => {

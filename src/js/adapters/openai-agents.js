@@ -80,67 +80,81 @@ function outputOfResult(content) {
   return parts.map((part) => (part.type === "text" ? { type: "input_text", text: part.text } : { type: "input_image", image: imageOf(part) }));
 }
 
-/** Tools' names by call id, as a result's item names its call's tool. */
-function namesOf(messages) {
-  const names = new Map();
-  for (const message of messages) {
-    for (const part of partsOf(message.content)) if (part.type === "tool_call") names.set(part.id, part.name);
-  }
-  return names;
-}
-
 /**
- * The items a message stands for: the one stored with it, or, for a
- * message stored without one (appendMessages, fromOpenAI's output through
- * commitTurn, an import), each call, result and reasoning as its own item
- * and its text and images as a message item of its role, in part order,
- * shaped as the protocol wants. A result takes its tool's name from its
- * call; one whose call is not in `names` has no item of its own: user text.
+ * The items a message stands for, each with the first of its parts that
+ * it came from (so what comes before can be kept): the one stored with it,
+ * or, for a message stored without one (appendMessages, fromOpenAI's
+ * output through commitTurn, an import), each call and result as its own
+ * item and its text and images as a message item of its role, in part
+ * order, shaped as the protocol wants. A result is named by `names`, its
+ * nearest call before it; one with none is user text of its own (marked
+ * `orphan`). Thinking is left out, as before: no OpenAI model takes
+ * another provider's reasoning without its id.
  */
 function toItems(message, names) {
-  if (message.meta?.item) return [message.meta.item];
-  const items = [];
+  if (message.meta?.item) return [{ item: message.meta.item, part: 0 }];
+  const entries = [];
   let content = null;
-  const say = (role, part) => {
+  // Where the next item starts: at thinking before it, which goes with it.
+  let start = null;
+  const add = (item, at, orphan) => {
+    entries.push(orphan ? { item, part: start ?? at, orphan } : { item, part: start ?? at });
+    start = null;
+    return item;
+  };
+  const say = (role, part, at) => {
     if (content === null || content.role !== role) {
-      content = role === "assistant" ? { type: "message", role, status: "completed", content: [] } : { type: "message", role, content: [] };
-      items.push(content);
+      content = add(role === "assistant" ? { type: "message", role, status: "completed", content: [] } : { type: "message", role, content: [] }, at);
     }
     if (part) content.content.push(part);
   };
   const role = message.role === "system" ? "system" : message.role === "assistant" ? "assistant" : "user";
-  for (const part of partsOf(message.content)) {
-    if (part.type === "tool_call") {
-      items.push({ type: "function_call", callId: part.id, name: part.name, status: "completed", arguments: JSON.stringify(part.arguments) });
-      content = null;
-    } else if (part.type === "tool_result" && names.has(part.callId)) {
-      const name = names.get(part.callId);
-      items.push({ type: "function_call_result", callId: part.callId, name, status: "completed", output: outputOfResult(part.content) });
-      content = null;
-    } else if (part.type === "thinking") {
-      items.push({ type: "reasoning", content: [{ type: "input_text", text: part.thinking }] });
-      content = null;
-    } else if (part.type === "tool_result") {
-      say("user", { type: "input_text", text: textOf(partsOf(part.content)) });
-    } else if (part.type === "image") {
-      say(role, { type: "input_image", image: imageOf(part) });
-    } else {
-      say(role, { type: role === "assistant" ? "output_text" : "input_text", text: part.text ?? "" });
+  partsOf(message.content).forEach((part, at) => {
+    if (part.type === "thinking") {
+      start ??= at;
+      return;
     }
-  }
-  if (items.length === 0) say(role, role === "assistant" ? { type: "output_text", text: "" } : null);
+    if (part.type === "tool_call") {
+      add({ type: "function_call", callId: part.id, name: part.name, status: "completed", arguments: JSON.stringify(part.arguments) }, at);
+    } else if (part.type === "tool_result") {
+      const name = names.get(part.callId);
+      if (name === undefined) add({ type: "message", role: "user", content: textOf(partsOf(part.content)) }, at, true);
+      else add({ type: "function_call_result", callId: part.callId, name, status: "completed", output: outputOfResult(part.content) }, at);
+    } else {
+      say(role, part.type === "image" ? { type: "input_image", image: imageOf(part) } : { type: role === "assistant" ? "output_text" : "input_text", text: part.text ?? "" }, at);
+      return;
+    }
+    content = null;
+  });
+  if (entries.length === 0) say(role, role === "assistant" ? { type: "output_text", text: "" } : null, 0);
   // Text alone is a string, as the protocol's system and user items take it.
-  for (const item of items) {
-    if (item.type === "message" && item.role !== "assistant" && item.content.every((part) => part.type === "input_text")) {
+  for (const { item } of entries) {
+    if (item.type === "message" && item.role !== "assistant" && Array.isArray(item.content) && item.content.every((part) => part.type === "input_text")) {
       item.content = textOf(item.content);
     }
   }
-  return items;
+  return entries;
 }
 
-/** The items of `messages`, each with the index of the message it came from. */
-function itemsOf(messages, names = namesOf(messages)) {
-  return messages.flatMap((message, at) => toItems(message, names).map((item) => ({ item, at })));
+/**
+ * The items of `messages`, each with the index of the message it came
+ * from (`at`) and its first part there. A result is named by the nearest
+ * call before it: providers reuse ids (`call_0` each turn).
+ */
+function itemsOf(messages) {
+  const names = new Map();
+  return messages.flatMap((message, at) => {
+    const entries = toItems(message, names).map((entry) => ({ ...entry, at }));
+    for (const part of partsOf(message.content)) if (part.type === "tool_call") names.set(part.id, part.name);
+    return entries;
+  });
+}
+
+/** What stays of message `at` when its items from part `part` on go: none, or its earlier parts, stored without an item. */
+function keptOf(history, at, part) {
+  const message = history[at];
+  if (!message || part === 0 || message.meta?.item) return [];
+  return [{ ...message, content: partsOf(message.content).slice(0, part) }];
 }
 
 /** JSON as stored, lone surrogates made U+FFFD: what a later call compares against. */
@@ -335,11 +349,11 @@ export class AttacheSession {
     const limited = Number.isSafeInteger(count);
     const messages = await this.#store.loadMessages(id, limited ? { limit: count } : undefined);
     // A message stands for one item or more, so `limit` messages hold the
-    // last `limit` items; a result whose call is before them reads its name.
-    let names = namesOf(messages);
-    const unnamed = (m) => !m.meta?.item && partsOf(m.content).some((p) => p.type === "tool_result" && !names.has(p.callId));
-    if (limited && messages.some(unnamed)) names = namesOf(await this.#store.loadMessages(id));
-    const items = itemsOf(messages, names).map(({ item }) => item);
+    // last `limit` items; a result whose call is before them is named from
+    // the whole history.
+    let entries = itemsOf(messages);
+    if (limited && entries.some((entry) => entry.orphan)) entries = itemsOf(await this.#store.loadMessages(id));
+    const items = entries.map(({ item }) => item);
     return limited ? items.slice(-count) : items;
   }
 
@@ -357,20 +371,29 @@ export class AttacheSession {
 
   /**
    * Removes the last item. A message stored without an item may stand for
-   * several: the rest stay, each stored with its item, in the same
-   * transaction. It reads the whole history, to know its length.
+   * several: its earlier parts stay, in the same transaction, which reads
+   * the whole history to know its length. One stored with its item is
+   * popped as it is.
    */
   async popItem() {
     const id = await this.getSessionId();
     return exclusive(id, async () => {
+      const [last] = await this.#store.loadMessages(id, { limit: 1 });
+      if (last === undefined) return undefined;
+      if (last.meta?.item) {
+        const popped = await this.#store.popMessage(id);
+        if (popped === null || popped.meta?.item) return popped?.meta?.item;
+        // Another writer's, outside this lock: put back, the long way.
+        await this.#store.appendMessages(id, [popped]);
+      }
       for (let attempt = 0; ; attempt++) {
         const history = await this.#store.loadMessages(id);
         if (history.length === 0) return undefined;
-        const items = toItems(history[history.length - 1], namesOf(history));
-        const rest = items.slice(0, -1).map(toMessage);
+        const at = history.length - 1;
+        const { item, part } = itemsOf(history).at(-1);
         try {
-          await this.#store.replaceMessages(id, { from: history.length - 1, messages: rest, expectedCount: history.length });
-          return items[items.length - 1];
+          await this.#store.replaceMessages(id, { from: at, messages: keptOf(history, at, part), expectedCount: history.length });
+          return item;
         } catch (e) {
           if (e?.code !== "CONFLICT" || attempt >= 4) throw e;
         }
@@ -451,10 +474,9 @@ export class AttacheSession {
           throw new UserError("Session history suffix no longer matches the transaction precondition.");
         }
         // The suffix may start inside a message that stands for several
-        // items: the items before it stay, each stored with its item.
-        const at = from < items.length ? items[from].at : history.length;
-        const kept = items.filter((entry, i) => entry.at === at && i < from).map(({ item }) => toMessage(item));
-        Object.assign(turn, { messages: [...kept, ...incoming], replaceFrom: at, expectedCount: history.length });
+        // items: its earlier parts stay.
+        const [at, part] = from < items.length ? [items[from].at, items[from].part] : [history.length, 0];
+        Object.assign(turn, { messages: [...keptOf(history, at, part), ...incoming], replaceFrom: at, expectedCount: history.length });
       }
       try {
         await this.#store.commitTurn(id, turn);
