@@ -315,20 +315,14 @@ fn named_pair(fields: &crate::json::Map) -> bool {
         })
 }
 
-/// Whether a list is a named pair, `[name, value]`, as a `Headers`' entries
-/// and fetch's header lists are (`["Authorization", "Basic …"]`). A value
-/// that is one word, such as a schema's `required: ["password", "email"]`,
-/// is none: a header's or a key's holds a digit, a space or a symbol.
-fn named_tuple(items: &[Value]) -> bool {
-    match items {
-        [Value::String(name), value @ Value::String(text)] => {
-            is_credential_name(name)
-                && holds_text(value)
-                && !text
-                    .bytes()
-                    .all(|b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'-' | b'.'))
-        }
-        _ => false,
+/// The credential's span in a list's item `i` when the item before it
+/// names a credential header: `["Authorization", "Basic …"]`, as fetch's
+/// header lists and `Headers`' entries hold them, or Node's flat
+/// `rawHeaders`.
+fn header_entry(items: &[Value], i: usize) -> Option<Hit> {
+    match (items.get(i.checked_sub(1)?)?, items.get(i)?) {
+        (Value::String(name), Value::String(value)) => patterns::header_pair(name, value),
+        _ => None,
     }
 }
 
@@ -348,10 +342,10 @@ fn walk(path: &str, value: &Value) -> Result<(), Error> {
             Ok(())
         }
         Value::Array(items) => {
-            if named_tuple(items) {
-                return Err(refused(&format!("{path}[1]"), "credential_field"));
-            }
             for (i, item) in items.iter().enumerate() {
+                if let Some(hit) = header_entry(items, i) {
+                    return Err(refused(&format!("{path}[{i}]"), hit.kind));
+                }
                 walk(&format!("{path}[{i}]"), item)?;
             }
             Ok(())

@@ -871,24 +871,43 @@ fn pem(text: &str, from: usize) -> Option<Hit> {
     None
 }
 
+// `HTTP_AUTHORIZATION` as CGI and Django dump it.
+const HEADERS: [&str; 6] = [
+    "proxy-authorization",
+    "authorization",
+    "http_authorization",
+    "x-api-key",
+    "set-cookie",
+    "cookie",
+];
+
+/// The credential in a header list's entry, `[name, value]` as fetch's
+/// lists, `Headers`' entries and Node's `rawHeaders` hold them, relative to
+/// `value`: read as the header's line, but for a key that holds a digit.
+/// A list may name headers beside each other (a schema's
+/// `enum: ["x-api-key", "authorization"]`).
+pub fn header_pair(name: &str, value: &str) -> Option<Hit> {
+    let name = HEADERS.into_iter().find(|n| n.eq_ignore_ascii_case(name))?;
+    header_value(name, value, &mut 0).filter(|hit| paired(name, value, hit))
+}
+
+fn paired(name: &str, value: &str, hit: &Hit) -> bool {
+    name != "x-api-key"
+        || crate::text::part(value, hit.start, hit.end)
+            .bytes()
+            .any(|b| b.is_ascii_digit())
+}
+
 /// `Authorization: Bearer …` and the other credential header lines, in
-/// any letter case, at a word start.
+/// any letter case, at a word start; in JSON text, a header list's entry
+/// too (`"Authorization","Basic …"`).
 fn header_at(text: &str, start: usize, dead: &mut [usize; 6]) -> Option<Hit> {
-    // `HTTP_AUTHORIZATION` as CGI and Django dump it.
-    const NAMES: [&str; 6] = [
-        "proxy-authorization",
-        "authorization",
-        "http_authorization",
-        "x-api-key",
-        "set-cookie",
-        "cookie",
-    ];
     let bytes = text.as_bytes();
     let first = bytes[start].to_ascii_lowercase();
     if !matches!(first, b'p' | b'a' | b'h' | b'x' | b's' | b'c') {
         return None;
     }
-    for (n, name) in NAMES.into_iter().enumerate() {
+    for (n, name) in HEADERS.into_iter().enumerate() {
         let end = start + name.len();
         if start < dead[n]
             || name.as_bytes()[0] != first
@@ -902,14 +921,24 @@ fn header_at(text: &str, start: usize, dead: &mut [usize; 6]) -> Option<Hit> {
         // colons is not measured again at each.
         let quotes = [' ', '\t', '"', '\'', '\\'];
         let after = crate::text::tail(text, end);
-        let Some(value) = after.trim_start_matches(quotes).strip_prefix(':') else {
-            continue;
+        let trimmed = after.trim_start_matches(quotes);
+        let (value, pair) = match trimmed.strip_prefix(':') {
+            Some(value) => (value, false),
+            None if matches!(after.as_bytes().first(), Some(b'"' | b'\\')) => {
+                match trimmed.strip_prefix(',') {
+                    Some(value) => (value, true),
+                    None => continue,
+                }
+            }
+            None => continue,
         };
         let value = value.trim_start_matches(quotes);
         let at = offset(text, value);
         let mut measured = 0;
         if let Some(hit) = header_value(name, value, &mut measured) {
-            return Some(Hit::new(hit.kind, at + hit.start, at + hit.end));
+            if !pair || paired(name, value, &hit) {
+                return Some(Hit::new(hit.kind, at + hit.start, at + hit.end));
+            }
         }
         // The same header name inside what was read holds a part of the
         // same value: not read again (`x-api-key:<` 15,000 times was

@@ -2,7 +2,7 @@
 //! `[REDACTED:<kind>]`, and where is reported, for a host that would rather
 //! keep the rest of a frame than lose it all.
 
-use super::{field_path, named_credential, named_pair, named_tuple, patterns, Hit};
+use super::{field_path, header_entry, named_credential, named_pair, patterns, Hit};
 use crate::json::Value;
 use crate::Error;
 
@@ -69,8 +69,17 @@ fn walk(
             each_field(path, fields, names, found)?;
         }
         Value::Array(items) => {
-            if named_tuple(items) {
-                replace(&mut items[1], format!("{path}[1]"), found);
+            for i in 0..items.len() {
+                // A header list's value, whole: a line's would keep its scheme.
+                if let Some(hit) = header_entry(items, i) {
+                    if let Some(value) = items.get_mut(i) {
+                        *value = Value::String(marker(hit.kind));
+                        found.push(Redaction {
+                            path: format!("{path}[{i}]"),
+                            kind: hit.kind,
+                        });
+                    }
+                }
             }
             for (i, item) in items.iter_mut().enumerate() {
                 walk(&format!("{path}[{i}]"), item, names, found)?;

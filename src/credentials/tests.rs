@@ -482,51 +482,72 @@ fn a_credential_field_holding_text_a_value_or_a_named_pair_is_refused() {
 }
 
 #[test]
-fn a_header_list_entry_is_a_named_pair() {
-    // fetch's `headers: [[name, value]]`, and `[...new Headers(h)]`.
+fn a_header_list_entry_is_read_as_its_line() {
+    // fetch's `headers: [[name, value]]`, `[...new Headers(h)]`, Node's
+    // `rawHeaders`; parsed, and as JSON text (a tool's output).
     let key = "q8Zr4mLx9Tv2Kp7Wq8Zr4mLx9Tv2Kp7Wq8Zr4mLx";
-    for (value, field) in [
+    for (value, field, kind) in [
         (
             json!({"headers": [["Accept", "*/*"], ["Authorization", "Basic ZGVwbG95OmgzbGxv"]]}),
             "v.headers[1][1]",
+            "authorization_header",
         ),
-        (json!([["X-Api-Key", key]]), "v[0][1]"),
-        (json!([["cookie", "sid=4f2a9c"]]), "v[0][1]"),
-        (json!(["password", "hunter22"]), "v[1]"),
+        (json!([["X-Api-Key", key]]), "v[0][1]", "api_key_header"),
+        (
+            json!([["set-cookie", "sid=4f2a9c; HttpOnly"]]),
+            "v[0][1]",
+            "cookie_header",
+        ),
+        (
+            json!({"rawHeaders": ["Host", "x.test", "proxy-authorization", "Basic ZGVwbG95OmgzbGxv"]}),
+            "v.rawHeaders[3]",
+            "authorization_header",
+        ),
+        (
+            json!({"output": r#"{"headers":[["Authorization","Basic ZGVwbG95OmgzbGxv"]]}"#}),
+            "v.output",
+            "authorization_header",
+        ),
+        (
+            json!({"output": format!(r#"{{\"h\":[[\"x-api-key\", \"{key}\"]]}}"#)}),
+            "v.output",
+            "api_key_header",
+        ),
     ] {
-        let error = check_value("v", &value).unwrap_err();
         assert_eq!(
-            (error.code(), error.field()),
-            ("CREDENTIAL", Some(field)),
+            check_value("v", &value),
+            Err(Error::Credential {
+                path: field.into(),
+                kind: kind.into()
+            }),
             "{value}"
         );
     }
-    // One word is a name, not a value: a schema's `required`, a field
-    // list; and a placeholder stands in for one.
+    // Lists that name headers, or credentials, hold none: a schema's enum,
+    // a field list, a placeholder, a consent flag, a key with no digit.
     for value in [
-        json!({"required": ["password", "email"]}),
-        json!(["api_key", "apiKeyHeader"]),
-        json!(["password", "confirm_password"]),
+        json!({"enum": ["x-api-key", "authorization", "cookie"]}),
+        json!({"auth_type": {"enum": ["api_key", "oauth2"]}}),
+        json!({"required": ["password", "user_id2"]}),
+        json!(["secret", "k8s/secret"]),
+        json!(["password", "contraseña"]),
         json!([["Authorization", "Bearer {{access_token}}"]]),
-        json!(["password", "hunter22", "x"]),
+        json!([["cookie", "accepted"]]),
+        json!(r#"{"enum":["x-api-key","authorizationHeader"]}"#),
     ] {
         assert_eq!(check_value("v", &value), Ok(()), "{value}");
     }
-    let mut value =
-        json!({"headers": [["Accept", "*/*"], ["Authorization", "Basic ZGVwbG95OmgzbGxv"]]});
+    let mut value = json!({"headers": [["Accept", "*/*"], ["Authorization", "Basic ZGVwbG95OmgzbGxv"]],
+                           "raw": ["cookie", "sid=4f2a9c", "x-api-key", key]});
     let mut found = Vec::new();
     redact_value("v", &mut value, &[], &mut found).unwrap();
     assert_eq!(
         value,
-        json!({"headers": [["Accept", "*/*"], ["Authorization", "[REDACTED:credential_field]"]]})
+        json!({"headers": [["Accept", "*/*"], ["Authorization", "[REDACTED:authorization_header]"]],
+               "raw": ["cookie", "[REDACTED:cookie_header]", "x-api-key", "[REDACTED:api_key_header]"]})
     );
-    assert_eq!(
-        found,
-        [Redaction {
-            path: "v.headers[1][1]".into(),
-            kind: "credential_field"
-        }]
-    );
+    let paths: Vec<&str> = found.iter().map(|r| r.path.as_str()).collect();
+    assert_eq!(paths, ["v.headers[1][1]", "v.raw[1]", "v.raw[3]"]);
 }
 
 #[test]
