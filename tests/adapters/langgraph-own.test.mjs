@@ -6,7 +6,7 @@
 // credential writing nothing, and deleteThread.
 import "fake-indexeddb/auto";
 import { describe, it, expect } from "vitest";
-import { BaseCheckpointSaver, emptyCheckpoint, uuid6, ERROR } from "@langchain/langgraph-checkpoint";
+import { BaseCheckpointSaver, JsonPlusSerializer, emptyCheckpoint, uuid6, ERROR } from "@langchain/langgraph-checkpoint";
 import { Annotation, StateGraph, START, END } from "@langchain/langgraph";
 import { MemorySessionStore, IdbSessionStore } from "../../pkg/index.js";
 import { AttacheCheckpointSaver } from "../../pkg/langgraph.js";
@@ -225,12 +225,31 @@ for (const [name, open] of Object.entries(stores)) {
       for (const values of [{ files: { ".env": env } }, { file: cp1252 }, { files: [{ name: "a", data: cp1252 }] }]) {
         await expect(put(refusing, 1, values)).rejects.toMatchObject({ code: "CREDENTIAL" });
       }
+      // A Node Buffer, as its toJSON writes it.
+      await expect(put(refusing, 1, { files: { ".env": Buffer.from(env) } })).rejects.toMatchObject({ code: "CREDENTIAL" });
       const binary = Uint8Array.from({ length: 256 }, (_, i) => i);
-      await put(refusing, 2, { files: { bin: binary, txt: new TextEncoder().encode("héllo") }, raw: binary });
+      const json = { type: "Buffer", data: [...binary] };
+      await put(refusing, 2, { files: { bin: binary, txt: new TextEncoder().encode("héllo"), none: new Uint8Array(0) }, raw: binary, json, nested: { buffer: Buffer.from("hi") } });
       const back = (await refusing.getTuple(thread())).checkpoint.channel_values;
       expect(back.files.bin).toEqual(binary);
       expect(new TextDecoder().decode(back.files.txt)).toBe("héllo");
+      expect(back.files.none).toEqual(new Uint8Array(0));
       expect(back.raw).toEqual(binary);
+      // LangGraph reads a Buffer back as its toJSON.
+      expect(back.json).toEqual(json);
+      expect(back.nested.buffer).toEqual({ type: "Buffer", data: [104, 105] });
+
+      // The serializer is not handed a number per byte to read back: its
+      // reviver takes a promise per number.
+      const serde = new JsonPlusSerializer();
+      const read = [];
+      const loadsTyped = serde.loadsTyped.bind(serde);
+      serde.loadsTyped = (type, data) => (read.push(String(data).length), loadsTyped(type, data));
+      const watched = new AttacheCheckpointSaver(await open(), serde);
+      const big = new Uint8Array(100_000).fill(7);
+      await put(watched, 4, { files: { big } });
+      expect((await watched.getTuple(thread())).checkpoint.channel_values.files.big).toEqual(big);
+      expect(Math.max(...read)).toBeLessThan(1000);
 
       const store = name === "MemorySessionStore" ? new MemorySessionStore({ credentials: "redact" }) : await IdbSessionStore.open({ name: `langgraph-own-${databases++}`, credentials: "redact" });
       const redacting = new AttacheCheckpointSaver(store);

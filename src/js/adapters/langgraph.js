@@ -12,9 +12,9 @@
 // named value: a channel named `password` holding text is refused. Other
 // output, and JSON nested too deep for the store, is text in `value` too,
 // with `as` saying how to read it back: "s" a string, "u" bytes that are
-// UTF-8 text, "l" other bytes as a char per byte ("b", base64, before 0.2).
-// Bytes inside JSON are a char per byte too (`bytes: 1` says so): the
-// guard reads every form, and a redacting store can redact them.
+// UTF-8 text, "l" other bytes as a char per byte (older records: "b",
+// base64). Bytes inside JSON are a char per byte too (`bytes: 1` says
+// so): the guard reads them, and a redacting store can redact them.
 import {
   BaseCheckpointSaver,
   ERROR,
@@ -62,16 +62,24 @@ function latin1(bytes) {
 
 const fromLatin1 = (text) => Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff);
 
-// LangGraph's serializer writes a Uint8Array inside a value as a
-// constructor record holding a number per byte, which no guard reads.
+// Bytes inside a value, as LangGraph's serializer writes them: a
+// Uint8Array as a constructor record (what its reviver takes), a Node
+// Buffer as its toJSON, each a number per byte, which no guard reads.
+// Each is kept with its numbers as a char per byte instead.
 const BYTES = "attache:latin1";
-const bytesRecord = (v) => v?.lc === 2 && v.type === "constructor" && Array.isArray(v.id) && v.id[v.id.length - 1] === "Uint8Array" && Array.isArray(v.args);
+const isBytes = (list) => Array.isArray(list) && list.every((n) => Number.isInteger(n) && n >= 0 && n < 256);
+const uint8Record = (v) =>
+  v.lc === 2 && v.type === "constructor" && Array.isArray(v.id) && v.id.length === 1 && v.id[0] === "Uint8Array" && (v.method ?? "from") === "from" && Array.isArray(v.args) && v.args.length === 1;
+const bufferJson = (v) => v.type === "Buffer" && Object.keys(v).length === 2 && "data" in v;
+/** Where a value holds bytes: the object and the field holding them, or null. */
+const bytesAt = (v) => (uint8Record(v) ? [v.args, 0] : bufferJson(v) ? [v, "data"] : null);
 
-/** Each bytes record's numbers as a char per byte, in place; whether there was one. */
+/** Each one's numbers as a char per byte, in place; whether there was one. */
 function packBytes(value) {
   if (value === null || typeof value !== "object") return false;
-  if (bytesRecord(value) && Array.isArray(value.args[0]) && value.args[0].every((n) => Number.isInteger(n) && n >= 0 && n < 256)) {
-    value.args[0] = { [BYTES]: latin1(Uint8Array.from(value.args[0])) };
+  const [holder, field] = bytesAt(value) ?? [];
+  if (holder && isBytes(holder[field])) {
+    holder[field] = { [BYTES]: latin1(Uint8Array.from(holder[field])) };
     return true;
   }
   let packed = false;
@@ -79,14 +87,46 @@ function packBytes(value) {
   return packed;
 }
 
-/** `packBytes` undone, in place. */
-function unpackBytes(value) {
-  if (value === null || typeof value !== "object") return;
-  if (bytesRecord(value) && typeof value.args[0]?.[BYTES] === "string") {
-    value.args[0] = Array.from(fromLatin1(value.args[0][BYTES]));
-    return;
+// What stands in for packed bytes while the serializer reads a value: its
+// reviver takes a promise per number, minutes for a few megabytes.
+const TOKEN = "\u0000attache:bytes:";
+
+/**
+ * Packed bytes out of `value`, each replaced by a token string, in place:
+ * `restore` puts back, after the serializer has read the rest, what its
+ * reviver would have made of them (a Uint8Array; a Buffer's numbers).
+ */
+function takeBytes(value, taken) {
+  if (value === null || typeof value !== "object") return value;
+  const [holder, field] = bytesAt(value) ?? [];
+  const text = holder?.[field]?.[BYTES];
+  if (typeof text === "string") {
+    const bytes = fromLatin1(text);
+    taken.push(uint8Record(value) ? bytes : { ...value, data: Array.from(bytes) });
+    return `${TOKEN}${taken.length - 1}`;
   }
-  for (const item of Array.isArray(value) ? value : Object.values(value)) unpackBytes(item);
+  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) value[i] = takeBytes(value[i], taken);
+  else for (const key of Object.keys(value)) value[key] = takeBytes(value[key], taken);
+  return value;
+}
+
+/** `takeBytes` undone in what the serializer returned: arrays, objects (messages too) and Maps. */
+function restore(value, taken, seen = new Set()) {
+  if (typeof value === "string") {
+    const i = value.startsWith(TOKEN) ? Number(value.slice(TOKEN.length)) : NaN;
+    return Number.isInteger(i) && i < taken.length ? taken[i] : value;
+  }
+  if (value === null || typeof value !== "object" || seen.has(value) || ArrayBuffer.isView(value)) return value;
+  seen.add(value);
+  if (value instanceof Map) {
+    for (const [k, v] of value) value.set(k, restore(v, taken, seen));
+  } else {
+    for (const key of Object.keys(value)) {
+      const next = restore(value[key], taken, seen);
+      if (next !== value[key]) value[key] = next;
+    }
+  }
+  return value;
 }
 
 /** Bytes as text when they are UTF-8 that encodes back to the same bytes, else null. */
@@ -147,7 +187,11 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     if (as === "u") return this.serde.loadsTyped(t, new TextEncoder().encode(stored.value));
     if (as === "l") return this.serde.loadsTyped(t, fromLatin1(stored.value));
     if (as === "b") return this.serde.loadsTyped(t, fromBase64(stored.value));
-    if (stored.bytes === 1) unpackBytes(stored.value);
+    if (stored.bytes === 1) {
+      const taken = [];
+      const value = takeBytes(stored.value, taken);
+      return restore(await this.serde.loadsTyped(t, JSON.stringify(value)), taken);
+    }
     if ("value" in stored || "j" in stored) return this.serde.loadsTyped(t, JSON.stringify("value" in stored ? stored.value : stored.j));
     return this.serde.loadsTyped(t, "s" in stored ? stored.s : fromBase64(stored.b));
   }
