@@ -105,6 +105,9 @@ function toItems(message, names) {
   const say = (role, part, at) => {
     if (content === null || content.role !== role) {
       content = add(role === "assistant" ? { type: "message", role, status: "completed", content: [] } : { type: "message", role, content: [] }, at);
+    } else {
+      // Thinking between its parts is inside this item's range.
+      start = null;
     }
     if (part) content.content.push(part);
   };
@@ -371,21 +374,14 @@ export class AttacheSession {
 
   /**
    * Removes the last item. A message stored without an item may stand for
-   * several: its earlier parts stay, in the same transaction, which reads
-   * the whole history to know its length. One stored with its item is
-   * popped as it is.
+   * several: its earlier parts stay. One transaction, checked against the
+   * history's length, so it reads the whole history: a host's own writes
+   * (the messages without items) come outside this adapter's lock, and a
+   * pop then a put-back could lose one.
    */
   async popItem() {
     const id = await this.getSessionId();
     return exclusive(id, async () => {
-      const [last] = await this.#store.loadMessages(id, { limit: 1 });
-      if (last === undefined) return undefined;
-      if (last.meta?.item) {
-        const popped = await this.#store.popMessage(id);
-        if (popped === null || popped.meta?.item) return popped?.meta?.item;
-        // Another writer's, outside this lock: put back, the long way.
-        await this.#store.appendMessages(id, [popped]);
-      }
       for (let attempt = 0; ; attempt++) {
         const history = await this.#store.loadMessages(id);
         if (history.length === 0) return undefined;
