@@ -87,14 +87,12 @@ function packBytes(value) {
   return packed;
 }
 
-// What stands in for packed bytes while the serializer reads a value: its
-// reviver takes a promise per number, minutes for a few megabytes.
-const TOKEN = "\u0000attache:bytes:";
-
 /**
- * Packed bytes out of `value`, each replaced by a token string, in place:
- * `restore` puts back, after the serializer has read the rest, what its
- * reviver would have made of them (a Uint8Array; a Buffer's numbers).
+ * Packed bytes out of `value`, each replaced by a token string, in place,
+ * while the serializer reads the rest (its reviver takes a promise per
+ * number: minutes for a few megabytes). `taken.token` is new each read, so
+ * no stored string can be one. `restore` puts back what the reviver would
+ * have made of them: a Uint8Array, a Buffer's numbers.
  */
 function takeBytes(value, taken) {
   if (value === null || typeof value !== "object") return value;
@@ -103,23 +101,29 @@ function takeBytes(value, taken) {
   if (typeof text === "string") {
     const bytes = fromLatin1(text);
     taken.push(uint8Record(value) ? bytes : { ...value, data: Array.from(bytes) });
-    return `${TOKEN}${taken.length - 1}`;
+    return `${taken.token}${taken.length - 1}`;
   }
   if (Array.isArray(value)) for (let i = 0; i < value.length; i++) value[i] = takeBytes(value[i], taken);
   else for (const key of Object.keys(value)) value[key] = takeBytes(value[key], taken);
   return value;
 }
 
-/** `takeBytes` undone in what the serializer returned: arrays, objects (messages too) and Maps. */
+/** `takeBytes` undone in what the serializer returned: arrays, objects (messages too), Sets and Maps. */
 function restore(value, taken, seen = new Set()) {
   if (typeof value === "string") {
-    const i = value.startsWith(TOKEN) ? Number(value.slice(TOKEN.length)) : NaN;
-    return Number.isInteger(i) && i < taken.length ? taken[i] : value;
+    const i = value.startsWith(taken.token) ? value.slice(taken.token.length) : "";
+    return /^\d+$/.test(i) && Number(i) < taken.length ? taken[Number(i)] : value;
   }
   if (value === null || typeof value !== "object" || seen.has(value) || ArrayBuffer.isView(value)) return value;
   seen.add(value);
-  if (value instanceof Map) {
-    for (const [k, v] of value) value.set(k, restore(v, taken, seen));
+  if (value instanceof Map || value instanceof Set) {
+    // Rebuilt in order: a key or an item may be a token.
+    const entries = [...value.entries()];
+    value.clear();
+    for (const [k, v] of entries) {
+      if (value instanceof Map) value.set(restore(k, taken, seen), restore(v, taken, seen));
+      else value.add(restore(k, taken, seen));
+    }
   } else {
     for (const key of Object.keys(value)) {
       const next = restore(value[key], taken, seen);
@@ -188,7 +192,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     if (as === "l") return this.serde.loadsTyped(t, fromLatin1(stored.value));
     if (as === "b") return this.serde.loadsTyped(t, fromBase64(stored.value));
     if (stored.bytes === 1) {
-      const taken = [];
+      const taken = Object.assign([], { token: `\u0000attache:bytes:${Math.random().toString(36).slice(2)}:` });
       const value = takeBytes(stored.value, taken);
       return restore(await this.serde.loadsTyped(t, JSON.stringify(value)), taken);
     }
