@@ -924,9 +924,14 @@ fn header_at(text: &str, start: usize, dead: &mut [usize; 6]) -> Option<Hit> {
         let trimmed = after.trim_start_matches(quotes);
         let (value, pair) = match trimmed.strip_prefix(':') {
             Some(value) => (value, false),
-            None if matches!(after.as_bytes().first(), Some(b'"' | b'\\')) => {
+            // A list's entry: quoted (JSON, escaped too, or Python's
+            // `('Authorization', '…')`), pretty-printed too.
+            None if matches!(after.as_bytes().first(), Some(b'"' | b'\'' | b'\\')) => {
                 match trimmed.strip_prefix(',') {
-                    Some(value) => (value, true),
+                    Some(value) => (
+                        crate::text::tail(value, json_gap(value.as_bytes(), true)),
+                        true,
+                    ),
                     None => continue,
                 }
             }

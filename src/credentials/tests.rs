@@ -513,6 +513,22 @@ fn a_header_list_entry_is_read_as_its_line() {
             "v.output",
             "api_key_header",
         ),
+        // Pretty-printed, escaped too, and as Python prints its tuples.
+        (
+            json!({"output": "[\n  [\n    \"Cookie\",\n    \"sid=4f2a9c8e\"\n  ]\n]"}),
+            "v.output",
+            "cookie_header",
+        ),
+        (
+            json!({"output": r#"{\"h\": [[\"Authorization\",\n  \"Basic ZGVwbG95OmgzbGxv\"]]}"#}),
+            "v.output",
+            "authorization_header",
+        ),
+        (
+            json!({"output": "[('Authorization', 'Basic ZGVwbG95OmgzbGxv')]"}),
+            "v.output",
+            "authorization_header",
+        ),
     ] {
         assert_eq!(
             check_value("v", &value),
