@@ -19,7 +19,10 @@ await init().catch((e) => {
 // this build cannot open (a newer one's, say): the memory store keeps the
 // page working, for this tab only, and the page says why.
 let inMemory = "";
-const store = await IdbSessionStore.open({ name: "attache-demo", onVersionChange: () => notice("Another tab upgraded the database; reconnecting.") })
+const store = await IdbSessionStore.open({
+  name: "attache-demo",
+  onVersionChange: ({ newVersion }) => notice(newVersion === null ? "Another tab deleted the database; the next action starts it anew." : "Another tab upgraded the database; reconnecting."),
+})
   .catch((e) => {
     // Said in the storage panel too, which stays: a notice is cleared by the next action.
     inMemory = isAttacheError(e) && e.code === "UNAVAILABLE" ? "IndexedDB is not available here."
@@ -88,10 +91,13 @@ async function attempt(action, clear, announce = true) {
     if (announce && e?.compactionStored) changes?.postMessage(began);
     const refused = isAttacheError(e) && e.code === "CREDENTIAL";
     if (refused || e?.credential) clear?.(e);
-    notice(refused ? `Refused: a credential (${e.kind}) in ${e.field}. Nothing was stored.`
+    // A turn's compaction is stored before its request: whatever failed
+    // after it, the page says it stays.
+    const kept = e?.compactionStored ? " Only the compaction this turn made first was stored." : "";
+    notice(refused ? `Refused: a credential (${e.kind}) in ${e.field}.${kept || " Nothing was stored."}`
       : e?.code === "CONFLICT" ? `Another tab changed this session meanwhile; nothing of this turn was stored${e.compactionStored ? " but the compaction it made first" : ""}. The page now shows what is.`
         : e?.name === "AbortError" ? `Stopped: this turn's messages, frames and pin changes were not stored${e.compactionStored ? "; the compaction it made first was" : ""}.`
-        : describe(e));
+        : `${describe(e)}${kept}`);
   }
   try {
     await render();
@@ -190,7 +196,10 @@ function show(id, pins) {
 async function openSession(id) {
   const pins = (await store.loadAttachments(id)) ?? new AttachmentStore();
   const saved = await store.loadSnapshot(id).catch((e) => { pins.free(); throw e; });
-  if (saved?.state?.contextWindow) $("context-window").value = String(saved.state.contextWindow);
+  // One of the choices (an import may hold any value), else the default.
+  const choices = [...$("context-window").options];
+  const chosen = choices.find((o) => o.value === String(saved?.state?.contextWindow)) ?? choices.find((o) => o.defaultSelected);
+  $("context-window").value = chosen.value;
   show(id, pins);
 }
 
@@ -200,7 +209,8 @@ async function newSession() {
   pinned.setAttachment({ kind: "memory", slug: "style", memory: "Answer in short sentences; cite the pinned file you used." });
   pinned.setAttachment({ kind: "file", path: "README.md", contents: "# demo project\n\nAuth uses Argon2id with RFC 9106 parameters." });
   pinned.setAttachment({ kind: "todo", items: [{ text: "read the README", completed: true }, { text: "review the auth design", completed: false }] });
-  await store.commitTurn(sessionId, { attachments: pinned, state: { snapshot: snapshot() } });
+  // Failed, the page shows the pins as stored: none.
+  await orReload(() => store.commitTurn(sessionId, { attachments: pinned, state: { snapshot: snapshot() } }));
 }
 
 /** The most recent session, or a new one where none is left. */
@@ -541,9 +551,12 @@ $("persist").onclick = () => attempt(async () => {
 
 // This tab's last session resumes after a reload; else the most recent.
 try {
-  const sessions = await store.listSessions();
-  const resume = sessions.find((s) => s.id === remembered()) ?? sessions[0];
-  await (resume ? openSession(resume.id) : newSession());
+  // Locked as a switch is: a turn sent meanwhile would have no session.
+  await exclusive(async () => {
+    const sessions = await store.listSessions();
+    const resume = sessions.find((s) => s.id === remembered()) ?? sessions[0];
+    await (resume ? openSession(resume.id) : newSession());
+  });
   await render();
   document.body.dataset.ready = "true";
 } catch (e) {

@@ -135,10 +135,21 @@ test("a session exports as one JSON file, and imports back after a delete", asyn
   const { snapshot, ...state } = doc.state;
   assert.ok(snapshot, "the export had a snapshot");
   await writeFile(file, JSON.stringify({ ...doc, state }));
+  // A session with no snapshot, or one naming a window the page does not
+  // offer, gets the default window, not the last session's nor none.
+  await page.selectOption("#context-window", "400");
   await page.setInputFiles("#session-import", file);
   await page.waitForFunction((id) => document.querySelector("#session-select").value.startsWith(`${id}-copy-`) && !document.body.dataset.busy, session);
   assert.equal(await page.locator("#session-select option:checked").textContent(), `${title} (copy)`);
   assert.equal(await page.textContent("#snapshot"), "(no snapshot yet)");
+  assert.equal(await page.inputValue("#context-window"), "8000");
+  const firstCopy = await page.inputValue("#session-select");
+  const odd = { ...snapshot, state: { ...snapshot.state, contextWindow: 5000 } };
+  await writeFile(file, JSON.stringify({ ...doc, state: { ...doc.state, snapshot: odd } }));
+  await page.selectOption("#context-window", "400");
+  await page.setInputFiles("#session-import", file);
+  await page.waitForFunction((copy) => document.querySelector("#session-select").value !== copy && !document.body.dataset.busy, firstCopy);
+  assert.equal(await page.inputValue("#context-window"), "8000");
   await page.selectOption("#session-select", session);
   await page.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, session);
 });
