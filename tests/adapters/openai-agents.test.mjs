@@ -347,6 +347,24 @@ for (const [name, backend] of Object.entries(backends)) {
       store.free();
     });
 
+    it("an append replayed after its session moved from a redacting store into a refusing one does nothing", async () => {
+      const key = "sk-proj-" + "Ab3dE5gH7jK9mN1pQ3sT5vX7zB9cD1fG";
+      const redacting = new MemorySessionStore({ credentials: "redact" });
+      const source = new AttacheSession(redacting, { sessionId: "moved" });
+      const append = { operationId: "op-1", transaction: { type: "append_items", items: [{ role: "user", content: `my key is ${key}` }] } };
+      await source.applyHistoryTransaction(append);
+      const refusing = await backend().open();
+      await refusing.importSession(JSON.parse(JSON.stringify(await redacting.exportSession("moved"))));
+      const moved = new AttacheSession(refusing, { sessionId: "moved" });
+      const before = await moved.getItems();
+      await moved.applyHistoryTransaction(append);
+      expect(await moved.getItems()).toEqual(before);
+      // A new operation holding the key is still refused.
+      await expect(moved.applyHistoryTransaction({ ...append, operationId: "op-2" })).rejects.toMatchObject({ code: "CREDENTIAL" });
+      redacting.free();
+      refusing.free();
+    });
+
     it("a suffix may start inside a message stored without its item", async () => {
       const store = await backend().open();
       const { id } = await store.createSession();

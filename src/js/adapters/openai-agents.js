@@ -478,6 +478,15 @@ export class AttacheSession {
         await this.#store.commitTurn(id, turn);
         return;
       } catch (e) {
+        // An append refused before its id was read: the id may be taken,
+        // by this very transaction (stored redacted, then moved into a
+        // refusing store, or with a secret registered since).
+        if (e?.code === "CREDENTIAL" && attempt === 0) {
+          const applied = await this.#store.loadSessionState(id, key);
+          if (applied === null) throw e;
+          if (sameOperation(applied, transaction, digest)) return;
+          throw new UserError("Session history operation was already applied with a different transaction.");
+        }
         if (e?.code !== "CONFLICT" || attempt >= 4) throw e;
       }
     }
