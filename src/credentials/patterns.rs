@@ -898,6 +898,22 @@ fn paired(name: &str, value: &str, hit: &Hit) -> bool {
             .any(|b| b.is_ascii_digit())
 }
 
+/// Whether the quoted name at `start` is an item of a list or a tuple
+/// (`["Authorization", …]`, `('Authorization', …)`), not a call's
+/// argument (`headers.set('x-api-key', …)`, which code a tool read holds).
+fn listed(bytes: &[u8], start: usize) -> bool {
+    let mut k = start;
+    loop {
+        match bytes.get(..k).unwrap_or_default() {
+            [.., b'\\', b'n' | b'r' | b't'] => k -= 2,
+            [.., b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'\'' | b'\\'] => k -= 1,
+            [.., b'[' | b','] | [b'('] => return true,
+            [.., c, b'('] => return !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$')),
+            _ => return false,
+        }
+    }
+}
+
 /// `Authorization: Bearer …` and the other credential header lines, in
 /// any letter case, at a word start; in JSON text, a header list's entry
 /// too (`"Authorization","Basic …"`).
@@ -924,16 +940,17 @@ fn header_at(text: &str, start: usize, dead: &mut [usize; 6]) -> Option<Hit> {
         let trimmed = after.trim_start_matches(quotes);
         let (value, pair) = match trimmed.strip_prefix(':') {
             Some(value) => (value, false),
-            // A list's entry: quoted (JSON, escaped too, or Python's
-            // `('Authorization', '…')`), pretty-printed too.
-            None if matches!(after.as_bytes().first(), Some(b'"' | b'\'' | b'\\')) => {
-                match trimmed.strip_prefix(',') {
-                    Some(value) => (
-                        crate::text::tail(value, json_gap(value.as_bytes(), true)),
-                        true,
-                    ),
-                    None => continue,
+            // A list's entry, name and value quoted (JSON, escaped too, or
+            // Python's `('Authorization', '…')`), pretty-printed too.
+            None if matches!(after.as_bytes().first(), Some(b'"' | b'\'' | b'\\'))
+                && listed(bytes, start) =>
+            {
+                let value = trimmed.strip_prefix(',').unwrap_or_default();
+                let value = crate::text::tail(value, json_gap(value.as_bytes(), true));
+                if !matches!(value.as_bytes().first(), Some(b'"' | b'\'' | b'\\')) {
+                    continue;
                 }
+                (value, true)
             }
             None => continue,
         };

@@ -529,6 +529,11 @@ fn a_header_list_entry_is_read_as_its_line() {
             "v.output",
             "authorization_header",
         ),
+        (
+            json!({"output": "new Headers([ ['Authorization', 'Basic ZGVwbG95OmgzbGxv'] ])"}),
+            "v.output",
+            "authorization_header",
+        ),
     ] {
         assert_eq!(
             check_value("v", &value),
@@ -550,6 +555,10 @@ fn a_header_list_entry_is_read_as_its_line() {
         json!([["Authorization", "Bearer {{access_token}}"]]),
         json!([["cookie", "accepted"]]),
         json!(r#"{"enum":["x-api-key","authorizationHeader"]}"#),
+        // Code, which a tool's output holds: a call's arguments, not a list.
+        json!("headers.set('x-api-key', process.env.ANTHROPIC_KEY_V2);"),
+        json!("self.send_header('Set-Cookie', 'session=%s' % sid)"),
+        json!("h.set(\"Authorization\", \"Token tokenFromStorage1\")"),
     ] {
         assert_eq!(check_value("v", &value), Ok(()), "{value}");
     }
