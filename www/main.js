@@ -93,11 +93,11 @@ async function attempt(action, clear, announce = true) {
     if (refused || e?.credential) clear?.(e);
     // A turn's compaction is stored before its request: whatever failed
     // after it, the page says it stays.
-    const kept = e?.compactionStored ? " Only the compaction this turn made first was stored." : "";
-    notice(refused ? `Refused: a credential (${e.kind}) in ${e.field}.${kept || " Nothing was stored."}`
+    const kept = e?.compactionStored;
+    notice(refused ? `Refused: a credential (${e.kind}) in ${e.field}. ${kept ? "Only the compaction this turn made first was stored." : "Nothing was stored."}`
       : e?.code === "CONFLICT" ? `Another tab changed this session meanwhile; nothing of this turn was stored${e.compactionStored ? " but the compaction it made first" : ""}. The page now shows what is.`
         : e?.name === "AbortError" ? `Stopped: this turn's messages, frames and pin changes were not stored${e.compactionStored ? "; the compaction it made first was" : ""}.`
-        : `${describe(e)}${kept}`);
+        : `${describe(e)}${kept ? " (the compaction this turn made first was stored)" : ""}`);
   }
   try {
     await render();

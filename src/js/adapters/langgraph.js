@@ -126,8 +126,11 @@ function restore(value, taken, seen = new Set()) {
     }
   } else {
     for (const key of Object.keys(value)) {
-      const next = restore(value[key], taken, seen);
-      if (next !== value[key]) value[key] = next;
+      // Read once (a getter may give a new object each time); written only
+      // where a stand-in was, as the serializer's own objects are plain.
+      const current = value[key];
+      const next = restore(current, taken, seen);
+      if (!Object.is(next, current)) value[key] = next;
     }
   }
   return value;

@@ -103,7 +103,7 @@ function toItems(message, names) {
     return item;
   };
   const say = (role, part, at) => {
-    if (content === null || content.role !== role) {
+    if (content === null) {
       content = add(role === "assistant" ? { type: "message", role, status: "completed", content: [] } : { type: "message", role, content: [] }, at);
     } else {
       // Thinking between its parts is inside this item's range.
@@ -481,7 +481,7 @@ export class AttacheSession {
         // An append refused before its id was read: the id may be taken,
         // by this very transaction (stored redacted, then moved into a
         // refusing store, or with a secret registered since).
-        if (e?.code === "CREDENTIAL" && attempt === 0) {
+        if (e?.code === "CREDENTIAL" && transaction.type === "append_items" && attempt === 0) {
           const applied = await this.#store.loadSessionState(id, key);
           if (applied === null) throw e;
           if (sameOperation(applied, transaction, digest)) return;
