@@ -5,7 +5,8 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { start } from "./browser.mjs";
 
-const RUNS = Number(process.env.ATTACHE_FUZZ_RUNS ?? 5000);
+// More on demand, never fewer than the test command's 5,000.
+const RUNS = Math.max(5000, Number(process.env.ATTACHE_FUZZ_RUNS) || 0);
 const IDB_RUNS = Math.max(1, Math.round(RUNS / 10));
 
 let env;

@@ -19,7 +19,8 @@ before(async () => {
   ({ memory } = await attache.default({ module_or_path: await readFile(new URL("pkg/attache_bg.wasm", root)) }));
 });
 
-const RUNS = Number(process.env.ATTACHE_FUZZ_RUNS ?? 20000);
+// More on demand, never fewer: issue 9 asks for 20,000 in every run.
+const RUNS = Math.max(20000, Number(process.env.ATTACHE_FUZZ_RUNS) || 0);
 const { EMPTY, HOSTILE, idCalls } = shared;
 
 function describe(value) {
