@@ -271,6 +271,26 @@ for (const [name, open] of Object.entries(stores)) {
       expect(JSON.stringify(await store.exportSession("t"))).not.toContain(key.slice(8));
     });
 
+    it("hostile names and values are refused as errors, and a checkpoint its own parent ends the walk", async () => {
+      const store = await open();
+      const saver = new AttacheCheckpointSaver(store);
+      const cp = { ...emptyCheckpoint(), id: "X", channel_values: {}, channel_versions: {} };
+      // Its own parent: the delta walk comes round again and stops.
+      await saver.put({ configurable: { thread_id: "u", checkpoint_ns: "", checkpoint_id: "X" } }, cp, metadata(0), {});
+      const history = await saver.getDeltaChannelHistory({ config: { configurable: { thread_id: "u", checkpoint_ns: "" } }, channels: ["zz"] });
+      expect(history).toBeDefined();
+      // A channel named like an Object.prototype member is an ordinary one.
+      const at = { configurable: { thread_id: "u", checkpoint_ns: "", checkpoint_id: "X" } };
+      await saver.putWrites(at, [["toString", 1], ["constructor", 2]], "task");
+      await saver.putWrites(at, [["toString", 9]], "task");
+      const writes = (await saver.getTuple(at)).pendingWrites.map(([, channel, value]) => [channel, value]);
+      expect(writes).toEqual([["toString", 1], ["constructor", 2]]);
+      // No JSON form, no URI form: errors, and nothing stored.
+      await expect(saver.putWrites(at, [["f", () => 1]], "task2")).rejects.toBeInstanceOf(TypeError);
+      await expect(saver.put({ configurable: { thread_id: "u", checkpoint_ns: "\udc00" } }, { ...cp, id: "Y" }, metadata(1), {})).rejects.toBeInstanceOf(TypeError);
+      expect((await saver.getTuple(at)).pendingWrites).toHaveLength(2);
+    });
+
     it("a checkpoint holding a credential is refused whole, and deleteThread removes the thread", async () => {
       const store = await open();
       const saver = new AttacheCheckpointSaver(store);

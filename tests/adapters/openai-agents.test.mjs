@@ -365,6 +365,14 @@ for (const [name, backend] of Object.entries(backends)) {
       refusing.free();
     });
 
+    it("an operation id holding a lone surrogate is a UserError, and nothing is stored", async () => {
+      const store = await backend().open();
+      const session = new AttacheSession(store);
+      const append = { operationId: "a\ud800", transaction: { type: "append_items", items: [{ role: "user", content: "x" }] } };
+      await expect(session.applyHistoryTransaction(append)).rejects.toBeInstanceOf(UserError);
+      expect(await session.getItems()).toEqual([]);
+    });
+
     it("a suffix may start inside a message stored without its item", async () => {
       const store = await backend().open();
       const { id } = await store.createSession();

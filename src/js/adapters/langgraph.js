@@ -29,7 +29,14 @@ import {
 import { redactCredentials } from "./attache.js";
 import { depthOf, wellFormedJson } from "./json-text.js";
 
-const enc = encodeURIComponent;
+/** A key's component; one holding a lone surrogate has no URI form, and no key. */
+function enc(component) {
+  try {
+    return encodeURIComponent(component);
+  } catch {
+    throw new TypeError("A thread's namespace, checkpoint id, channel, version or task id holds a lone surrogate (text cut through an emoji): it cannot name a key.");
+  }
+}
 // Checkpoint records list() loads per call.
 const LIST_PAGE = 16;
 // The most keys loadSessionStates takes in one call.
@@ -178,6 +185,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       // A lone surrogate (text cut through an emoji) becomes U+FFFD: the
       // store refuses it, and kept as text the guard would read less.
       const text = wellFormedJson(typeof data === "string" ? data : new TextDecoder().decode(data));
+      // A function or a symbol: JSON has nothing for it to read back.
+      if (text === "") throw new TypeError(`A value${name === undefined ? "" : ` of channel "${name}"`} has no JSON form (a function or a symbol, say): it cannot be stored.`);
       if (depthOf(text) > VALUE_DEPTH) return { t: type, ...named, as: "s", value: text };
       const value = JSON.parse(text);
       return packBytes(value) ? { t: type, ...named, bytes: 1, value } : { t: type, ...named, value };
@@ -349,7 +358,11 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       const open = new Set(channels);
       const unseeded = new Set(); // value keys known to hold no value
       let parent = target.record.parent;
-      while (parent != null && open.size > 0) {
+      // A checkpoint that is its own ancestor (put with its own id as the
+      // parent) ends the walk where it comes round again.
+      const visited = new Set();
+      while (parent != null && open.size > 0 && !visited.has(parent)) {
+        visited.add(parent);
         const [record] = await this.store.loadSessionStates(threadId, [checkpointKey(ns, parent)]);
         if (!record) break;
         walked.push([parent, new Set(open)]);
@@ -458,7 +471,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     const stateIfAbsent = {};
     const names = {};
     for (const [i, [channel, value]] of writes.entries()) {
-      const special = WRITES_IDX_MAP[channel];
+      // Own keys only: a channel named `toString` is no special one.
+      const special = Object.hasOwn(WRITES_IDX_MAP, channel) ? WRITES_IDX_MAP[channel] : undefined;
       const idx = special ?? i;
       let encoded = await this._encode(value, channel);
       // An error is kept without its credentials (a 401 quoting the key):

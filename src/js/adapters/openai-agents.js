@@ -11,7 +11,14 @@ import { UserError } from "@openai/agents-core";
 import { redactCredentials } from "./attache.js";
 import { depthOf, wellFormed, wellFormedJson } from "./json-text.js";
 
-const opKey = (operationId) => `agents/op/${encodeURIComponent(operationId)}`;
+function opKey(operationId) {
+  try {
+    return `agents/op/${encodeURIComponent(operationId)}`;
+  } catch {
+    // A lone surrogate has no URI form: a typed refusal, not a URIError.
+    throw new UserError("Session history transaction operationId must not hold a lone surrogate.");
+  }
+}
 // Tool arguments nested deeper are kept as their text in the neutral form:
 // the store refuses values nested past 128 levels, and a message holds
 // them three levels down.
