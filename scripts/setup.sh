@@ -19,11 +19,14 @@ apt_install() {
 }
 
 command -v cargo >/dev/null || { say "cargo is missing: install Rust with rustup first"; exit 1; }
-# Both commands install wasm-pack 0.15.1 --locked, whose lock holds
-# cargo-platform 0.3.3: rust-version 1.91. That is above what the rest
-# needs (proptest 1.88, wasm-bindgen-cli 0.2.130 1.86, the library 1.85).
+# proptest, which the native tests use, needs 1.88; the demo's build,
+# wasm-bindgen-cli 0.2.130's 1.86 (the library alone: 1.85). Installing
+# wasm-pack 0.15.1 --locked needs 1.91: its lock holds cargo-platform
+# 0.3.3. Cargo's bin dir is looked in, as below.
 rust=$(rustc --version | awk '{ print $2 }')
-floor=1.91.0
+floor=1.88.0
+[ -n "$demo_only" ] && floor=1.86.0
+PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH" command -v wasm-pack >/dev/null || floor=1.91.0
 printf '%s\n%s\n' "$floor" "$rust" | sort -V -C || { say "rustc $rust is too old: this needs $floor or later (rustup update)"; exit 1; }
 # cargo install builds C code (ring, under wasm-pack) and links with cc.
 if ! command -v cc >/dev/null; then

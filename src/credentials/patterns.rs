@@ -907,7 +907,8 @@ fn listed(bytes: &[u8], start: usize) -> bool {
         match bytes.get(..k).unwrap_or_default() {
             [.., b'\\', b'n' | b'r' | b't'] => k -= 2,
             [.., b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'\'' | b'\\'] => k -= 1,
-            [.., b'[' | b','] | [b'('] => return true,
+            // After an escape (`\\n(`), a `(` opens a tuple, not a call.
+            [.., b'[' | b','] | [b'('] | [.., b'\\', b'n' | b'r' | b't', b'('] => return true,
             [.., c, b'('] => return !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$')),
             _ => return false,
         }

@@ -534,6 +534,11 @@ fn a_header_list_entry_is_read_as_its_line() {
             "v.output",
             "authorization_header",
         ),
+        (
+            json!({"output": r#"{\"h\": \"[\n('Authorization', 'Basic ZGVwbG95OmgzbGxv')]\"}"#}),
+            "v.output",
+            "authorization_header",
+        ),
     ] {
         assert_eq!(
             check_value("v", &value),

@@ -285,6 +285,9 @@ for (const [name, open] of Object.entries(stores)) {
       await saver.putWrites(at, [["toString", 9]], "task");
       const writes = (await saver.getTuple(at)).pendingWrites.map(([, channel, value]) => [channel, value]);
       expect(writes).toEqual([["toString", 1], ["constructor", 2]]);
+      // In a put too: a new version of an empty `toString` channel.
+      await saver.put(at, { ...cp, id: "Z", channel_versions: { toString: 1 } }, metadata(2), { toString: 1 });
+      expect(Object.hasOwn((await saver.getTuple(thread("u"))).checkpoint.channel_values, "toString")).toBe(false);
       // No JSON form, no URI form: errors, and nothing stored.
       await expect(saver.putWrites(at, [["f", () => 1]], "task2")).rejects.toBeInstanceOf(TypeError);
       await expect(saver.put({ configurable: { thread_id: "u", checkpoint_ns: "\udc00" } }, { ...cp, id: "Y" }, metadata(1), {})).rejects.toBeInstanceOf(TypeError);

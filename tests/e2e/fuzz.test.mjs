@@ -6,14 +6,15 @@ import assert from "node:assert/strict";
 import { start } from "./browser.mjs";
 
 // More on demand, never fewer than the test command's 5,000.
-const RUNS = Math.max(5000, Number(process.env.ATTACHE_FUZZ_RUNS) || 0);
+const asked = Number(process.env.ATTACHE_FUZZ_RUNS);
+const RUNS = Math.max(5000, Number.isSafeInteger(asked) ? asked : 0);
 const IDB_RUNS = Math.max(1, Math.round(RUNS / 10));
 
 let env;
 before(async () => { env = await start(); });
 after(async () => { await env?.stop(); });
 
-test(`arbitrary values in every id and option parameter, in Chromium (${RUNS} runs, ${IDB_RUNS} on IndexedDB)`, { timeout: 300000 }, async () => {
+test(`arbitrary values in every id and option parameter, in Chromium (${RUNS} runs, ${IDB_RUNS} on IndexedDB)`, { timeout: 300000 * Math.ceil(RUNS / 5000) }, async () => {
   const page = await env.context.newPage();
   await page.goto(`${env.origin}/tests/e2e/pages/fuzz.html`);
   await page.waitForSelector("body[data-ready=true]", { state: "attached", timeout: 15000 });

@@ -33,7 +33,8 @@ import { depthOf, wellFormedJson } from "./json-text.js";
 function enc(component) {
   try {
     return encodeURIComponent(component);
-  } catch {
+  } catch (e) {
+    if (!(e instanceof URIError)) throw e;
     throw new TypeError("A thread's namespace, checkpoint id, channel, version or task id holds a lone surrogate (text cut through an emoji): it cannot name a key.");
   }
 }
@@ -449,7 +450,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     for (const [channel, version] of Object.entries(newVersions ?? {})) {
       const key = blobKey(ns, channel, version);
       names[key] = `channel "${channel}"`;
-      state[key] = channel in values ? await this._encode(values[channel], channel) : { t: "empty" };
+      // Own keys only: an empty channel named `toString` holds no value.
+      state[key] = Object.hasOwn(values, channel) ? await this._encode(values[channel], channel) : { t: "empty" };
     }
     const key = checkpointKey(ns, checkpoint.id);
     names[key] = `checkpoint ${checkpoint.id}`;

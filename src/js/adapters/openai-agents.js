@@ -261,6 +261,8 @@ function checkedTransaction(args) {
   if (typeof operationId !== "string" || !operationId.trim()) {
     throw new UserError("Session history transaction operationId must be a non-empty string.");
   }
+  // Checked before the session is created: a refused call creates none.
+  opKey(operationId);
   const items = (list, name) => {
     if (!Array.isArray(list)) throw new UserError(`Session history transaction ${name} must be an array.`);
     return list;
