@@ -39,18 +39,17 @@ pub fn redact_value(
 /// A session-state value under `key`, as the field `key` of an object.
 pub fn redact_field(key: &str, value: &mut Value, found: &mut Vec<Redaction>) -> Result<(), Error> {
     if named_credential(key, value) {
-        return Ok(replace(value, key.to_owned(), found));
+        replace(value, key.to_owned(), "credential_field", found);
+        return Ok(());
     }
     redact_value(key, value, &[], found)
 }
 
-/// A credential-named field's whole value becomes one marker.
-fn replace(field: &mut Value, path: String, found: &mut Vec<Redaction>) {
-    *field = Value::String(marker("credential_field"));
-    found.push(Redaction {
-        path,
-        kind: "credential_field",
-    });
+/// A value holding a credential whole (a credential-named field's, a
+/// header list's) becomes one marker.
+fn replace(field: &mut Value, path: String, kind: &'static str, found: &mut Vec<Redaction>) {
+    *field = Value::String(marker(kind));
+    found.push(Redaction { path, kind });
 }
 
 fn walk(
@@ -63,7 +62,7 @@ fn walk(
         Value::Object(fields) => {
             if named_pair(fields) {
                 if let Some(field) = fields.get_mut("value") {
-                    replace(field, field_path(path, "value")?, found);
+                    replace(field, field_path(path, "value")?, "credential_field", found);
                 }
             }
             each_field(path, fields, names, found)?;
@@ -73,11 +72,7 @@ fn walk(
                 // A header list's value, whole: a line's would keep its scheme.
                 if let Some(hit) = header_entry(items, i) {
                     if let Some(value) = items.get_mut(i) {
-                        *value = Value::String(marker(hit.kind));
-                        found.push(Redaction {
-                            path: format!("{path}[{i}]"),
-                            kind: hit.kind,
-                        });
+                        replace(value, format!("{path}[{i}]"), hit.kind, found);
                     }
                 }
             }
@@ -102,7 +97,7 @@ fn each_field(
         if names.iter().any(|name| same_shape(&at, name)) {
             super::check_value(&at, field)?;
         } else if named_credential(key, field) {
-            replace(field, at, found);
+            replace(field, at, "credential_field", found);
         } else {
             walk(&at, field, names, found)?;
         }

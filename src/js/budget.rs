@@ -38,9 +38,8 @@ impl JsCounter {
         }
         // Read as options are: `perMesage` is a typo named, not ignored.
         let fields = Options::read_as(counter, "counter", &["ratio", "perMessage"])?;
-        let ratio = fields.get("ratio").as_f64();
-        let ratio = ratio
-            .ok_or_else(|| Error::argument("counter.ratio", "must be a positive finite number"))?;
+        // Not a number: NaN, which Counter::ratio refuses in its words.
+        let ratio = fields.get("ratio").as_f64().unwrap_or(f64::NAN);
         let per_message = tokens(&fields.get("perMessage"), "counter.perMessage")?;
         Ok(JsCounter::Builtin(Counter::ratio(
             ratio,

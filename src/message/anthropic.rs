@@ -441,10 +441,7 @@ fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
                 }
                 _ => return Err(source.wrong("type", "must be \"url\" or \"base64\"")),
             };
-            // What it returned, every later call would refuse.
-            if !super::is_image(&image) {
-                return Err(source.wrong(field, super::NOT_IMAGE));
-            }
+            super::image_checked(&source, field, &image)?;
             Part::Image(image)
         }
         "tool_use" => {

@@ -180,9 +180,7 @@ impl Part {
                         "mediaType",
                     ),
                 };
-                if !is_image(&image) {
-                    return Err(part.wrong(field, NOT_IMAGE));
-                }
+                image_checked(&part, field, &image)?;
                 Part::Image(image)
             }
             "tool_call" => {
@@ -358,14 +356,20 @@ pub const NOT_MESSAGE: &str = "must be a message: {role, content}";
 
 pub(crate) const NOT_IMAGE: &str = "must be of an image type, image/…";
 
-/// A converter's image URL as a part, refused where it names another
-/// type: what it returned, every later call would refuse.
+/// A converter's image URL as a part, checked as `image_checked` does.
 pub(crate) fn image_in(at: &Fields, field: &str, url: &str) -> Result<Part, Error> {
     let image = image_from_url(url);
-    if !is_image(&image) {
-        return Err(at.wrong(field, NOT_IMAGE));
-    }
+    image_checked(at, field, &image)?;
     Ok(Part::Image(image))
+}
+
+/// An image refused at `field` where it names another type: what a
+/// converter returned, every later call would refuse.
+pub(crate) fn image_checked(at: &Fields, field: &str, image: &Image) -> Result<(), Error> {
+    match is_image(image) {
+        true => Ok(()),
+        false => Err(at.wrong(field, NOT_IMAGE)),
+    }
 }
 
 /// Whether a media type names one: `image/png`, not `image/*` or `image/`.

@@ -442,9 +442,8 @@ impl TurnWrite {
                 .ok_or_else(|| wrong(format!("frames[{i}]"), "must be {requestId, frames}"))?;
             let request_id = fields.get("requestId").and_then(Value::as_str);
             // An id, as `check` reads it: INVALID_ARGUMENT (an import's INVALID_VALUE).
-            let request_id = request_id.ok_or_else(|| Error::InvalidArgument {
-                field: format!("frames[{i}].requestId"),
-                reason: "must be a string".to_owned(),
+            let request_id = request_id.ok_or_else(|| {
+                Error::argument(&format!("frames[{i}].requestId"), "must be a string")
             })?;
             let frames = fields.get("frames").and_then(Value::as_array);
             let frames =
