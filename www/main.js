@@ -95,8 +95,8 @@ async function attempt(action, clear, announce = true) {
     // after it, the page says it stays.
     const kept = e?.compactionStored;
     notice(refused ? `Refused: a credential (${e.kind}) in ${e.field}. ${kept ? "Only the compaction this turn made first was stored." : "Nothing was stored."}`
-      : e?.code === "CONFLICT" ? `Another tab changed this session meanwhile; nothing of this turn was stored${e.compactionStored ? " but the compaction it made first" : ""}. The page now shows what is.`
-        : e?.name === "AbortError" ? `Stopped: this turn's messages, frames and pin changes were not stored${e.compactionStored ? "; the compaction it made first was" : ""}.`
+      : e?.code === "CONFLICT" ? `Another tab changed this session meanwhile; nothing of this turn was stored${kept ? " but the compaction it made first" : ""}. The page now shows what is.`
+        : e?.name === "AbortError" ? `Stopped: this turn's messages, frames and pin changes were not stored${kept ? "; the compaction it made first was" : ""}.`
         : kept ? `${describe(e).replace(/[^.!?]$/, "$&.")} The compaction this turn made first was stored.` : describe(e));
   }
   try {

@@ -153,9 +153,8 @@ function utf8(bytes) {
   }
 }
 
-function fromBase64(text) {
-  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-}
+/** Older records' bytes, base64. */
+const fromBase64 = (text) => fromLatin1(atob(text));
 
 function required(config, field, what) {
   const value = config?.configurable?.[field];

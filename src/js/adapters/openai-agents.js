@@ -104,12 +104,13 @@ function toItems(message, names) {
   let content = null;
   // Where the next item starts: at thinking before it, which goes with it.
   let start = null;
-  const add = (item, at, orphan) => {
-    entries.push(orphan ? { item, part: start ?? at, orphan } : { item, part: start ?? at });
+  const add = (item, at, orphan = false) => {
+    entries.push({ item, part: start ?? at, orphan });
     start = null;
     return item;
   };
-  const say = (role, part, at) => {
+  const role = message.role === "system" ? "system" : message.role === "assistant" ? "assistant" : "user";
+  const say = (part, at) => {
     if (content === null) {
       content = add(role === "assistant" ? { type: "message", role, status: "completed", content: [] } : { type: "message", role, content: [] }, at);
     } else {
@@ -118,7 +119,6 @@ function toItems(message, names) {
     }
     if (part) content.content.push(part);
   };
-  const role = message.role === "system" ? "system" : message.role === "assistant" ? "assistant" : "user";
   partsOf(message.content).forEach((part, at) => {
     if (part.type === "thinking") {
       start ??= at;
@@ -131,12 +131,12 @@ function toItems(message, names) {
       if (name === undefined) add({ type: "message", role: "user", content: textOf(partsOf(part.content)) }, at, true);
       else add({ type: "function_call_result", callId: part.callId, name, status: "completed", output: outputOfResult(part.content) }, at);
     } else {
-      say(role, part.type === "image" ? { type: "input_image", image: imageOf(part) } : { type: role === "assistant" ? "output_text" : "input_text", text: part.text ?? "" }, at);
+      say(part.type === "image" ? { type: "input_image", image: imageOf(part) } : { type: role === "assistant" ? "output_text" : "input_text", text: part.text ?? "" }, at);
       return;
     }
     content = null;
   });
-  if (entries.length === 0) say(role, role === "assistant" ? { type: "output_text", text: "" } : null, 0);
+  if (entries.length === 0) say(role === "assistant" ? { type: "output_text", text: "" } : null, 0);
   // Text alone is a string, as the protocol's system and user items take it.
   for (const { item } of entries) {
     if (item.type === "message" && item.role !== "assistant" && Array.isArray(item.content) && item.content.every((part) => part.type === "input_text")) {
@@ -261,18 +261,18 @@ function checkedTransaction(args) {
   if (typeof operationId !== "string" || !operationId.trim()) {
     throw new UserError("Session history transaction operationId must be a non-empty string.");
   }
-  // Checked before the session is created: a refused call creates none.
-  opKey(operationId);
+  // Its key, made before the session is created: a refused call creates none.
+  const key = opKey(operationId);
   const items = (list, name) => {
     if (!Array.isArray(list)) throw new UserError(`Session history transaction ${name} must be an array.`);
     return list;
   };
   if (transaction?.type === "append_items") {
-    return { operationId, transaction: transactionAsStored({ type: "append_items", items: items(transaction.items, "items") }) };
+    return { key, transaction: transactionAsStored({ type: "append_items", items: items(transaction.items, "items") }) };
   }
   if (transaction?.type === "replace_suffix") {
     return {
-      operationId,
+      key,
       transaction: transactionAsStored({
         type: "replace_suffix",
         expectedSuffix: items(transaction.expectedSuffix, "expectedSuffix"),
@@ -364,7 +364,8 @@ export class AttacheSession {
     // last `limit` items; a result whose call is before them is named from
     // the whole history.
     let entries = itemsOf(messages);
-    if (limited && entries.some((entry) => entry.orphan)) entries = itemsOf(await this.#store.loadMessages(id));
+    // Fewer than `limit` messages are the whole history already.
+    if (limited && messages.length === count && entries.some((entry) => entry.orphan)) entries = itemsOf(await this.#store.loadMessages(id));
     const items = entries.map(({ item }) => item);
     return limited ? items.slice(-count) : items;
   }
@@ -441,13 +442,20 @@ export class AttacheSession {
    * with another, it throws and changes nothing.
    */
   async applyHistoryTransaction(args) {
-    const { operationId, transaction } = checkedTransaction(args);
+    const { key, transaction } = checkedTransaction(args);
     const id = await this.getSessionId();
-    return exclusive(id, () => this.#apply(id, operationId, transaction));
+    return exclusive(id, () => this.#apply(id, key, transaction));
   }
 
-  async #apply(id, operationId, transaction) {
-    const key = opKey(operationId);
+  /** Whether this transaction took operation key `key` already; another that took it is a UserError. */
+  async #applied(id, key, transaction, digest) {
+    const applied = await this.#store.loadSessionState(id, key);
+    if (applied === null) return false;
+    if (sameOperation(applied, transaction, digest)) return true;
+    throw new UserError("Session history operation was already applied with a different transaction.");
+  }
+
+  async #apply(id, key, transaction) {
     // Redacted once, whatever the retries: the digest, and the suffix as a
     // redacting store would keep it (the transaction came through transactionAsStored).
     const redacted = redactCredentials(transaction).value;
@@ -460,13 +468,7 @@ export class AttacheSession {
     // precondition on the history, so it commits first and reads only
     // when its operation id turns out to be taken.
     for (let attempt = 0; ; attempt++) {
-      if (transaction.type === "replace_suffix" || attempt > 0) {
-        const applied = await this.#store.loadSessionState(id, key);
-        if (applied !== null) {
-          if (sameOperation(applied, transaction, digest)) return;
-          throw new UserError("Session history operation was already applied with a different transaction.");
-        }
-      }
+      if ((transaction.type === "replace_suffix" || attempt > 0) && (await this.#applied(id, key, transaction, digest))) return;
       const turn = { state: { [key]: { type: transaction.type, digest } }, requireAbsent: [key] };
       if (transaction.type === "append_items") {
         turn.messages = incoming;
@@ -490,12 +492,7 @@ export class AttacheSession {
         // An append refused before its id was read: the id may be taken,
         // by this very transaction (stored redacted, then moved into a
         // refusing store, or with a secret registered since).
-        if (e?.code === "CREDENTIAL" && transaction.type === "append_items" && attempt === 0) {
-          const applied = await this.#store.loadSessionState(id, key);
-          if (applied === null) throw e;
-          if (sameOperation(applied, transaction, digest)) return;
-          throw new UserError("Session history operation was already applied with a different transaction.");
-        }
+        if (e?.code === "CREDENTIAL" && transaction.type === "append_items" && attempt === 0 && (await this.#applied(id, key, transaction, digest))) return;
         if (e?.code !== "CONFLICT" || attempt >= 4) throw e;
       }
     }
