@@ -16,7 +16,8 @@ export function idOf(spec) {
   }
 }
 
-const decoder = new TextDecoder();
+// ignoreBOM: a file's leading U+FEFF is content, and stays.
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 // Reused, as a careful host would: no new megabyte per render of a 1 MB file.
 let scratch = new Uint8Array(0);
 

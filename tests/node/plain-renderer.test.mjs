@@ -31,6 +31,16 @@ test("the plain-JS renderer reproduces every reference vector", () => {
   }
 });
 
+test("the plain-JS renderer and attache cut an inline file the same way, a leading BOM included", () => {
+  const store = new attache.AttachmentStore();
+  for (const contents of ["\uFEFF" + "a".repeat(8191), "\uFEFF" + "é".repeat(5000), "a".repeat(8190) + "😀"]) {
+    const spec = { kind: "file", path: "f.txt", contents };
+    store.setAttachment(spec);
+    assert.equal(render(spec), store.renderAttachment("file:f.txt"), JSON.stringify(contents.slice(0, 3)));
+  }
+  store.free();
+});
+
 test("the plain-JS renderer and attache agree on the benchmark workloads, before and after a change", () => {
   for (const [name, make] of Object.entries(workloads)) {
     const { specs, store, plain } = pinned(attache, make);
