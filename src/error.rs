@@ -34,7 +34,8 @@ pub enum Error {
     AlreadyExists { session_id: String },
     /// The history changed since the caller read it (`expectedCount`).
     Conflict { reason: String },
-    /// The database was written by a newer version of attache.
+    /// The database was written by a newer version of attache. When the
+    /// browser's `VersionError` said so, it is the cause.
     Version { reason: String, cause: Cause },
     /// The browser refused the write for lack of storage.
     Quota {
@@ -80,6 +81,14 @@ impl Cause {
         #[cfg(target_arch = "wasm32")]
         None,
     );
+
+    /// Whether there is one: only the browser's errors have it.
+    pub fn is_some(&self) -> bool {
+        #[cfg(target_arch = "wasm32")]
+        return self.0.is_some();
+        #[cfg(not(target_arch = "wasm32"))]
+        false
+    }
 }
 
 impl PartialEq for Cause {
@@ -114,27 +123,34 @@ impl Error {
         }
     }
 
+    /// Whether `code` is one `code()` gives: `isAttacheError` narrows to
+    /// these, so an error with another code (a third party's, say) is not one.
+    pub fn is_code(code: &str) -> bool {
+        CODES.contains(&code)
+    }
+
     /// The stable code hosts match on.
     pub fn code(&self) -> &'static str {
-        match self {
-            Error::UnknownKind { .. } => "UNKNOWN_KIND",
-            Error::InvalidSpec { .. } => "INVALID_SPEC",
-            Error::InvalidId { .. } => "INVALID_ID",
-            Error::InvalidArgument { .. } => "INVALID_ARGUMENT",
-            Error::InvalidValue { .. } => "INVALID_VALUE",
-            Error::Credential { .. } => "CREDENTIAL",
-            Error::NotFound { .. } => "NOT_FOUND",
-            Error::AlreadyExists { .. } => "ALREADY_EXISTS",
-            Error::Conflict { .. } => "CONFLICT",
-            Error::Version { .. } => "VERSION",
-            Error::Quota { .. } => "QUOTA",
-            Error::Aborted { .. } => "ABORTED",
-            Error::ConnectionLost { .. } => "CONNECTION_LOST",
-            Error::Unavailable { .. } => "UNAVAILABLE",
-            Error::Freed { .. } => "FREED",
-            Error::InvalidThis { .. } => "INVALID_THIS",
-            Error::Busy { .. } => "BUSY",
-        }
+        // In CODES' order, so the list `isAttacheError` checks is this one.
+        CODES[match self {
+            Error::UnknownKind { .. } => 0,
+            Error::InvalidSpec { .. } => 1,
+            Error::InvalidId { .. } => 2,
+            Error::InvalidArgument { .. } => 3,
+            Error::InvalidValue { .. } => 4,
+            Error::Credential { .. } => 5,
+            Error::NotFound { .. } => 6,
+            Error::AlreadyExists { .. } => 7,
+            Error::Conflict { .. } => 8,
+            Error::Version { .. } => 9,
+            Error::Quota { .. } => 10,
+            Error::Aborted { .. } => 11,
+            Error::ConnectionLost { .. } => 12,
+            Error::Unavailable { .. } => 13,
+            Error::Freed { .. } => 14,
+            Error::InvalidThis { .. } => 15,
+            Error::Busy { .. } => 16,
+        }]
     }
 
     /// The field at fault, as a path such as `items[2].text`.
@@ -157,6 +173,7 @@ impl Error {
             | Error::Aborted { dom_name, .. }
             | Error::ConnectionLost { dom_name, .. }
             | Error::Unavailable { dom_name, .. } => Some(dom_name),
+            Error::Version { cause, .. } if cause.is_some() => Some("VersionError"),
             _ => None,
         }
     }
@@ -351,6 +368,27 @@ fn cause(dom_name: &str, message: &str) -> String {
 
 impl std::error::Error for Error {}
 
+/// Every code, as `AttacheErrorCode` in the declarations lists them.
+const CODES: [&str; 17] = [
+    "UNKNOWN_KIND",
+    "INVALID_SPEC",
+    "INVALID_ID",
+    "INVALID_ARGUMENT",
+    "INVALID_VALUE",
+    "CREDENTIAL",
+    "NOT_FOUND",
+    "ALREADY_EXISTS",
+    "CONFLICT",
+    "VERSION",
+    "QUOTA",
+    "ABORTED",
+    "CONNECTION_LOST",
+    "UNAVAILABLE",
+    "FREED",
+    "INVALID_THIS",
+    "BUSY",
+];
+
 #[cfg(test)]
 mod tests {
     use super::{Cause, Error};
@@ -371,6 +409,35 @@ mod tests {
         assert_eq!(whole.field(), Some("attachments"), "no dangling dot");
         let quota = Error::from_dom("QuotaExceededError", "", Cause::NONE).within("x");
         assert_eq!(quota.field(), None, "storage errors have no field");
+    }
+
+    #[test]
+    fn the_codes_are_the_declarations_union_and_each_error_gives_one() {
+        let types = include_str!("js/types.rs");
+        let union = types
+            .split("export type AttacheErrorCode =")
+            .nth(1)
+            .and_then(|rest| rest.split(';').next())
+            .expect("the declarations name AttacheErrorCode");
+        let declared: Vec<&str> = union
+            .split('|')
+            .map(|c| c.trim().trim_matches('"'))
+            .filter(|c| !c.is_empty())
+            .collect();
+        assert_eq!(declared, super::CODES);
+        let errors = [
+            Error::argument("id", "is required"),
+            Error::from_dom("VersionError", "", Cause::NONE),
+            Error::from_dom("AbortError", "", Cause::NONE),
+            Error::Busy {
+                class: "AttachmentStore",
+            },
+            Error::Freed { class: "x".into() },
+        ];
+        for error in errors {
+            assert!(Error::is_code(error.code()), "{}", error.code());
+        }
+        assert!(!Error::is_code("NOT_A_CODE") && !Error::is_code("version"));
     }
 
     #[test]

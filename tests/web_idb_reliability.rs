@@ -181,7 +181,11 @@ async fn a_database_from_a_newer_version_is_a_version_error() {
     .await
     .err()
     .expect("a newer database is refused");
-    assert_eq!(error.code(), "VERSION", "{error}");
+    assert_eq!(
+        (error.code(), error.dom_name()),
+        ("VERSION", Some("VersionError")),
+        "{error}"
+    );
     delete_database(&name).await;
 }
 
@@ -216,7 +220,11 @@ async fn a_hosts_own_database_is_refused_at_open_and_left_untouched() {
     .await
     .err()
     .expect("a database without attache's stores is refused");
-    assert_eq!(error.code(), "VERSION", "{error}");
+    assert_eq!(
+        (error.code(), error.dom_name()),
+        ("VERSION", None),
+        "{error}"
+    );
     assert!(error.to_string().contains("no attache stores"), "{error}");
     let db = factory.open(&name, None).unwrap().await.unwrap();
     assert_eq!(

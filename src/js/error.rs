@@ -63,5 +63,8 @@ pub fn is_attache_error(#[wasm_bindgen(unchecked_param_type = "unknown")] value:
             .and_then(|n| n.as_string())
             .as_deref()
             == Some("AttacheError")
-        && super::attempt::get(value, "code").is_ok_and(|code| code.is_string())
+        && super::attempt::get(value, "code")
+            .ok()
+            .and_then(|code| code.as_string())
+            .is_some_and(|code| crate::Error::is_code(&code))
 }

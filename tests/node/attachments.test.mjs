@@ -63,6 +63,9 @@ test("a bad spec throws a coded AttacheError and changes nothing", () => {
   }
   assert.deepEqual(store.consolidatedMessage(), before, "the store is unchanged");
   assert.equal(isAttacheError(new Error("plain")), false, "the guard rejects other errors");
+  const named = (code) => Object.assign(new Error("x"), { name: "AttacheError", code });
+  assert.equal(isAttacheError(named("NOT_A_CODE")), false, "a code outside AttacheErrorCode is not narrowed to it");
+  assert.equal(isAttacheError(named("BUSY")), true, "nor is the name alone what decides");
   // A spec that is no object has no field at fault: none, not "".
   for (const spec of [null, [1], "memory:x"]) {
     assert.throws(() => store.setAttachment(spec), (e) => e.code === "INVALID_SPEC" && !("field" in e), JSON.stringify(spec));

@@ -75,6 +75,18 @@ test("IndexedDB denied (a sandboxed frame's SecurityError) is UNAVAILABLE, the c
   }
 });
 
+test("a database a newer schema upgraded is VERSION, with the browser's VersionError as domName and cause", async () => {
+  await new Promise((done, fail) => {
+    const request = indexedDB.open("parity-newer", 1_000);
+    request.onsuccess = () => { request.result.close(); done(); };
+    request.onerror = () => fail(request.error);
+  });
+  await assert.rejects(
+    attache.IdbSessionStore.open({ name: "parity-newer" }),
+    (e) => e.code === "VERSION" && e.domName === "VersionError" && e.cause?.name === "VersionError",
+  );
+});
+
 test("an import whose message add fails is ABORTED, not ALREADY_EXISTS, and writes nothing", async () => {
   const store = await attache.IdbSessionStore.open({ name: "parity-import-abort" });
   await store.createSession({ id: "s" });
