@@ -2,14 +2,10 @@
 //! results ride in the user turn, so a tool message and the user message
 //! after it become one turn, and are split again on the way back.
 
-use super::{
-    blank, image_from_url, object, At, Fields, Image, Message, Part, Role, Sourced, NO_OUTPUT,
-};
+use super::{blank, object, At, Fields, Image, Message, Part, Role, Sourced, NO_OUTPUT};
 use crate::json::{Map, Value};
 use crate::text::{is_blank, trim_end};
 use crate::Error;
-
-const MEDIA_TYPES: [&str; 4] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Join {
@@ -33,34 +29,23 @@ fn block(part: &Part, at: At) -> Result<Value, Error> {
         Part::Text(text) => text_block(text),
         Part::Image(image) => {
             // Anthropic fetches a `url` source, so a data: URL goes as its
-            // base64 data, checked as base64 is.
+            // base64 data.
+            super::sent_image(image, at)?;
             let converted;
-            let (image, field) = match image {
+            let image = match image {
                 Image::Url(url) if super::data_url(url).is_some() => {
-                    converted = image_from_url(url);
-                    (&converted, "url")
+                    converted = super::image_from_url(url);
+                    &converted
                 }
-                other => (other, "mediaType"),
+                other => other,
             };
             let source = match image {
-                Image::Url(url) if super::data_url(url).is_some() => {
-                    return Err(at.field("url").wrong(
-                        "Anthropic takes a data: URL only as base64 of an image type it takes",
-                    ))
-                }
                 Image::Url(url) => object([("type", "url".into()), ("url", url.as_str().into())]),
-                Image::Base64 { media_type, data } => {
-                    if !MEDIA_TYPES.contains(&media_type.as_str()) {
-                        return Err(at.field(field).wrong(
-                            "Anthropic takes image/jpeg, image/png, image/gif or image/webp",
-                        ));
-                    }
-                    object([
-                        ("type", "base64".into()),
-                        ("media_type", media_type.as_str().into()),
-                        ("data", data.as_str().into()),
-                    ])
-                }
+                Image::Base64 { media_type, data } => object([
+                    ("type", "base64".into()),
+                    ("media_type", media_type.as_str().into()),
+                    ("data", data.as_str().into()),
+                ]),
             };
             object([("type", "image".into()), ("source", source)])
         }

@@ -398,6 +398,25 @@ pub(crate) fn image_from_url(url: &str) -> Image {
     }
 }
 
+/// Whether a provider takes the image: a URL it fetches, or base64 (a
+/// `data:` URL's too) of jpeg, png, gif or webp. OpenAI and Anthropic
+/// answer a 400 for another (an SVG, a BMP, `image/*`), every later turn.
+pub(crate) fn sent_image(image: &Image, at: At) -> Result<(), Error> {
+    let sent = |image: &Image| {
+        matches!(image, Image::Base64 { media_type, .. }
+            if ["image/jpeg", "image/png", "image/gif", "image/webp"].contains(&media_type.as_str()))
+    };
+    let field = match image {
+        Image::Url(url) if data_url(url).is_none() || sent(&image_from_url(url)) => return Ok(()),
+        Image::Url(_) => "url",
+        _ if sent(image) => return Ok(()),
+        _ => "mediaType",
+    };
+    Err(at
+        .field(field)
+        .wrong("must be base64 of image/jpeg, image/png, image/gif or image/webp"))
+}
+
 pub(crate) fn image_url(image: &Image) -> String {
     match image {
         Image::Url(url) => url.clone(),

@@ -6,6 +6,27 @@ use super::{image_url, object, At, Fields, Message, Part, Role, Sourced};
 use crate::json::{self, Value};
 use crate::Error;
 
+/// OpenAI refuses a tool-call id past 40 characters, and gateways and
+/// other providers give longer ones: such an id goes as its first 23
+/// characters, `_` and 16 hex digits of its FNV-1a hash. It depends on the
+/// id alone, so its result and later turns send the same.
+fn wire_id(id: &str) -> Value {
+    if id.chars().count() <= 40 {
+        return id.into();
+    }
+    let hash = id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    let mut wire: String = id.chars().take(23).collect();
+    wire.push('_');
+    for shift in (0..16).rev() {
+        wire.push(char::from(
+            b"0123456789abcdef"[(hash >> (shift * 4)) as usize & 15],
+        ));
+    }
+    wire.into()
+}
+
 fn text_part(text: &str) -> Value {
     object([("type", "text".into()), ("text", text.into())])
 }
@@ -28,16 +49,19 @@ pub fn to_openai(messages: &[Sourced]) -> Result<Value, Error> {
         for (i, part) in message.parts.iter().enumerate() {
             match part {
                 Part::Text(text) => texts.push(text_part(text)),
-                Part::Image(image) => texts.push(object([
-                    ("type", "image_url".into()),
-                    ("image_url", object([("url", image_url(image).into())])),
-                ])),
+                Part::Image(image) => {
+                    super::sent_image(image, content_at.index(i))?;
+                    texts.push(object([
+                        ("type", "image_url".into()),
+                        ("image_url", object([("url", image_url(image).into())])),
+                    ]))
+                }
                 Part::ToolCall {
                     id,
                     name,
                     arguments,
                 } => calls.push(object([
-                    ("id", id.as_str().into()),
+                    ("id", wire_id(id)),
                     ("type", "function".into()),
                     (
                         "function",
@@ -74,7 +98,7 @@ pub fn to_openai(messages: &[Sourced]) -> Result<Value, Error> {
                     };
                     out.push(object([
                         ("role", role.clone()),
-                        ("tool_call_id", call_id.as_str().into()),
+                        ("tool_call_id", wire_id(call_id)),
                         ("content", result),
                     ]));
                 }
@@ -280,7 +304,8 @@ fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
 
 fn tool_call(value: &Value, at: At) -> Result<Part, Error> {
     let call = Fields::of(value, at, "must be a tool call")?;
-    call.only(&["id", "type", "function"])?;
+    // `index`: Ollama writes each call's, as a stream's delta has it.
+    call.only(&["id", "type", "function", "index"])?;
     if call.str("type")? != "function" {
         return Err(call.wrong("type", "only function tool calls convert"));
     }

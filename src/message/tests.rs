@@ -554,16 +554,22 @@ fn what_a_provider_cannot_take_is_refused_before_sending() {
             "history[0].content[0].signature".to_owned()
         )
     );
-    let bmp = message(
-        json!({"role": "user", "content": [{"type": "image", "data": "Qk0=", "mediaType": "image/bmp"}]}),
-    );
-    assert_eq!(
-        refused(to_anthropic(&bmp, None, None)),
-        (
+    // Neither provider takes another image type: a 400 on every turn.
+    for media_type in ["image/bmp", "image/svg+xml", "image/*", "image"] {
+        let image = message(
+            json!({"role": "user", "content": [{"type": "image", "data": "Qk0=", "mediaType": media_type}]}),
+        );
+        let at = (
             "INVALID_VALUE",
-            "history[0].content[0].mediaType".to_owned()
-        )
-    );
+            "history[0].content[0].mediaType".to_owned(),
+        );
+        assert_eq!(
+            refused(to_anthropic(&image, None, None)),
+            at,
+            "{media_type}"
+        );
+        assert_eq!(refused(to_openai(&image)), at, "{media_type}");
+    }
     let two_texts = json!({"role": "tool", "content": [{"type": "tool_result", "callId": "c", "isError": true,
         "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}]});
     let calls = json!({"role": "assistant", "content": [{"type": "tool_call", "id": "c", "name": "n", "arguments": {}}]});
@@ -614,6 +620,15 @@ fn what_a_provider_cannot_take_is_refused_before_sending() {
             ("INVALID_VALUE", "history[0].content[0].url".to_owned()),
             "{url}"
         );
+        assert_eq!(
+            refused(to_openai(&data_url(url))),
+            ("INVALID_VALUE", "history[0].content[0].url".to_owned()),
+            "{url}"
+        );
+    }
+    for url in ["https://example.com/cat", "DATA:image/webp;base64,UklG"] {
+        let sent = to_openai(&data_url(url)).unwrap();
+        assert_eq!(sent[0]["content"][0]["image_url"]["url"], url);
     }
     let array_input = message(
         json!({"role": "assistant", "content": [{"type": "tool_call", "id": "c", "name": "n", "arguments": [1]}]}),
@@ -1060,6 +1075,45 @@ fn a_compatible_servers_reasoning_reads_as_thinking_and_is_not_sent_back() {
         refused(from_openai(&mistyped, At::Name("reply"))).1,
         "reply.reasoning"
     );
+}
+
+#[test]
+fn openai_gets_tool_call_ids_of_at_most_40_characters_and_ollamas_calls_convert() {
+    // Ollama writes each call's `index`, as a stream's delta does.
+    let reply = json!({"choices": [{"message": {"role": "assistant", "content": "",
+        "tool_calls": [{"id": "call_x", "index": 0, "type": "function", "function": {"name": "f", "arguments": "{}"}}]}}]});
+    let parts = &from_openai(&reply, At::Name("reply")).unwrap()[0].parts;
+    assert!(
+        matches!(&parts[..], [Part::Text(t), Part::ToolCall { id, .. }] if t.is_empty() && id == "call_x"),
+        "{parts:?}"
+    );
+    let long = format!("toolu_vrtx_{}", "x".repeat(30));
+    let other = format!("toolu_vrtx_{}y", "x".repeat(29));
+    let history = sourced(&[call(&long), call(&other), call(&"a".repeat(40))]);
+    let sent = to_openai(&history).unwrap();
+    let ids: Vec<&str> = sent
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["tool_calls"].as_array())
+        .flatten()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 3);
+    assert!(ids.iter().all(|id| id.chars().count() <= 40), "{ids:?}");
+    assert!(
+        ids[0].starts_with("toolu_vrtx_xxx") && ids[0] != ids[1],
+        "{ids:?}"
+    );
+    assert_eq!(ids[2], "a".repeat(40), "40 characters go as they are");
+    // The result names its call's id as sent, and so does every later turn.
+    let answered = sourced(&[
+        call(&long),
+        answer(&long, vec![Part::Text("ok".into())], false),
+    ]);
+    let sent = to_openai(&answered).unwrap();
+    assert_eq!(sent[1]["tool_call_id"], sent[0]["tool_calls"][0]["id"]);
+    assert_eq!(sent[0]["tool_calls"][0]["id"].as_str(), Some(ids[0]));
 }
 
 #[test]
