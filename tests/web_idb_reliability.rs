@@ -390,6 +390,36 @@ async fn a_delete_elsewhere_closes_our_connection_and_the_next_call_reopens() {
 }
 
 #[wasm_bindgen_test]
+async fn close_waits_for_calls_made_before_it_on_the_same_connection() {
+    let name = fresh_name("close-held");
+    let store = open(&name, Durability::Default).await;
+    store.create_session(new("s")).await.unwrap();
+    let db = store.current_connection().unwrap();
+    // As the binding does: the hold is taken when the call is made, and
+    // the call's future first runs after the host's close().
+    let hold = store.hold();
+    let append = store.append_activity_frames("s", "r", frames("x", 1));
+    store.close();
+    assert!(store.current_connection().is_some_and(|kept| kept == db));
+    append.await.unwrap();
+    drop(hold);
+    assert!(store.current_connection().is_none(), "closed once it settled");
+    // A call made after close() keeps the connection, as it would reopen it.
+    store.get_session("s").await.unwrap();
+    let db = store.current_connection().expect("the next call reopened");
+    let first = store.hold();
+    store.close();
+    let second = store.hold();
+    drop(first);
+    assert!(store.current_connection().is_some_and(|kept| kept == db));
+    drop(second);
+    assert!(store.current_connection().is_some(), "open, as after a reopen");
+    store.close();
+    assert!(store.current_connection().is_none());
+    delete_database(&name).await;
+}
+
+#[wasm_bindgen_test]
 async fn a_connection_closed_behind_the_stores_back_is_reopened() {
     let name = fresh_name("lost");
     let store = open(&name, Durability::Default).await;

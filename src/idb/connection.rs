@@ -2,7 +2,7 @@
 //! (the host is told), dropped when the browser closes it, and retried once
 //! when it was lost under an operation.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
 use idb::Factory;
@@ -89,6 +89,31 @@ struct Shared {
     db: RefCell<Option<IdbDatabase>>,
     listener: RefCell<Option<Listener>>,
     handlers: RefCell<Vec<Handler>>,
+    /// Calls made and not yet settled, and whether `close()` waits for them.
+    holds: Cell<usize>,
+    closing: Cell<bool>,
+}
+
+/// A call's hold on the connection, taken when the call is made: a
+/// `close()` after it waits for it, as its transaction has not begun yet.
+pub struct Hold(Rc<Shared>);
+
+impl Drop for Hold {
+    fn drop(&mut self) {
+        let shared = &self.0;
+        shared.holds.set(shared.holds.get() - 1);
+        if shared.holds.get() == 0 && shared.closing.take() {
+            shared.close_now();
+        }
+    }
+}
+
+impl Shared {
+    fn close_now(&self) {
+        if let Some(db) = self.db.borrow_mut().take() {
+            release(&db);
+        }
+    }
 }
 
 impl Connection {
@@ -100,6 +125,8 @@ impl Connection {
                 db: RefCell::new(None),
                 listener: RefCell::new(None),
                 handlers: RefCell::new(Vec::new()),
+                holds: Cell::new(0),
+                closing: Cell::new(false),
             }),
         };
         connection.database().await?;
@@ -119,15 +146,27 @@ impl Connection {
         self.shared.db.borrow().clone()
     }
 
+    /// Closes now, or when the last call made before it settles. A call
+    /// made after it keeps the connection open, as it would reopen it.
     pub fn close(&self) {
-        if let Some(db) = self.shared.db.borrow_mut().take() {
-            release(&db);
+        let shared = &self.shared;
+        shared.closing.set(shared.holds.get() > 0);
+        if !shared.closing.get() {
+            shared.close_now();
         }
+    }
+
+    /// Taken when a call is made, before its future first runs.
+    pub fn hold(&self) -> Hold {
+        let shared = &self.shared;
+        shared.holds.set(shared.holds.get() + 1);
+        shared.closing.set(false);
+        Hold(shared.clone())
     }
 
     pub(super) fn drop_if_current(&self, db: &IdbDatabase) {
         if self.current().as_ref() == Some(db) {
-            self.close();
+            self.shared.close_now();
         }
     }
 
@@ -153,9 +192,7 @@ impl Connection {
                 return;
             };
             // Close at once so the other connection's upgrade is not blocked.
-            if let Some(db) = shared.db.borrow_mut().take() {
-                release(&db);
-            }
+            shared.close_now();
             let event: IdbVersionChangeEvent = event.unchecked_into();
             let change = VersionChange {
                 old_version: event.old_version() as u32,

@@ -12,7 +12,7 @@ mod records;
 pub mod schema;
 mod store;
 
-pub use connection::{Durability, Listener, VersionChange};
+pub use connection::{Durability, Hold, Listener, VersionChange};
 pub use environment::BrowserEnvironment;
 pub use schema::VERSION;
 pub use store::IdbSessionStore;

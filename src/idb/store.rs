@@ -65,6 +65,11 @@ impl IdbSessionStore {
         self.connection.close();
     }
 
+    /// See `Connection::hold`: the binding takes one as each call is made.
+    pub fn hold(&self) -> super::Hold {
+        self.connection.hold()
+    }
+
     /// Writes to an existing session in one transaction: after `reads`
     /// (the session record is read first), `writes` issues its writes; if
     /// there are any, the session's `updatedAt` is bumped in the same

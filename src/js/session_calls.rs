@@ -239,7 +239,11 @@ impl Backend {
             }
             Store::Idb(store) => {
                 let store = store.clone();
+                // Now, not when the future first runs: a close() between
+                // would find no call and drop the connection under it.
+                let hold = store.hold();
                 future_to_promise(async move {
+                    let _hold = hold;
                     let reply = store.run(call).await.map_err(|e| error_to_js(&e))?;
                     report(&reply);
                     to_reply(reply).map_err(|e| error_to_js(&e))

@@ -87,6 +87,23 @@ test("a database a newer schema upgraded is VERSION, with the browser's VersionE
   );
 });
 
+test("a call made just before close() runs on the open connection, in call order, and close() then releases it", async () => {
+  let changes = 0;
+  const a = await attache.IdbSessionStore.open({ name: "parity-close", onVersionChange: () => changes++ });
+  const b = await attache.IdbSessionStore.open({ name: "parity-close" });
+  await a.createSession({ id: "s" });
+  const text = (content) => [{ role: "user", content }];
+  await Promise.all([a.appendMessages("s", text("first")), a.close(), b.appendMessages("s", text("second"))]);
+  assert.deepEqual((await b.loadMessages("s")).map((m) => m.content), ["first", "second"]);
+  b.close();
+  await new Promise((done, fail) => {
+    const request = indexedDB.deleteDatabase("parity-close");
+    request.onsuccess = done;
+    request.onerror = () => fail(request.error);
+  });
+  assert.equal(changes, 0, "a closed store's connection hears no versionchange");
+});
+
 test("an import whose message add fails is ABORTED, not ALREADY_EXISTS, and writes nothing", async () => {
   const store = await attache.IdbSessionStore.open({ name: "parity-import-abort" });
   await store.createSession({ id: "s" });
