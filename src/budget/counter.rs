@@ -47,12 +47,18 @@ impl Counter {
 
     /// A ratio counter. Like the reference, the ratio is taken at `f32`
     /// precision and read as the decimal it prints as, so `3.7` is exactly
-    /// 37/10; unlike it, a ratio that is not positive and finite is an
-    /// error rather than a silent 4.0.
+    /// 37/10; unlike it, a ratio out of range is an error rather than a
+    /// silent 4.0. The range keeps the decimal exact and its arithmetic
+    /// in u64 for histories up to about 180 MB.
     pub fn ratio(ratio: f64, per_message: u64) -> Result<Self, Error> {
         let single = ratio as f32;
-        let invalid = || Error::argument("counter.ratio", "must be a positive finite number");
-        if !(single.is_finite() && single > 0.0) {
+        let invalid = || {
+            Error::argument(
+                "counter.ratio",
+                "must be a number of characters per token from 0.01 to 10000",
+            )
+        };
+        if !(0.01..=10_000.0).contains(&single) {
             return Err(invalid());
         }
         let (num, den) = shortest_decimal(single)
@@ -101,8 +107,9 @@ pub(crate) fn shortest_decimal(x: f32) -> Option<(u64, u64)> {
 impl Counter {
     /// The count for messages of these rendered character counts: the
     /// arithmetic alone, for callers that already know the characters.
+    /// At most 2^53 - 1, as a host's counter may return: JS reads it exactly.
     pub fn count_chars(&self, per_message: &[u64]) -> u64 {
-        match *self {
+        let count = match *self {
             Counter::Heuristic => {
                 let total = per_message.iter().fold(0_u64, |sum, c| {
                     sum.saturating_add(c.saturating_add(MESSAGE_OVERHEAD_CHARS))
@@ -122,7 +129,8 @@ impl Counter {
                     .saturating_mul(per_message.len() as u64);
                 scaled.saturating_add(overhead) / num
             }
-        }
+        };
+        count.min((1 << 53) - 1)
     }
 }
 

@@ -112,13 +112,42 @@ fn a_custom_ratio_is_read_as_the_decimal_it_prints_as() {
         },
         "f32 precision, as the reference: 0.30000000000000004 is 0.3"
     );
-    for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+    for bad in [
+        0.0,
+        -1.0,
+        f64::NAN,
+        f64::INFINITY,
+        1e-19,
+        0.0099,
+        10_001.0,
+        1e16,
+    ] {
         assert_eq!(
             Counter::ratio(bad, 4).unwrap_err().code(),
             "INVALID_ARGUMENT",
             "{bad}"
         );
     }
+    // Both ends of the range: exact decimals, whatever f32 makes of them.
+    for (ratio, num, den) in [
+        (0.01, 1, 100),
+        (10_000.0, 10_000, 1),
+        (0.012_345_678, 12_345_678, 1_000_000_000),
+    ] {
+        assert_eq!(
+            Counter::ratio(ratio, 0).unwrap(),
+            Counter::Ratio {
+                num,
+                den,
+                per_message: 0
+            },
+            "{ratio}"
+        );
+    }
+    // The most a count says is 2^53 - 1, which JS reads exactly.
+    let most = Counter::ratio(0.01, u64::MAX).unwrap();
+    assert_eq!(most.count_chars(&[u64::MAX, 1]), (1 << 53) - 1);
+    assert_eq!(Counter::Heuristic.count_chars(&[u64::MAX]), (1 << 53) - 1);
 }
 
 #[test]

@@ -214,8 +214,11 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
             continue;
         }
         if !list {
-            checked.push(crate::request::consolidated(&from_js(&value, name)?)?);
-            transients.push(&value);
+            let read = from_js(&value, name)?;
+            checked.push(crate::request::consolidated(&read)?);
+            // Its `meta` too is never counted, as the lists' is not.
+            let one: js_sys::Array = for_counter(vec![read]).unchecked_into();
+            transients.push(&one.get(0));
         } else if is_array(&value) {
             let items = list_from_js(&value, name)?;
             checked.extend(Message::list(&items, name)?);

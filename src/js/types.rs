@@ -121,7 +121,7 @@ export type AiSdkMessage =
 /** System text goes in `instructions` (one text as a string): AI SDK 7 refuses it among the messages. */
 export interface AiSdkRequest { instructions?: string | Array<{ role: "system"; content: string }>; messages: AiSdkMessage[] }
 
-/** A built-in counter, `{ ratio, perMessage }` (`perMessage` a whole number), or the
+/** A built-in counter, `{ ratio, perMessage }` (`ratio` characters per token, 0.01 to 10000; `perMessage` a whole number), or the
  * host's own function, synchronous, whose fraction of a token is rounded up. */
 export type TokenCounterSpec =
   | "heuristic" | "openai" | "anthropic" | "gemini" | "local"

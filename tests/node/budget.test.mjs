@@ -29,8 +29,10 @@ test("a custom ratio and a host function count as given", () => {
   const withMeta = [{ ...messages[0], meta: { note: "n".repeat(4000) } }];
   assert.equal(estimateTokens(withMeta, (ms) => JSON.stringify(ms).length), JSON.stringify(messages).length);
   const seen = [];
-  planTurn({ contextWindow: 100_000, history: withMeta, contributors: withMeta, memories: withMeta, counter: (ms) => { seen.push(JSON.stringify(ms)); return 1; } });
-  assert.deepEqual(seen.map((s) => s.includes("meta")), [false, false], "history, and contributors and memories, without meta");
+  const attachments = { role: "user", content: [{ type: "text", text: "[Pinned memory: a]\n\nm" }], meta: { note: "n".repeat(4000) } };
+  planTurn({ contextWindow: 100_000, history: withMeta, attachments, contributors: withMeta, memories: withMeta, counter: (ms) => { seen.push(JSON.stringify(ms)); return 1; } });
+  assert.deepEqual(seen.map((s) => s.includes("meta")), [false, false], "history, and the attachments, contributors and memories, without meta");
+  assert.ok(seen[1].includes("Pinned memory"), "the attachments were counted");
   for (const bad of ["gpt", { ratio: 0 }, { ratio: 4, perMessage: -1 }, () => -1, () => -0.5, () => { throw new Error("x"); }]) {
     assert.throws(() => estimateTokens(messages, bad), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT", String(bad));
   }
@@ -38,7 +40,7 @@ test("a custom ratio and a host function count as given", () => {
   // The ratio is named where it is, however it is wrong; a counter of no
   // kind at all is told every kind it may be.
   for (const bad of [{ ratio: -1 }, { ratio: "4" }, {}]) {
-    assert.throws(() => estimateTokens(messages, bad), (e) => e.field === "counter.ratio" && /positive finite/.test(e.message), JSON.stringify(bad));
+    assert.throws(() => estimateTokens(messages, bad), (e) => e.field === "counter.ratio" && /from 0\.01 to 10000/.test(e.message), JSON.stringify(bad));
   }
   for (const bad of [5, true, Symbol("c"), [], [{ ratio: 4 }]]) {
     assert.throws(() => estimateTokens(messages, bad), (e) => e.field === "counter" && /"heuristic".*or a function/.test(e.message), String(bad));
