@@ -2,7 +2,7 @@
 //! results ride in the user turn, so a tool message and the user message
 //! after it become one turn, and are split again on the way back.
 
-use super::{blank, object, At, Fields, Image, Message, Part, Role, Sourced, NO_OUTPUT};
+use super::{blank, image_url, object, At, Fields, Image, Message, Part, Role, Sourced, NO_OUTPUT};
 use crate::json::{Map, Value};
 use crate::text::{is_blank, trim_end};
 use crate::Error;
@@ -30,21 +30,12 @@ fn block(part: &Part, at: At) -> Result<Value, Error> {
         Part::Image(image) => {
             // Anthropic fetches a `url` source, so a data: URL goes as its
             // base64 data.
-            super::sent_image(image, at)?;
-            let converted;
-            let image = match image {
-                Image::Url(url) if super::data_url(url).is_some() => {
-                    converted = super::image_from_url(url);
-                    &converted
-                }
-                other => other,
-            };
-            let source = match image {
-                Image::Url(url) => object([("type", "url".into()), ("url", url.as_str().into())]),
-                Image::Base64 { media_type, data } => object([
+            let source = match super::sent_image(image, at)? {
+                None => object([("type", "url".into()), ("url", image_url(image).into())]),
+                Some((media_type, data)) => object([
                     ("type", "base64".into()),
-                    ("media_type", media_type.as_str().into()),
-                    ("data", data.as_str().into()),
+                    ("media_type", media_type.into()),
+                    ("data", data.into()),
                 ]),
             };
             object([("type", "image".into()), ("source", source)])

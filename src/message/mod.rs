@@ -398,23 +398,39 @@ pub(crate) fn image_from_url(url: &str) -> Image {
     }
 }
 
-/// Whether a provider takes the image: a URL it fetches, or base64 (a
-/// `data:` URL's too) of jpeg, png, gif or webp. OpenAI and Anthropic
-/// answer a 400 for another (an SVG, a BMP, `image/*`), every later turn.
-pub(crate) fn sent_image(image: &Image, at: At) -> Result<(), Error> {
-    let sent = |image: &Image| {
-        matches!(image, Image::Base64 { media_type, .. }
-            if ["image/jpeg", "image/png", "image/gif", "image/webp"].contains(&media_type.as_str()))
+/// What a provider is sent for an image: `None` for a URL it fetches,
+/// else its type, in lower case, and base64 (a `data:` URL's, whatever
+/// its parameters or the case of `;base64`). Both providers take jpeg,
+/// png, gif and webp, and answer a 400 for another (an SVG, a BMP,
+/// `image/*`) on every later turn.
+pub(crate) fn sent_image<'a>(
+    image: &'a Image,
+    at: At,
+) -> Result<Option<(&'static str, &'a str)>, Error> {
+    let (media_type, data, field) = match image {
+        Image::Url(url) => {
+            let Some(rest) = data_url(url) else {
+                return Ok(None);
+            };
+            let (header, data) = rest.split_once(',').unwrap_or_default();
+            let mut params = header.split(';');
+            let media_type = params.next().unwrap_or_default();
+            let base64 = params
+                .last()
+                .is_some_and(|p| p.eq_ignore_ascii_case("base64"));
+            (if base64 { media_type } else { "" }, data, "url")
+        }
+        Image::Base64 { media_type, data } => (media_type.as_str(), data.as_str(), "mediaType"),
     };
-    let field = match image {
-        Image::Url(url) if data_url(url).is_none() || sent(&image_from_url(url)) => return Ok(()),
-        Image::Url(_) => "url",
-        _ if sent(image) => return Ok(()),
-        _ => "mediaType",
-    };
-    Err(at
-        .field(field)
-        .wrong("must be base64 of image/jpeg, image/png, image/gif or image/webp"))
+    match ["image/jpeg", "image/png", "image/gif", "image/webp"]
+        .into_iter()
+        .find(|sent| sent.eq_ignore_ascii_case(media_type))
+    {
+        Some(sent) => Ok(Some((sent, data))),
+        None => Err(at
+            .field(field)
+            .wrong("must be base64 of image/jpeg, image/png, image/gif or image/webp")),
+    }
 }
 
 pub(crate) fn image_url(image: &Image) -> String {

@@ -570,6 +570,16 @@ fn what_a_provider_cannot_take_is_refused_before_sending() {
         );
         assert_eq!(refused(to_openai(&image)), at, "{media_type}");
     }
+    // A subtype is any case (RFC 2045), and Anthropic gets it in lower case.
+    let upper = message(
+        json!({"role": "user", "content": [{"type": "image", "data": "iVBORw0KGgo=", "mediaType": "image/PNG"}]}),
+    );
+    assert_eq!(
+        to_anthropic(&upper, None, None).unwrap()["messages"][0]["content"][0]["source"]
+            ["media_type"],
+        "image/png"
+    );
+    assert!(to_openai(&upper).is_ok());
     let two_texts = json!({"role": "tool", "content": [{"type": "tool_result", "callId": "c", "isError": true,
         "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}]});
     let calls = json!({"role": "assistant", "content": [{"type": "tool_call", "id": "c", "name": "n", "arguments": {}}]});
@@ -599,10 +609,18 @@ fn what_a_provider_cannot_take_is_refused_before_sending() {
     let data_url =
         |url: &str| message(json!({"role": "user", "content": [{"type": "image", "url": url}]}));
     // The scheme is any case (RFC 2397): Anthropic would fetch `DATA:`.
+    // So is `;base64`, and parameters may come before it (RFC 2397).
     for url in [
         "data:image/png;base64,iVBORw0KGgo=",
         "DATA:image/png;base64,iVBORw0KGgo=",
+        "data:image/png;BASE64,iVBORw0KGgo=",
+        "data:image/PNG;name=a.png;base64,iVBORw0KGgo=",
     ] {
+        assert_eq!(
+            to_openai(&data_url(url)).unwrap()[0]["content"][0]["image_url"]["url"],
+            url,
+            "OpenAI gets it as it is"
+        );
         let sent = to_anthropic(&data_url(url), None, None);
         assert_eq!(
             sent.unwrap()["messages"][0]["content"][0]["source"],
@@ -614,6 +632,9 @@ fn what_a_provider_cannot_take_is_refused_before_sending() {
         "data:image/bmp;base64,Qk0=",
         "data:image/svg+xml,<svg/>",
         "Data:image/svg+xml,<svg/>",
+        "data:image/png,iVBORw0KGgo=",
+        "data:image/png;base64",
+        "data:image/png;base64x,iVBORw0KGgo=",
     ] {
         assert_eq!(
             refused(to_anthropic(&data_url(url), None, None)),
