@@ -73,6 +73,8 @@ pub fn plan_turn(budget: TurnBudget) -> Result<Plan, Error> {
         .transient_tokens
         .saturating_add(budget.overhead_tokens);
     let payload_tokens = budget.history_tokens.saturating_add(reserve_tokens);
+    // Reported at most 2^53 - 1, which JS reads exactly; decided on whole.
+    let safe = |n: u64| n.min((1 << 53) - 1);
     let lower = threshold_tokens.min(emergency_tokens);
     // Compacting then would empty the history every turn, and loopctl
     // ends such a run as exceeded once there is nothing left to drop.
@@ -87,13 +89,13 @@ pub fn plan_turn(budget: TurnBudget) -> Result<Plan, Error> {
     };
     Ok(Plan {
         action,
-        payload_tokens,
+        payload_tokens: safe(payload_tokens),
         history_tokens: budget.history_tokens,
         transient_tokens: budget.transient_tokens,
         overhead_tokens: budget.overhead_tokens,
         threshold_tokens,
         emergency_tokens,
-        reserve_tokens,
+        reserve_tokens: safe(reserve_tokens),
         history_budget: match action {
             Action::ContextExceeded => 0,
             // Under the line, as 70 / 100 < 1 and (room / 2) < room.

@@ -306,6 +306,36 @@ fn transients_and_overhead_at_the_line_are_context_exceeded() {
 }
 
 #[test]
+fn sums_past_2_to_the_53_stop_there_and_decide_the_same() {
+    let most: u64 = (1 << 53) - 1;
+    let at = |window, history, overhead| {
+        plan_turn(TurnBudget {
+            context_window: window,
+            threshold_percent: 80,
+            history_tokens: history,
+            overhead_tokens: overhead,
+            transient_tokens: most,
+        })
+        .unwrap()
+    };
+    let exceeded = at(most, most, most);
+    assert_eq!(
+        (
+            exceeded.action,
+            exceeded.payload_tokens,
+            exceeded.reserve_tokens
+        ),
+        (Action::ContextExceeded, most, most)
+    );
+    // A native caller's window past 2^53: decided on the whole sum.
+    let huge = at(u64::MAX / 100, u64::MAX, 0);
+    assert_eq!(
+        (huge.action, huge.payload_tokens),
+        (Action::Compact { emergency: true }, most)
+    );
+}
+
+#[test]
 fn the_lines_are_exact_percentages_rounded_up() {
     let at = |window, pct, history| {
         plan_turn(TurnBudget {
