@@ -425,17 +425,27 @@ mod tests {
             .filter(|c| !c.is_empty())
             .collect();
         assert_eq!(declared, super::CODES);
+        // code() indexes the list: each variant at its own place in it.
         let errors = [
-            Error::argument("id", "is required"),
-            Error::from_dom("VersionError", "", Cause::NONE),
-            Error::from_dom("AbortError", "", Cause::NONE),
-            Error::Busy {
-                class: "AttachmentStore",
-            },
-            Error::Freed { class: "x".into() },
+            (Error::argument("id", "is required"), "INVALID_ARGUMENT"),
+            (Error::value("v", "bad"), "INVALID_VALUE"),
+            (Error::from_dom("VersionError", "", Cause::NONE), "VERSION"),
+            (Error::from_dom("AbortError", "", Cause::NONE), "ABORTED"),
+            (
+                Error::from_dom("SecurityError", "", Cause::NONE),
+                "UNAVAILABLE",
+            ),
+            (
+                Error::Busy {
+                    class: "AttachmentStore",
+                },
+                "BUSY",
+            ),
+            (Error::Freed { class: "x".into() }, "FREED"),
+            (Error::InvalidThis { class: "x".into() }, "INVALID_THIS"),
         ];
-        for error in errors {
-            assert!(Error::is_code(error.code()), "{}", error.code());
+        for (error, code) in errors {
+            assert_eq!(error.code(), code);
         }
         assert!(!Error::is_code("NOT_A_CODE") && !Error::is_code("version"));
     }

@@ -403,7 +403,10 @@ async fn close_waits_for_calls_made_before_it_on_the_same_connection() {
     assert!(store.current_connection().is_some_and(|kept| kept == db));
     append.await.unwrap();
     drop(hold);
-    assert!(store.current_connection().is_none(), "closed once it settled");
+    assert!(
+        store.current_connection().is_none(),
+        "closed once it settled"
+    );
     // A call made after close() keeps the connection, as it would reopen it.
     store.get_session("s").await.unwrap();
     let db = store.current_connection().expect("the next call reopened");
@@ -413,7 +416,10 @@ async fn close_waits_for_calls_made_before_it_on_the_same_connection() {
     drop(first);
     assert!(store.current_connection().is_some_and(|kept| kept == db));
     drop(second);
-    assert!(store.current_connection().is_some(), "open, as after a reopen");
+    assert!(
+        store.current_connection().is_some(),
+        "open, as after a reopen"
+    );
     store.close();
     assert!(store.current_connection().is_none());
     delete_database(&name).await;
