@@ -295,6 +295,16 @@ for (const [name, open] of Object.entries(stores)) {
       expect((await saver.getTuple(at)).pendingWrites).toHaveLength(2);
     });
 
+    it("no writes on a thread not yet stored make no session", async () => {
+      const store = await open();
+      const saver = new AttacheCheckpointSaver(store);
+      const at = { configurable: { thread_id: "none yet", checkpoint_ns: "", checkpoint_id: "X" } };
+      await saver.putWrites(at, [], "task");
+      expect(await store.getSession("none yet")).toBeNull();
+      await saver.putWrites(at, [["a", 1]], "task");
+      expect(await store.getSession("none yet")).not.toBeNull();
+    });
+
     it("a checkpoint holding a credential is refused whole, and deleteThread removes the thread", async () => {
       const store = await open();
       const saver = new AttacheCheckpointSaver(store);

@@ -468,6 +468,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     const threadId = required(config, "thread_id", "put writes");
     const checkpointId = required(config, "checkpoint_id", "put writes");
     const ns = config.configurable.checkpoint_ns ?? "";
+    // Nothing to keep: no session is made for it, as MemorySaver makes none.
+    if (writes.length === 0) return;
     const state = {};
     const stateIfAbsent = {};
     const names = {};
