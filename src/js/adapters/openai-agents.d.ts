@@ -19,7 +19,7 @@ export declare class AttacheSession implements SessionHistoryTransactionAwareSes
   popItem(): Promise<AgentInputItem | undefined>;
   /** Items as a redacting store keeps them, so stored and expected items compare equal. */
   prepareHistoryItemsForPersistenceComparison(items: AgentInputItem[]): AgentInputItem[];
-  /** Empties the history; applied operation ids are kept, so none is applied twice. */
+  /** Empties the history, then forgets the applied operation ids, as `MemorySession` does: a transaction replayed after it applies again. */
   clearSession(): Promise<void>;
   /** The whole history becomes `items` (a compaction and what it keeps), in one transaction. */
   replaceHistoryWithCompaction(items: AgentInputItem[]): Promise<void>;
