@@ -493,11 +493,14 @@ pub fn is_placeholder(text: &[u8]) -> bool {
             .is_some_and(|prefix| prefix.len() <= 8 && !prefix.contains(&b'.'))
     });
     let masked = !text.is_empty() && text.iter().all(|&b| b == b'*' || b == b'.');
-    // A doc's `YOUR_API_KEY`; crate::text's find, as str's own search
-    // costs 5 KB of wasm.
+    // A doc's `YOUR_API_KEY` or `your-api-key`; crate::text's find, as
+    // str's own search costs 5 KB of wasm.
     let yours = std::str::from_utf8(text).is_ok_and(|t| {
         crate::text::contains(t, "YOUR") && t.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
-    });
+    }) || text
+        .get(..5)
+        .is_some_and(|start| start.eq_ignore_ascii_case(b"your-"))
+        && text.iter().all(|&b| b.is_ascii_alphabetic() || b == b'-');
     // A name in braces or brackets (`{password}`, `[FILTERED]`): letters,
     // spaces, `_` and `-` only, so JSON text or a braced key is no mask.
     let named = |inner: &[u8]| {
@@ -847,8 +850,12 @@ fn pem(text: &str, from: usize) -> Option<Hit> {
         let line = crate::text::tail(rest, at + 11);
         let end = crate::text::find(line, "-----").unwrap_or(line.len());
         let label = crate::text::head(line, end);
+        // A header that a quote or `)` closes at once is a format check
+        // or a pattern (`indexOf("-----BEGIN PRIVATE KEY-----")`): no key.
+        let next = line.as_bytes().iter().skip(end + 5).find(|&&b| b != b' ');
+        let alone = matches!(next, None | Some(b'"' | b'\'' | b'`' | b')'));
         // `PGP PRIVATE KEY BLOCK` is the armored form.
-        if label.ends_with("PRIVATE KEY") || label.ends_with("PRIVATE KEY BLOCK") {
+        if !alone && (label.ends_with("PRIVATE KEY") || label.ends_with("PRIVATE KEY BLOCK")) {
             let start = offset(text, rest) + at;
             let body = crate::text::tail(text, start);
             let stop = crate::text::find(body, "-----END ")
@@ -888,14 +895,7 @@ const HEADERS: [&str; 6] = [
 /// `enum: ["x-api-key", "authorization"]`).
 pub fn header_pair(name: &str, value: &str) -> Option<Hit> {
     let name = HEADERS.into_iter().find(|n| n.eq_ignore_ascii_case(name))?;
-    header_value(name, value, &mut 0).filter(|hit| paired(name, value, hit))
-}
-
-fn paired(name: &str, value: &str, hit: &Hit) -> bool {
-    name != "x-api-key"
-        || crate::text::part(value, hit.start, hit.end)
-            .bytes()
-            .any(|b| b.is_ascii_digit())
+    header_value(name, value, &mut 0)
 }
 
 /// Whether the quoted name at `start` is an item of a list or a tuple
@@ -939,8 +939,8 @@ fn header_at(text: &str, start: usize, dead: &mut [usize; 6]) -> Option<Hit> {
         let quotes = [' ', '\t', '"', '\'', '\\'];
         let after = crate::text::tail(text, end);
         let trimmed = after.trim_start_matches(quotes);
-        let (value, pair) = match trimmed.strip_prefix(':') {
-            Some(value) => (value, false),
+        let value = match trimmed.strip_prefix(':') {
+            Some(value) => value,
             // A list's entry, name and value quoted (JSON, escaped too, or
             // Python's `('Authorization', '…')`), pretty-printed too.
             None if matches!(after.as_bytes().first(), Some(b'"' | b'\'' | b'\\'))
@@ -951,7 +951,7 @@ fn header_at(text: &str, start: usize, dead: &mut [usize; 6]) -> Option<Hit> {
                 if !matches!(value.as_bytes().first(), Some(b'"' | b'\'' | b'\\')) {
                     continue;
                 }
-                (value, true)
+                value
             }
             None => continue,
         };
@@ -959,9 +959,7 @@ fn header_at(text: &str, start: usize, dead: &mut [usize; 6]) -> Option<Hit> {
         let at = offset(text, value);
         let mut measured = 0;
         if let Some(hit) = header_value(name, value, &mut measured) {
-            if !pair || paired(name, value, &hit) {
-                return Some(Hit::new(hit.kind, at + hit.start, at + hit.end));
-            }
+            return Some(Hit::new(hit.kind, at + hit.start, at + hit.end));
         }
         // The same header name inside what was read holds a part of the
         // same value: not read again (`x-api-key:<` 15,000 times was
@@ -1001,7 +999,13 @@ fn header_value(name: &str, value: &str, measured: &mut usize) -> Option<Hit> {
         (len >= 8 && real).then_some(Hit::new(kind, from, from + len))
     };
     match name {
-        "x-api-key" => token("api_key_header", 0),
+        // With a digit, as keys have: code (`'X-API-Key': this.apiKey`)
+        // and words have none.
+        "x-api-key" => token("api_key_header", 0).filter(|hit| {
+            crate::text::part(value, hit.start, hit.end)
+                .bytes()
+                .any(|b| b.is_ascii_digit())
+        }),
         "set-cookie" | "cookie" => {
             // To the end of the line, or of the quoted string it sits in.
             let end = value_end(value, false);
@@ -1009,8 +1013,14 @@ fn header_value(name: &str, value: &str, measured: &mut usize) -> Option<Hit> {
             let pairs = crate::text::head(value, end);
             let set = !is_marker(pairs.trim_end().as_bytes())
                 && pairs.split(';').any(|pair| {
-                    pair.split_once('=')
-                        .is_some_and(|(n, v)| !n.trim().is_empty() && !v.trim().is_empty())
+                    // `name=value`, no space at the `=`: `cookie: i32 = 0`
+                    // is code.
+                    pair.split_once('=').is_some_and(|(n, v)| {
+                        !n.trim().is_empty()
+                            && !v.trim().is_empty()
+                            && !n.ends_with(' ')
+                            && !v.starts_with(' ')
+                    })
                 });
             set.then_some(Hit::new("cookie_header", 0, end))
         }
@@ -1052,7 +1062,11 @@ fn url_password(bytes: &[u8], from: usize) -> Option<Hit> {
                 .map(|c| user + c)
             {
                 let password = &userinfo[colon + 1..];
-                if !password.is_empty() && !stands_in(password) {
+                // The docs' own word for it (`user:password@host`).
+                let word = ["password", "pass", "passwd", "pwd", "secret"]
+                    .iter()
+                    .any(|w| password.eq_ignore_ascii_case(w.as_bytes()));
+                if !password.is_empty() && !stands_in(password) && !word {
                     let start = authority_start + colon + 1;
                     return Some(Hit::new("url_password", start, authority_start + at));
                 }
@@ -1151,18 +1165,18 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     let longest = if quoted { 4096 } else { 512 };
     let window = &value.as_bytes()[..value.len().min(longest)];
     let spaced = quoted && passphrase(name);
+    // Words in quotes are prose (`apiKey: "Defaults to the env var"`),
+    // but for a passphrase, whose words are one value.
+    let mut prose = false;
     let run = match quote {
-        // To the closing quote; a passphrase's words are one value, other
-        // values end at a space.
         Some(q) => {
             let close = quoted_len(window, q, escaped);
-            if spaced {
-                close
-            } else {
-                window[..close]
-                    .iter()
-                    .position(|&b| b == b' ')
-                    .unwrap_or(close)
+            match window[..close].iter().position(|&b| b == b' ') {
+                Some(space) if !spaced => {
+                    prose = window[space..close].iter().any(|&b| b != b' ');
+                    space
+                }
+                _ => close,
             }
         }
         None => window
@@ -1189,16 +1203,28 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     // A call or a member (`f(`, `a.b`, `a[0]`) computes it; a full stop
     // ends a sentence.
     let after = |k: usize| value.as_bytes().get(run + k).copied();
+    // A path (`Ty::NAME`), and in `name: Ty = …` the type, are code.
+    let typed = !quoted
+        && bytes[j] == b':'
+        && value.as_bytes().iter().skip(run).find(|&&b| b != b' ') == Some(&b'=');
     let ends = match after(0) {
         Some(b'(' | b'[') => false,
         Some(b'.') => !after(1).is_some_and(|b| b.is_ascii_alphanumeric()),
-        _ => true,
+        Some(b':') => after(1) != Some(b':'),
+        _ => !typed,
     };
     // Bare, it must hold a digit: a variable's name has none, a password
     // typed in place usually does.
     let digit = quoted || value.as_bytes()[..run].iter().any(u8::is_ascii_digit);
     let literal = &value.as_bytes()[..run];
-    let real = !stands_in(literal);
+    // Its own name (`access_token: 'access_token'`, an env var's name),
+    // or bare, an identifier holding it (`x25519_generate_private_key`).
+    let named = literal.eq_ignore_ascii_case(name.as_bytes())
+        || !quoted
+            && literal
+                .windows(name.len())
+                .any(|w| w.eq_ignore_ascii_case(name.as_bytes()));
+    let real = !(stands_in(literal) || named || prose);
     // `"pin": 12345678` is a number, as `{ pin: 12345678 }` is: the field
     // rule takes text only. Only where a JSON number ends: a bot token's
     // digits run on into `:AAH…`.

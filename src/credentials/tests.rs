@@ -727,6 +727,52 @@ fn placeholders_prose_and_css_are_not_credentials() {
 }
 
 #[test]
+fn code_and_docs_that_name_credentials_pass_and_their_real_neighbours_do_not() {
+    // What a scan of 26,789 files of real crates and npm packages refused
+    // (linux-raw-sys, ring, http, jose, langsmith, web-sys, ...): each is
+    // a file an agent pins.
+    for text in [
+        "pub const DEVCONF_STABLE_SECRET: _bindgen_ty_3 = _bindgen_ty_3::DEVCONF_STABLE_SECRET;",
+        "    generate_private_key: x25519_generate_private_key,",
+        "let mut cookie: i32 = 0;",
+        "let cookie: Cookie = Cookie::build(\"name\", \"value\");",
+        "/// abc://username:password@example.com:123/path/data?key=value",
+        "// Credentials embedded in URLs: proto://user:PASS@host -> redact PASS only.",
+        "let proxy = Proxy::new(\"socks5://user:password@cool.proxy:9090\")?;",
+        "const LANGSMITH_API_KEY = \"LANGSMITH_API_KEY\";",
+        " *   apiKey: \"your-api-key\",",
+        "  access_token: 'access_token',",
+        "    Password = \"password\",",
+        "// apiKey: \"Defaults to the LANGSMITH_API_KEY env var\"",
+        "if (pkcs8.indexOf(\"-----BEGIN PRIVATE KEY-----\") !== 0) {",
+        "consistent!(click_1, r\"-----BEGIN PRIVATE KEY-----\");",
+        "return buildHeaders([{ 'X-API-Key': this.apiKey }]);",
+    ] {
+        assert_eq!(find(text), None, "{text}");
+    }
+    for (text, kind) in [
+        ("password: \"hunter2hunter2\"", "credential_assignment"),
+        ("password = \"password123\"", "credential_assignment"),
+        ("api_key = abc123def456", "credential_assignment"),
+        ("API_KEY: c2VjcmV0a2V5MTIz", "credential_assignment"),
+        ("private_key: priv8key2024x", "credential_assignment"),
+        ("postgres://app:s3cr3tpassw0rd@db/app", "url_password"),
+        (
+            "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n",
+            "private_key",
+        ),
+        (
+            "\"-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\"",
+            "private_key",
+        ),
+        ("Cookie: session=abc123; theme=dark", "cookie_header"),
+        ("x-api-key: 9f8e7d6c5b4a39281706", "api_key_header"),
+    ] {
+        assert_eq!(find(text), Some(kind), "{text}");
+    }
+}
+
+#[test]
 fn redacting_settles_and_a_key_without_its_end_line_goes_whole() {
     for (text, redacted) in [
         (
