@@ -1172,8 +1172,10 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
         Some(q) => {
             let close = quoted_len(window, q, escaped);
             match window[..close].iter().position(|&b| b == b' ') {
+                // A first word of letters or digits (not `Tr0ub4dor&3`).
                 Some(space) if !spaced => {
-                    prose = window[space..close].iter().any(|&b| b != b' ');
+                    prose = label_word(&window[..space])
+                        && window[space..close].iter().any(|&b| b != b' ');
                     space
                 }
                 _ => close,
@@ -1218,12 +1220,14 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     let digit = quoted || value.as_bytes()[..run].iter().any(u8::is_ascii_digit);
     let literal = &value.as_bytes()[..run];
     // Its own name (`access_token: 'access_token'`, an env var's name),
-    // or bare, an identifier holding it (`x25519_generate_private_key`).
+    // or bare, an identifier holding it between `_`s or its ends
+    // (`x25519_generate_private_key`, not `mypassword2024`).
+    let edge = |k: usize| k == 0 || k >= run || literal[k] == b'_' || literal[k - 1] == b'_';
     let named = literal.eq_ignore_ascii_case(name.as_bytes())
         || !quoted
-            && literal
-                .windows(name.len())
-                .any(|w| w.eq_ignore_ascii_case(name.as_bytes()));
+            && literal.windows(name.len()).enumerate().any(|(k, w)| {
+                w.eq_ignore_ascii_case(name.as_bytes()) && edge(k) && edge(k + name.len())
+            });
     let real = !(stands_in(literal) || named || prose);
     // `"pin": 12345678` is a number, as `{ pin: 12345678 }` is: the field
     // rule takes text only. Only where a JSON number ends: a bot token's

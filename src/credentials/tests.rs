@@ -734,6 +734,7 @@ fn code_and_docs_that_name_credentials_pass_and_their_real_neighbours_do_not() {
     for text in [
         "pub const DEVCONF_STABLE_SECRET: _bindgen_ty_3 = _bindgen_ty_3::DEVCONF_STABLE_SECRET;",
         "    generate_private_key: x25519_generate_private_key,",
+        "let cfg = Config { secret: secret_v2_key, ..base };",
         "let mut cookie: i32 = 0;",
         "let cookie: Cookie = Cookie::build(\"name\", \"value\");",
         "/// abc://username:password@example.com:123/path/data?key=value",
@@ -756,6 +757,9 @@ fn code_and_docs_that_name_credentials_pass_and_their_real_neighbours_do_not() {
         ("api_key = abc123def456", "credential_assignment"),
         ("API_KEY: c2VjcmV0a2V5MTIz", "credential_assignment"),
         ("private_key: priv8key2024x", "credential_assignment"),
+        ("password: mypassword2024", "credential_assignment"),
+        ("password: password123", "credential_assignment"),
+        ("secret: \"Tr0ub4dor&3 is mine\"", "credential_assignment"),
         ("postgres://app:s3cr3tpassw0rd@db/app", "url_password"),
         (
             "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n",
