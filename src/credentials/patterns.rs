@@ -850,10 +850,25 @@ fn pem(text: &str, from: usize) -> Option<Hit> {
         let line = crate::text::tail(rest, at + 11);
         let end = crate::text::find(line, "-----").unwrap_or(line.len());
         let label = crate::text::head(line, end);
-        // A header that a quote or `)` closes at once is a format check
-        // or a pattern (`indexOf("-----BEGIN PRIVATE KEY-----")`): no key.
-        let next = line.as_bytes().iter().skip(end + 5).find(|&&b| b != b' ');
-        let alone = matches!(next, None | Some(b'"' | b'\'' | b'`' | b')'));
+        // A header that a quote or `)` closes at once, with no base64 line
+        // before its END, is a format check or a pattern
+        // (`indexOf("-----BEGIN PRIVATE KEY-----")`): no key. A key's
+        // lines are 64 characters; one quoted line by line is still one.
+        let after = line.as_bytes().get(end + 5..).unwrap_or_default();
+        let next = after.iter().find(|&&b| b != b' ');
+        let span = crate::text::find(crate::text::tail(line, end + 5), "-----END ");
+        let mut run = 0;
+        let body = after[..span.unwrap_or(after.len()).min(1024)]
+            .iter()
+            .any(|&b| {
+                run = if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' {
+                    run + 1
+                } else {
+                    0
+                };
+                run >= 40
+            });
+        let alone = !body && matches!(next, None | Some(b'"' | b'\'' | b'`' | b')'));
         // `PGP PRIVATE KEY BLOCK` is the armored form.
         if !alone && (label.ends_with("PRIVATE KEY") || label.ends_with("PRIVATE KEY BLOCK")) {
             let start = offset(text, rest) + at;
@@ -895,7 +910,16 @@ const HEADERS: [&str; 6] = [
 /// `enum: ["x-api-key", "authorization"]`).
 pub fn header_pair(name: &str, value: &str) -> Option<Hit> {
     let name = HEADERS.into_iter().find(|n| n.eq_ignore_ascii_case(name))?;
-    header_value(name, value, &mut 0)
+    header_value(name, value, &mut 0).filter(|hit| paired(name, value, hit))
+}
+
+/// A list's `x-api-key` entry holds a digit: a schema's enum
+/// (`["x-api-key", "authorization"]`) is no header.
+fn paired(name: &str, value: &str, hit: &Hit) -> bool {
+    name != "x-api-key"
+        || crate::text::part(value, hit.start, hit.end)
+            .bytes()
+            .any(|b| b.is_ascii_digit())
 }
 
 /// Whether the quoted name at `start` is an item of a list or a tuple
@@ -939,8 +963,8 @@ fn header_at(text: &str, start: usize, dead: &mut [usize; 6]) -> Option<Hit> {
         let quotes = [' ', '\t', '"', '\'', '\\'];
         let after = crate::text::tail(text, end);
         let trimmed = after.trim_start_matches(quotes);
-        let value = match trimmed.strip_prefix(':') {
-            Some(value) => value,
+        let (value, pair) = match trimmed.strip_prefix(':') {
+            Some(value) => (value, false),
             // A list's entry, name and value quoted (JSON, escaped too, or
             // Python's `('Authorization', '…')`), pretty-printed too.
             None if matches!(after.as_bytes().first(), Some(b'"' | b'\'' | b'\\'))
@@ -951,7 +975,7 @@ fn header_at(text: &str, start: usize, dead: &mut [usize; 6]) -> Option<Hit> {
                 if !matches!(value.as_bytes().first(), Some(b'"' | b'\'' | b'\\')) {
                     continue;
                 }
-                value
+                (value, true)
             }
             None => continue,
         };
@@ -959,7 +983,9 @@ fn header_at(text: &str, start: usize, dead: &mut [usize; 6]) -> Option<Hit> {
         let at = offset(text, value);
         let mut measured = 0;
         if let Some(hit) = header_value(name, value, &mut measured) {
-            return Some(Hit::new(hit.kind, at + hit.start, at + hit.end));
+            if !pair || paired(name, value, &hit) {
+                return Some(Hit::new(hit.kind, at + hit.start, at + hit.end));
+            }
         }
         // The same header name inside what was read holds a part of the
         // same value: not read again (`x-api-key:<` 15,000 times was
@@ -999,12 +1025,10 @@ fn header_value(name: &str, value: &str, measured: &mut usize) -> Option<Hit> {
         (len >= 8 && real).then_some(Hit::new(kind, from, from + len))
     };
     match name {
-        // With a digit, as keys have: code (`'X-API-Key': this.apiKey`)
-        // and words have none.
+        // Without a digit, a member (`'X-API-Key': this.apiKey`) is code.
         "x-api-key" => token("api_key_header", 0).filter(|hit| {
-            crate::text::part(value, hit.start, hit.end)
-                .bytes()
-                .any(|b| b.is_ascii_digit())
+            let key = crate::text::part(value, hit.start, hit.end);
+            key.bytes().any(|b| b.is_ascii_digit()) || !key.contains('.')
         }),
         "set-cookie" | "cookie" => {
             // To the end of the line, or of the quoted string it sits in.
@@ -1062,11 +1086,7 @@ fn url_password(bytes: &[u8], from: usize) -> Option<Hit> {
                 .map(|c| user + c)
             {
                 let password = &userinfo[colon + 1..];
-                // The docs' own word for it (`user:password@host`).
-                let word = ["password", "pass", "passwd", "pwd", "secret"]
-                    .iter()
-                    .any(|w| password.eq_ignore_ascii_case(w.as_bytes()));
-                if !password.is_empty() && !stands_in(password) && !word {
+                if !password.is_empty() && !stands_in(password) {
                     let start = authority_start + colon + 1;
                     return Some(Hit::new("url_password", start, authority_start + at));
                 }
@@ -1165,20 +1185,18 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     let longest = if quoted { 4096 } else { 512 };
     let window = &value.as_bytes()[..value.len().min(longest)];
     let spaced = quoted && passphrase(name);
-    // Words in quotes are prose (`apiKey: "Defaults to the env var"`),
-    // but for a passphrase, whose words are one value.
-    let mut prose = false;
     let run = match quote {
+        // To the closing quote; a passphrase's words are one value, other
+        // values end at a space.
         Some(q) => {
             let close = quoted_len(window, q, escaped);
-            match window[..close].iter().position(|&b| b == b' ') {
-                // A first word of letters or digits (not `Tr0ub4dor&3`).
-                Some(space) if !spaced => {
-                    prose = label_word(&window[..space])
-                        && window[space..close].iter().any(|&b| b != b' ');
-                    space
-                }
-                _ => close,
+            if spaced {
+                close
+            } else {
+                window[..close]
+                    .iter()
+                    .position(|&b| b == b' ')
+                    .unwrap_or(close)
             }
         }
         None => window
@@ -1219,16 +1237,17 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     // typed in place usually does.
     let digit = quoted || value.as_bytes()[..run].iter().any(u8::is_ascii_digit);
     let literal = &value.as_bytes()[..run];
-    // Its own name (`access_token: 'access_token'`, an env var's name),
-    // or bare, an identifier holding it between `_`s or its ends
-    // (`x25519_generate_private_key`, not `mypassword2024`).
-    let edge = |k: usize| k == 0 || k >= run || literal[k] == b'_' || literal[k - 1] == b'_';
-    let named = literal.eq_ignore_ascii_case(name.as_bytes())
-        || !quoted
-            && literal.windows(name.len()).enumerate().any(|(k, w)| {
-                w.eq_ignore_ascii_case(name.as_bytes()) && edge(k) && edge(k + name.len())
-            });
-    let real = !(stands_in(literal) || named || prose);
+    // A compound name as its own value (`access_token: 'access_token'`,
+    // an env var's name), or bare, an identifier ending in `_` and it
+    // (`x25519_generate_private_key`): code. Not a single word's own
+    // name, nor `Password_2024!`: real if weak.
+    let compound = name.bytes().any(|b| b == b'_');
+    let ends_named = literal.len() > name.len()
+        && literal[literal.len() - name.len() - 1] == b'_'
+        && literal[literal.len() - name.len()..].eq_ignore_ascii_case(name.as_bytes())
+        && literal.iter().all(|&b| alnum_underscore(b));
+    let named = compound && literal.eq_ignore_ascii_case(name.as_bytes()) || !quoted && ends_named;
+    let real = !(stands_in(literal) || named);
     // `"pin": 12345678` is a number, as `{ pin: 12345678 }` is: the field
     // rule takes text only. Only where a JSON number ends: a bot token's
     // digits run on into `:AAH…`.
