@@ -296,7 +296,12 @@ fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
             if image.get("detail").is_some_and(|d| *d != "auto") {
                 return Err(image.wrong("detail", "only \"auto\" converts"));
             }
-            super::image_in(&image, "url", image.str("url")?)
+            // Only what toOpenAI sends back: a history read in must not
+            // fail every later turn (an SVG, a data: URL not base64).
+            let url = image.str("url")?;
+            let read = super::image_in(&image, "url", url)?;
+            super::sent_image(&super::Image::Url(url.to_owned()), part.at("image_url"))?;
+            Ok(read)
         }
         _ => Err(part.wrong("type", "is not a part attache converts")),
     }

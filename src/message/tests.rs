@@ -1099,6 +1099,28 @@ fn a_compatible_servers_reasoning_reads_as_thinking_and_is_not_sent_back() {
 }
 
 #[test]
+fn fromopenai_takes_in_only_images_toopenai_sends_back() {
+    for url in ["data:image/svg+xml;base64,AAAA", "data:image/png,AAAA"] {
+        let input =
+            json!({"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]});
+        assert_eq!(
+            refused(from_openai(&input, At::Name("x"))),
+            ("INVALID_VALUE", "x.content[0].image_url.url".to_owned()),
+            "{url}"
+        );
+    }
+    for url in [
+        "https://example.com/cat.svg",
+        "data:image/png;name=a;BASE64,iVBORw0KGgo=",
+    ] {
+        let input =
+            json!({"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]});
+        let read = from_openai(&input, At::Name("x")).unwrap();
+        assert!(to_openai(&sourced(&read)).is_ok(), "{url}");
+    }
+}
+
+#[test]
 fn openai_gets_tool_call_ids_of_at_most_40_characters_and_ollamas_calls_convert() {
     // Ollama writes each call's `index`, as a stream's delta does.
     let reply = json!({"choices": [{"message": {"role": "assistant", "content": "",
