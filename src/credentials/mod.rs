@@ -75,7 +75,10 @@ pub const MIN_HOST_SECRET: usize = 8;
 /// Registers a string to refuse wherever it appears.
 pub fn register_host_secret(secret: &str) -> Result<(), Error> {
     if secret.trim().len() < MIN_HOST_SECRET {
-        return Err(Error::argument("secret", "must be at least 8 characters"));
+        return Err(Error::argument(
+            "secret",
+            "must be at least 8 bytes of UTF-8",
+        ));
     }
     let secret = secret.trim();
     // As JSON text holds it too (tool arguments kept as a string): a `"`,

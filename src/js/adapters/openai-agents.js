@@ -430,7 +430,8 @@ export class AttacheSession {
    * adds, and a tab closed between the two loses the conversation.
    */
   async replaceHistoryWithCompaction(items) {
-    // Checked first, as addItems does: a refused call creates no session.
+    // Checked first, as addItems does: items that are no messages create
+    // no session (one the store then refuses does: README).
     const messages = messagesOf(items);
     const id = await this.getSessionId();
     await exclusive(id, () => this.#store.replaceMessages(id, { from: 0, messages }));
