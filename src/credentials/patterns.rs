@@ -851,16 +851,16 @@ fn pem(text: &str, from: usize) -> Option<Hit> {
         let end = crate::text::find(line, "-----").unwrap_or(line.len());
         let label = crate::text::head(line, end);
         // A header that a quote or `)` closes at once, with no base64 line
-        // before its END, is a format check or a pattern
+        // in the 1 KB after it, is a format check or a pattern
         // (`indexOf("-----BEGIN PRIVATE KEY-----")`): no key. A key's
         // lines are 64 characters; one quoted line by line is still one.
-        let after = line.as_bytes().get(end + 5..).unwrap_or_default();
-        let next = after.iter().find(|&&b| b != b' ');
-        let span = crate::text::find(crate::text::tail(line, end + 5), "-----END ");
-        let mut run = 0;
-        let body = after[..span.unwrap_or(after.len()).min(1024)]
-            .iter()
-            .any(|&b| {
+        // Read only for a key's label, and only 1 KB: linear in the text.
+        let key = label.ends_with("PRIVATE KEY") || label.ends_with("PRIVATE KEY BLOCK");
+        let alone = key && {
+            let after = line.as_bytes().get(end + 5..).unwrap_or_default();
+            let next = after.iter().find(|&&b| b != b' ');
+            let mut run = 0;
+            let body = after[..after.len().min(1024)].iter().any(|&b| {
                 run = if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' {
                     run + 1
                 } else {
@@ -868,9 +868,10 @@ fn pem(text: &str, from: usize) -> Option<Hit> {
                 };
                 run >= 40
             });
-        let alone = !body && matches!(next, None | Some(b'"' | b'\'' | b'`' | b')'));
+            !body && matches!(next, None | Some(b'"' | b'\'' | b'`' | b')'))
+        };
         // `PGP PRIVATE KEY BLOCK` is the armored form.
-        if !alone && (label.ends_with("PRIVATE KEY") || label.ends_with("PRIVATE KEY BLOCK")) {
+        if key && !alone {
             let start = offset(text, rest) + at;
             let body = crate::text::tail(text, start);
             let stop = crate::text::find(body, "-----END ")
@@ -1238,14 +1239,18 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     let digit = quoted || value.as_bytes()[..run].iter().any(u8::is_ascii_digit);
     let literal = &value.as_bytes()[..run];
     // A compound name as its own value (`access_token: 'access_token'`,
-    // an env var's name), or bare, an identifier ending in `_` and it
-    // (`x25519_generate_private_key`): code. Not a single word's own
-    // name, nor `Password_2024!`: real if weak.
+    // an env var's name), or bare, a lower-case identifier ending in `_`
+    // and it (`x25519_generate_private_key`): code. Not a single word's
+    // (`Password_2024!`, `hunter2_password`): real if weak.
     let compound = name.bytes().any(|b| b == b'_');
-    let ends_named = literal.len() > name.len()
-        && literal[literal.len() - name.len() - 1] == b'_'
-        && literal[literal.len() - name.len()..].eq_ignore_ascii_case(name.as_bytes())
-        && literal.iter().all(|&b| alnum_underscore(b));
+    let prefix = literal.len().saturating_sub(name.len() + 1);
+    let ends_named = compound
+        && literal.len() > name.len()
+        && literal[prefix] == b'_'
+        && literal[prefix + 1..].eq_ignore_ascii_case(name.as_bytes())
+        && literal[..prefix]
+            .iter()
+            .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
     let named = compound && literal.eq_ignore_ascii_case(name.as_bytes()) || !quoted && ends_named;
     let real = !(stands_in(literal) || named);
     // `"pin": 12345678` is a number, as `{ pin: 12345678 }` is: the field

@@ -406,6 +406,7 @@ pub(crate) fn image_from_url(url: &str) -> Image {
 pub(crate) fn sent_image<'a>(
     image: &'a Image,
     at: At,
+    media_type_field: &str,
 ) -> Result<Option<(&'static str, &'a str)>, Error> {
     let (media_type, data, field) = match image {
         Image::Url(url) => {
@@ -420,14 +421,17 @@ pub(crate) fn sent_image<'a>(
                 .is_some_and(|p| p.eq_ignore_ascii_case("base64"));
             (if base64 { media_type } else { "" }, data, "url")
         }
-        Image::Base64 { media_type, data } => (media_type.as_str(), data.as_str(), "mediaType"),
+        Image::Base64 { media_type, data } => {
+            (media_type.as_str(), data.as_str(), media_type_field)
+        }
     };
     match ["image/jpeg", "image/png", "image/gif", "image/webp"]
         .into_iter()
         .find(|sent| sent.eq_ignore_ascii_case(media_type))
     {
-        Some(sent) => Ok(Some((sent, data))),
-        None => Err(at
+        // No data is no image: a 400 too.
+        Some(sent) if !data.is_empty() => Ok(Some((sent, data))),
+        _ => Err(at
             .field(field)
             .wrong("must be base64 of image/jpeg, image/png, image/gif or image/webp")),
     }

@@ -50,7 +50,7 @@ pub fn to_openai(messages: &[Sourced]) -> Result<Value, Error> {
             match part {
                 Part::Text(text) => texts.push(text_part(text)),
                 Part::Image(image) => {
-                    super::sent_image(image, content_at.index(i))?;
+                    super::sent_image(image, content_at.index(i), "mediaType")?;
                     texts.push(object([
                         ("type", "image_url".into()),
                         ("image_url", object([("url", image_url(image).into())])),
@@ -300,7 +300,11 @@ fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
             // fail every later turn (an SVG, a data: URL not base64).
             let url = image.str("url")?;
             let read = super::image_in(&image, "url", url)?;
-            super::sent_image(&super::Image::Url(url.to_owned()), part.at("image_url"))?;
+            super::sent_image(
+                &super::Image::Url(url.to_owned()),
+                part.at("image_url"),
+                "url",
+            )?;
             Ok(read)
         }
         _ => Err(part.wrong("type", "is not a part attache converts")),

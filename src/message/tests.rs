@@ -1099,6 +1099,31 @@ fn a_compatible_servers_reasoning_reads_as_thinking_and_is_not_sent_back() {
 }
 
 #[test]
+fn fromanthropic_takes_in_only_images_toanthropic_sends_back() {
+    for (source, field) in [
+        (
+            json!({"type": "base64", "media_type": "image/bmp", "data": "Qk0="}),
+            "media_type",
+        ),
+        (
+            json!({"type": "url", "url": "data:image/svg+xml,<svg/>"}),
+            "url",
+        ),
+        (
+            json!({"type": "base64", "media_type": "image/png", "data": ""}),
+            "media_type",
+        ),
+    ] {
+        let input = json!({"role": "user", "content": [{"type": "image", "source": source}]});
+        assert_eq!(
+            refused(from_anthropic(&input, At::Name("x"))),
+            ("INVALID_VALUE", format!("x.content[0].source.{field}")),
+            "{source}"
+        );
+    }
+}
+
+#[test]
 fn fromopenai_takes_in_only_images_toopenai_sends_back() {
     for url in ["data:image/svg+xml;base64,AAAA", "data:image/png,AAAA"] {
         let input =
