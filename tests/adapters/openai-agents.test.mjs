@@ -294,6 +294,28 @@ for (const [name, backend] of Object.entries(backends)) {
       store.free();
     });
 
+    it("getItems(limit) reads the whole history again only for a result it returns with no call", async () => {
+      const store = await backend().open();
+      const { id } = await store.createSession();
+      await store.appendMessages(id, [
+        { role: "user", content: "first" },
+        neutral[4],
+        { role: "assistant", content: [{ type: "text", text: "checking" }, { type: "tool_call", id: "c1", name: "weather", arguments: { city: "Oslo" } }] },
+      ]);
+      const { store: watched, calls } = counted(store);
+      const session = new AttacheSession(watched, { sessionId: id });
+      await session.getSessionId();
+      calls.length = 0;
+      // The last two messages hold three items; the orphan is not among the last two.
+      expect(await session.getItems(2)).toEqual(neutralItems.slice(1, 3));
+      expect(calls).toEqual(["loadMessages"]);
+      calls.length = 0;
+      // Three messages are all there is, but the store cannot say so: read again.
+      expect((await session.getItems(3))[0]).toEqual(neutralItems[6]);
+      expect(calls).toEqual(["loadMessages", "loadMessages"]);
+      store.free();
+    });
+
     it("thinking between two texts stays with them when the call after them is popped", async () => {
       const store = await backend().open();
       const { id } = await store.createSession();
@@ -490,7 +512,6 @@ for (const [name, backend] of Object.entries(backends)) {
       expect(calls).toEqual(["commitTurn", "loadSessionState"]);
       expect(await session.getItems()).toEqual(items.slice(0, 4));
     });
-
 
     it("a compaction replaces the whole history in one store call, or changes nothing", async () => {
       const store = await backend().open();

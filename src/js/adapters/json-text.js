@@ -12,6 +12,20 @@ const HIGH = "\\\\u[dD][89abAB][0-9a-fA-F]{2}";
 const LOW = "\\\\u[dD][c-fC-F][0-9a-fA-F]{2}";
 const LONE_ESCAPE = new RegExp(`(?<!\\\\)((?:\\\\\\\\)*)(?:${HIGH}(?!${LOW})|(?<!${HIGH})${LOW})`, "g");
 
+/**
+ * `text` as a key's component. One holding a lone surrogate has no URI
+ * form: `refusal()` is thrown, typed as the adapter's framework wants, not
+ * a URIError.
+ */
+export function uriComponent(text, refusal) {
+  try {
+    return encodeURIComponent(text);
+  } catch (e) {
+    if (!(e instanceof URIError)) throw e;
+    throw refusal();
+  }
+}
+
 /** JSON text with each escaped lone surrogate made `\ufffd`. */
 export function wellFormedJson(text) {
   return text.replace(LONE_ESCAPE, "$1\\ufffd");

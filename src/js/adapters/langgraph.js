@@ -27,17 +27,11 @@ import {
   writesSortKey,
 } from "@langchain/langgraph-checkpoint";
 import { redactCredentials } from "./attache.js";
-import { depthOf, wellFormedJson } from "./json-text.js";
+import { depthOf, uriComponent, wellFormedJson } from "./json-text.js";
 
 /** A key's component; one holding a lone surrogate has no URI form, and no key. */
-function enc(component) {
-  try {
-    return encodeURIComponent(component);
-  } catch (e) {
-    if (!(e instanceof URIError)) throw e;
-    throw new TypeError("A thread's namespace, checkpoint id, channel, version or task id holds a lone surrogate (text cut through an emoji): it cannot name a key.");
-  }
-}
+const enc = (component) =>
+  uriComponent(component, () => new TypeError("A thread's namespace, checkpoint id, channel, version or task id holds a lone surrogate (text cut through an emoji): it cannot name a key."));
 // Checkpoint records list() loads per call.
 const LIST_PAGE = 16;
 // The most keys loadSessionStates takes in one call.

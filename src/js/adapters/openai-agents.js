@@ -9,16 +9,10 @@
 // Only clearSession deletes ids.
 import { UserError } from "@openai/agents-core";
 import { redactCredentials } from "./attache.js";
-import { depthOf, wellFormed, wellFormedJson } from "./json-text.js";
+import { depthOf, uriComponent, wellFormed, wellFormedJson } from "./json-text.js";
 
-function opKey(operationId) {
-  try {
-    return `agents/op/${encodeURIComponent(operationId)}`;
-  } catch {
-    // A lone surrogate has no URI form: a typed refusal, not a URIError.
-    throw new UserError("Session history transaction operationId must not hold a lone surrogate.");
-  }
-}
+const opKey = (operationId) =>
+  `agents/op/${uriComponent(operationId, () => new UserError("Session history transaction operationId must not hold a lone surrogate."))}`;
 // Tool arguments nested deeper are kept as their text in the neutral form:
 // the store refuses values nested past 128 levels, and a message holds
 // them three levels down.
@@ -151,10 +145,11 @@ function toItems(message, names) {
  * from (`at`) and its first part there. A result is named by the nearest
  * call before it: providers reuse ids (`call_0` each turn).
  */
-function itemsOf(messages) {
+function itemsOf(messages, from = 0) {
   const names = new Map();
   return messages.flatMap((message, at) => {
-    const entries = toItems(message, names).map((entry) => ({ ...entry, at }));
+    // Before `from`, only the calls' names are read.
+    const entries = at < from ? [] : toItems(message, names).map((entry) => ({ ...entry, at }));
     for (const part of partsOf(message.content)) if (part.type === "tool_call") names.set(part.id, part.name);
     return entries;
   });
@@ -365,7 +360,11 @@ export class AttacheSession {
     // the whole history.
     let entries = itemsOf(messages);
     // Fewer than `limit` messages are the whole history already.
-    if (limited && messages.length === count && entries.some((entry) => entry.orphan)) entries = itemsOf(await this.#store.loadMessages(id));
+    // Only a returned result with no call is named again: then, and in a
+    // session holding one whose call is nowhere, the whole history is read.
+    if (limited && messages.length === count && entries.slice(-count).some((entry) => entry.orphan)) {
+      entries = itemsOf(await this.#store.loadMessages(id));
+    }
     const items = entries.map(({ item }) => item);
     return limited ? items.slice(-count) : items;
   }
@@ -396,7 +395,7 @@ export class AttacheSession {
         const history = await this.#store.loadMessages(id);
         if (history.length === 0) return undefined;
         const at = history.length - 1;
-        const { item, part } = itemsOf(history).at(-1);
+        const { item, part } = itemsOf(history, at).at(-1);
         try {
           await this.#store.replaceMessages(id, { from: at, messages: keptOf(history, at, part), expectedCount: history.length });
           return item;
