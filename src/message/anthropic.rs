@@ -402,10 +402,10 @@ fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
                 block.at("source"),
                 "must be an object",
             )?;
-            let (image, field) = match source.str("type")? {
+            let image = match source.str("type")? {
                 "url" => {
                     source.only(&["type", "url"])?;
-                    (Image::Url(source.string("url")?), "url")
+                    Image::Url(source.string("url")?)
                 }
                 "base64" => {
                     source.only(&["type", "media_type", "data"])?;
@@ -413,11 +413,10 @@ fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
                         media_type: source.string("media_type")?,
                         data: source.string("data")?,
                     };
-                    (image, "media_type")
+                    image
                 }
                 _ => return Err(source.wrong("type", "must be \"url\" or \"base64\"")),
             };
-            super::image_checked(&source, field, &image)?;
             // Only what toAnthropic sends back, or every later turn fails.
             super::sent_image(&image, block.at("source"), "media_type")?;
             Part::Image(image)

@@ -298,14 +298,9 @@ fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
             }
             // Only what toOpenAI sends back: a history read in must not
             // fail every later turn (an SVG, a data: URL not base64).
-            let url = image.str("url")?;
-            let read = super::image_in(&image, "url", url)?;
-            super::sent_image(
-                &super::Image::Url(url.to_owned()),
-                part.at("image_url"),
-                "url",
-            )?;
-            Ok(read)
+            let read = super::image_from_url(image.str("url")?);
+            super::sent_image(&read, part.at("image_url"), "url")?;
+            Ok(Part::Image(read))
         }
         _ => Err(part.wrong("type", "is not a part attache converts")),
     }
