@@ -67,18 +67,21 @@ impl JsCounter {
     pub(crate) fn count(&self, messages: &JsValue, path: &str) -> Result<u64, Error> {
         let items = list_from_js(messages, path)?;
         let checked = Message::list(&items, path)?;
-        let copy = match self {
-            JsCounter::Host(_) => for_counter(items),
-            JsCounter::Builtin(_) => JsValue::UNDEFINED,
-        };
-        self.count_checked(&copy, &checked)
+        self.count_read(items, &checked)
     }
 
-    fn count_checked(&self, messages: &JsValue, checked: &[Message]) -> Result<u64, Error> {
+    /// Messages as read and as checked: the host's function gets the read
+    /// copy without `meta`, built only for it.
+    fn count_read(
+        &self,
+        items: Vec<crate::json::Value>,
+        checked: &[Message],
+    ) -> Result<u64, Error> {
         match self {
             JsCounter::Builtin(counter) => Ok(counter.count_messages(checked)),
             JsCounter::Host(function) => {
-                let counted = super::attempt::call1(function, &JsValue::UNDEFINED, messages)
+                let messages = for_counter(items);
+                let counted = super::attempt::call1(function, &JsValue::UNDEFINED, &messages)
                     .map_err(|e| {
                         super::error::keep_cause("counter", &e);
                         // An Error's message; JSON.stringify(error) is "{}".
@@ -200,8 +203,10 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
         }
     };
     // One list, in the order the core gives, each source checked under
-    // its own name.
-    let transients = Array::new();
+    // its own name. The host's counter gets what was checked, not the
+    // values again: a second read could differ, or claim a length of
+    // 2^32 - 1.
+    let mut read = Vec::new();
     let mut checked = Vec::new();
     for source in TRANSIENTS {
         let (name, list) = match source {
@@ -214,28 +219,21 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
             continue;
         }
         if !list {
-            let read = from_js(&value, name)?;
-            checked.push(crate::request::consolidated(&read)?);
-            // Its `meta` too is never counted, as the lists' is not.
-            let one: js_sys::Array = for_counter(vec![read]).unchecked_into();
-            transients.push(&one.get(0));
+            let value = from_js(&value, name)?;
+            checked.push(crate::request::consolidated(&value)?);
+            read.push(value);
         } else if is_array(&value) {
             let items = list_from_js(&value, name)?;
             checked.extend(Message::list(&items, name)?);
-            // The host's counter gets what was checked, not the array again:
-            // a second read could differ, or claim a length of 2^32 - 1.
-            let items: js_sys::Array = for_counter(items).unchecked_into();
-            items.for_each(&mut |message, _, _| {
-                transients.push(&message);
-            });
+            read.extend(items);
         } else {
             return Err(Error::argument(name, "must be an array of messages"));
         }
     }
-    let transient_tokens = if transients.length() == 0 {
+    let transient_tokens = if read.is_empty() {
         0
     } else {
-        counter.count_checked(&transients, &checked)?
+        counter.count_read(read, &checked)?
     };
     let plan = plan_turn(TurnBudget {
         context_window,
