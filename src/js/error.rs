@@ -66,5 +66,5 @@ pub fn is_attache_error(#[wasm_bindgen(unchecked_param_type = "unknown")] value:
         && super::attempt::get(value, "code")
             .ok()
             .and_then(|code| code.as_string())
-            .is_some_and(|code| crate::Error::is_code(&code))
+            .is_some_and(|code| crate::error::CODES.contains(&code.as_str()))
 }
