@@ -133,6 +133,9 @@ impl Options {
             return Err(wrong(what, "must be a plain object"));
         }
         let keys = super::attempt::own_keys(value).map_err(|_| wrong(what, "cannot be read"))?;
+        // Only own keys are options: one on Object.prototype (another
+        // library's pollution) would otherwise be taken silently.
+        let mut own = Vec::new();
         for key in keys.iter() {
             // A symbol key (a MobX object's $mobx, say) is no option, as
             // JSON.stringify ignores it.
@@ -146,7 +149,7 @@ impl Options {
                 .then(|| key.as_string())
                 .flatten();
             match name {
-                Some(name) if known.contains(&name.as_str()) => {}
+                Some(name) if known.contains(&name.as_str()) => own.push(name),
                 Some(name) => {
                     // A secret as a key is refused without echoing it.
                     crate::credentials::check_text(what, &name)?;
@@ -157,13 +160,16 @@ impl Options {
         }
         known
             .iter()
-            .map(|&name| match super::attempt::get(value, name) {
-                Ok(v) => Ok((name, v)),
-                Err(thrown) => {
-                    let field = format!("{what}.{name}");
-                    super::error::keep_cause(&field, &thrown);
-                    Err(wrong(&field, "threw when read"))
-                }
+            .map(|&name| match own.iter().any(|o| o == name) {
+                false => Ok((name, JsValue::UNDEFINED)),
+                true => match super::attempt::get(value, name) {
+                    Ok(v) => Ok((name, v)),
+                    Err(thrown) => {
+                        let field = format!("{what}.{name}");
+                        super::error::keep_cause(&field, &thrown);
+                        Err(wrong(&field, "threw when read"))
+                    }
+                },
             })
             .collect::<Result<_, _>>()
             .map(Self)

@@ -120,6 +120,35 @@ test("unknown option keys are INVALID_ARGUMENT naming the key", async () => {
   sessions.free();
 });
 
+test("an option inherited from Object.prototype (another library's pollution) is no option", async () => {
+  const polluted = async (key, value, f) => {
+    Object.prototype[key] = value;
+    try { return await f(); } finally { delete Object.prototype[key]; }
+  };
+  const sessions = new MemorySessionStore();
+  const { id } = await sessions.createSession({ meta: { owner: "me" } });
+  await sessions.appendMessages(id, [{ role: "user", content: "a" }, { role: "assistant", content: "b" }]);
+  // An append stays an append, not a replace from 0.
+  await polluted("replaceFrom", 0, () => sessions.commitTurn(id, { messages: [{ role: "user", content: "c" }] }));
+  assert.deepEqual((await sessions.loadMessages(id)).map((m) => m.content), ["a", "b", "c"]);
+  const info = await polluted("meta", {}, () => sessions.updateSession(id, { title: "renamed" }));
+  assert.deepEqual(info.meta, { owner: "me" });
+  assert.equal((await polluted("limit", 1, () => sessions.loadMessages(id, {}))).length, 3);
+  const plan = await polluted("thresholdPercent", 10, () => planTurn({ contextWindow: 1000, history: 200 }));
+  assert.equal(plan.action, "send");
+  // The credential policy stays the default: refuse.
+  const other = await polluted("credentials", "redact", () => new MemorySessionStore({}));
+  const { id: sid } = await other.createSession();
+  await assert.rejects(other.saveSessionState(sid, "log", "Authorization: Bearer abcdefgh12345678"), (e) => e.code === "CREDENTIAL");
+  // An own option is still read, a getter once.
+  let reads = 0;
+  const own = { get limit() { reads += 1; return 1; } };
+  assert.equal((await polluted("limit", 2, () => sessions.loadMessages(id, own))).length, 1);
+  assert.equal(reads, 1);
+  sessions.free();
+  other.free();
+});
+
 test("free() with a wrong `this` is INVALID_THIS, not a silent no-op", () => {
   const sessions = new MemorySessionStore();
   for (const [free, self] of [[AttachmentStore.prototype.free, sessions], [MemorySessionStore.prototype.free, {}],
