@@ -172,7 +172,7 @@ export interface BuildRequestOptions {
   contributors?: readonly MessageInput[] | undefined;
   memories?: readonly MessageInput[] | undefined;
   history: readonly MessageInput[];
-  /** Anthropic and the AI SDK: a cache breakpoint on the last part of the pinned prefix.
+  /** Anthropic and the AI SDK: cache breakpoints on the last two parts of the pinned prefix.
    * (The blocks sent carry `AnthropicCacheControl`, with no `undefined`, as the SDK's types want.) */
   cacheControl?: boolean | { type: "ephemeral"; ttl?: "5m" | "1h" | undefined } | undefined;
 }

@@ -183,14 +183,18 @@ pub fn to_ai_sdk(
                 }
             });
         }
-        if let (Some(marker), Some(Value::Object(last))) = (
-            cache_control.filter(|_| pinned_at == Some(index)),
-            parts.last_mut(),
-        ) {
-            last.insert(
-                "providerOptions".into(),
-                anthropic_option("cacheControl", marker.clone()),
-            );
+        // As Anthropic's: the last two pinned parts that are not blank,
+        // which Anthropic drops.
+        if let Some(marker) = cache_control.filter(|_| pinned_at == Some(index)) {
+            let sent = parts.iter_mut().zip(&message.parts).rev();
+            for (part, _) in sent.filter(|(_, p)| !super::blank(p)).take(2) {
+                if let Value::Object(part) = part {
+                    part.insert(
+                        "providerOptions".into(),
+                        anthropic_option("cacheControl", marker.clone()),
+                    );
+                }
+            }
         }
         // As to_openai: assistant messages after one with tool calls are
         // its turn, and a Chat Completions provider behind the SDK sends

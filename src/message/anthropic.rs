@@ -149,11 +149,15 @@ pub fn to_anthropic(
         if blocks.is_empty() {
             return Err(content_at.wrong("Anthropic takes no message without content"));
         }
-        if let (Some(marker), Some(Value::Object(last))) = (
-            cache_control.filter(|_| pinned_at == Some(index)),
-            blocks.last_mut(),
-        ) {
-            last.insert("cache_control".into(), marker.clone());
+        // The last pinned block and the one before it: a cache entry is
+        // written only at a breakpoint, and the last pin (the todo list)
+        // changes most, so the pins before it still hit.
+        if let Some(marker) = cache_control.filter(|_| pinned_at == Some(index)) {
+            for block in blocks.iter_mut().rev().take(2) {
+                if let Value::Object(block) = block {
+                    block.insert("cache_control".into(), marker.clone());
+                }
+            }
         }
         let all_text = blocks.iter().all(|b| b["type"] == "text");
         let text = if all_text { Join::Text } else { Join::Nothing };

@@ -148,9 +148,13 @@ pub fn to_openai(messages: &[Sourced]) -> Result<Value, Error> {
                 ]));
             }
             _ => {
-                // OpenAI refuses an empty array of parts; "" it takes.
+                // OpenAI refuses an empty array of parts; "" it takes. The
+                // pins stay parts, so adding a second one moves no byte of
+                // the first.
                 let text = if texts.is_empty() {
                     Value::from("")
+                } else if matches!(at, At::Name("attachments")) {
+                    Value::Array(texts)
                 } else {
                     content(texts)
                 };

@@ -38,8 +38,8 @@ pub struct Turn {
     pub contributors: Vec<Value>,
     pub memories: Vec<Value>,
     pub history: Vec<Value>,
-    /// Anthropic and the AI SDK: the cache breakpoint put on the last part
-    /// of the pinned prefix.
+    /// Anthropic and the AI SDK: the cache breakpoint put on the last two
+    /// parts of the pinned prefix.
     pub cache_control: Option<Value>,
 }
 

@@ -130,6 +130,16 @@ fn openai_keeps_the_consolidated_message_as_one_user_message_of_text_parts() {
         pinned(),
         "already the Chat Completions shape"
     );
+    // One pin stays a list of parts, so pinning a second moves no byte of it.
+    let mut one = turn();
+    one.attachments = Some(user("[Pinned memory: m]\n\nM"));
+    let request = build_request(Format::OpenAiChat, one).unwrap();
+    assert_eq!(request["messages"][0], user("[Pinned memory: m]\n\nM"));
+    let history = &request["messages"][3];
+    assert_eq!(
+        history["content"], "hi",
+        "a history message's one part is a string"
+    );
 }
 
 #[test]
@@ -178,21 +188,56 @@ fn anthropic_coalesces_adjacent_user_text_so_roles_alternate() {
     );
 }
 
+/// A memory, a file and the todo list, with `blank` as a part between.
+fn three_pins(blank: bool) -> Turn {
+    let mut parts = vec![json!({"type": "text", "text": "[Pinned memory: m]\n\nM"})];
+    parts.push(json!({"type": "text", "text": "[Attached file: f]"}));
+    if blank {
+        parts.push(json!({"type": "text", "text": "  "}));
+    }
+    parts.push(json!({"type": "text", "text": "[Todo list]"}));
+    Turn {
+        attachments: Some(json!({"role": "user", "content": (Value::Array(parts))})),
+        cache_control: Some(json!({"type": "ephemeral"})),
+        ..turn()
+    }
+}
+
+/// The indexes of the parts of `message` that carry `key`.
+fn marked(message: &Value, key: &str) -> Vec<usize> {
+    let parts = message["content"].as_array().unwrap();
+    (0..parts.len())
+        .filter(|&i| parts[i].get(key).is_some())
+        .collect()
+}
+
 #[test]
-fn anthropic_puts_the_cache_breakpoint_on_the_last_pinned_block() {
-    let mut t = turn();
-    t.cache_control = Some(json!({"type": "ephemeral"}));
-    let request = build_request(Format::AnthropicMessages, t).unwrap();
-    let blocks = request["messages"][0]["content"].as_array().unwrap();
-    let marked: Vec<usize> = (0..blocks.len())
-        .filter(|&i| blocks[i].get("cache_control").is_some())
-        .collect();
+fn anthropic_puts_cache_breakpoints_on_the_last_two_pinned_blocks() {
+    let request = build_request(Format::AnthropicMessages, three_pins(false)).unwrap();
+    let messages = request["messages"].as_array().unwrap();
+    // A ticked todo must not cost the memories' and files' cache: a cache
+    // entry is written only at a breakpoint.
+    assert_eq!(marked(&messages[0], "cache_control"), [1, 2]);
     assert_eq!(
-        marked,
-        [1],
-        "the todo block closes the pinned prefix; nothing after it is marked"
+        messages[0]["content"][1]["cache_control"],
+        json!({"type": "ephemeral"})
     );
-    assert_eq!(blocks[1]["cache_control"], json!({"type": "ephemeral"}));
+    let after = messages[1..]
+        .iter()
+        .filter(|m| m.to_json().contains("cache_control"));
+    assert_eq!(
+        after.count(),
+        0,
+        "nothing after the pinned prefix is marked"
+    );
+    // One pin, one breakpoint; a blank part is dropped, not marked.
+    let mut one = turn();
+    one.attachments = Some(user("[Todo list]"));
+    one.cache_control = Some(json!({"type": "ephemeral"}));
+    let request = build_request(Format::AnthropicMessages, one).unwrap();
+    assert_eq!(marked(&request["messages"][0], "cache_control"), [0]);
+    let request = build_request(Format::AnthropicMessages, three_pins(true)).unwrap();
+    assert_eq!(marked(&request["messages"][0], "cache_control"), [1, 2]);
 }
 
 #[test]
@@ -263,20 +308,18 @@ fn a_message_that_is_not_attaches_is_refused_with_its_list_and_index() {
 }
 
 #[test]
-fn the_ai_sdk_gets_the_cache_breakpoint_in_provider_options_on_the_last_pinned_part() {
-    let mut t = turn();
-    t.cache_control = Some(json!({"type": "ephemeral"}));
-    let request = build_request(Format::AiSdk, t).unwrap();
+fn the_ai_sdk_gets_cache_breakpoints_in_provider_options_on_the_last_two_pinned_parts() {
+    let request = build_request(Format::AiSdk, three_pins(false)).unwrap();
     let pinned = &request["messages"][0];
     assert_eq!(pinned["role"], "user");
     assert_eq!(
-        pinned["content"][1]["providerOptions"],
+        pinned["content"][2]["providerOptions"],
         json!({"anthropic": {"cacheControl": {"type": "ephemeral"}}})
     );
-    assert!(
-        pinned["content"][0].get("providerOptions").is_none(),
-        "only the last pinned part"
-    );
+    assert_eq!(marked(pinned, "providerOptions"), [1, 2]);
+    // Anthropic drops a blank part: a breakpoint on it would be lost.
+    let request = build_request(Format::AiSdk, three_pins(true)).unwrap();
+    assert_eq!(marked(&request["messages"][0], "providerOptions"), [1, 3]);
     let marked = request["messages"]
         .as_array()
         .unwrap()

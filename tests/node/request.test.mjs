@@ -17,7 +17,7 @@ const history = [
   { role: "user", content: [{ type: "text", text: "next" }] },
 ];
 
-test("the consolidated message leads an Anthropic request with the cache breakpoint on its last block", () => {
+test("the consolidated message leads an Anthropic request with cache breakpoints on its last two blocks", () => {
   const store = new AttachmentStore();
   store.setAttachment({ kind: "memory", slug: "m", memory: "M" });
   store.setAttachment({ kind: "todo", items: [{ text: "t", completed: false }] });
@@ -25,7 +25,8 @@ test("the consolidated message leads an Anthropic request with the cache breakpo
   assert.equal(request.system, "sys");
   assert.deepEqual(request.messages.map((m) => m.role), ["user", "assistant", "user"]);
   assert.deepEqual(request.messages[0].content, [
-    { type: "text", text: "[Pinned memory: m]\n\nM" },
+    // The todo list changes most: the memory's own breakpoint keeps its cache.
+    { type: "text", text: "[Pinned memory: m]\n\nM", cache_control: { type: "ephemeral" } },
     { type: "text", text: "[Todo list]\n- [ ] t", cache_control: { type: "ephemeral" } },
     { type: "text", text: "hi" },
   ]);
