@@ -94,7 +94,7 @@ impl AttachmentStore {
         let below = prefix_tokens < min_tokens;
         let warning = below.then(|| {
             format!(
-                "the pinned prefix is {prefix_tokens} tokens, under the {min_tokens}-token minimum {} caches: it will not be cached",
+                "the pinned prefix is {prefix_tokens} tokens, under the {min_tokens}-token minimum {} caches: it is cached only if the system prompt and tools before it make up the rest",
                 provider.as_deref().unwrap_or("a provider")
             )
         });

@@ -57,6 +57,8 @@ test("a prefix under the provider's minimum is flagged", () => {
     "counter: null is absent, so the provider's counter counts, as with provider: null");
   assert.deepEqual([anthropic.minCacheableTokens, anthropic.belowMinimum], [1024, true]);
   assert.match(anthropic.warning, /under the 1024-token minimum anthropic caches/);
+  // It counts the pins alone; the system prompt and tools before them count too.
+  assert.match(anthropic.warning, /cached only if the system prompt and tools before it make up the rest$/);
   assert.equal(store.checkPrefix({ provider: "anthropic", model: "claude-3-5-haiku-latest" }).minCacheableTokens, 2048);
   const low = store.checkPrefix({ minTokens: 10 });
   assert.deepEqual([low.belowMinimum, low.warning], [false, null]);
