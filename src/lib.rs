@@ -23,3 +23,13 @@ pub use error::Error;
 #[cfg(all(not(target_feature = "atomics"), target_family = "wasm"))]
 #[global_allocator]
 static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
+/// `items.iter().map(f).collect()`, written once: each such chain
+/// otherwise instantiates `from_iter` and `extend` for its own types.
+pub(crate) fn map_vec<T, U>(items: &[T], mut f: impl FnMut(&T) -> U) -> Vec<U> {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        out.push(f(item));
+    }
+    out
+}

@@ -213,10 +213,9 @@ impl AttachmentStore {
 
     /// Every attachment's spec, in pin order: what persists a store.
     pub fn to_specs(&self) -> crate::json::Value {
-        self.pinned
-            .iter()
-            .map(|pinned| pinned.attachment.to_spec())
-            .collect()
+        crate::json::Value::Array(crate::map_vec(&self.pinned, |pinned| {
+            pinned.attachment.to_spec()
+        }))
     }
 
     /// A store pinned from saved `specs` in order; one malformed spec

@@ -142,7 +142,7 @@ impl TokenCounter for Counter {
 
 impl Counter {
     pub fn count_messages(&self, messages: &[Message]) -> u64 {
-        let chars: Vec<u64> = messages.iter().map(rendered_chars).collect();
+        let chars: Vec<u64> = crate::map_vec(messages, rendered_chars);
         self.count_chars(&chars)
     }
 }

@@ -15,10 +15,10 @@ pub struct Redaction {
 
 /// Redactions as hosts see them: `[{path, kind}]`.
 pub fn redactions_value(found: &[Redaction]) -> Value {
-    found
-        .iter()
-        .map(|r| crate::json!({"path": (r.path.as_str()), "kind": (r.kind)}))
-        .collect()
+    Value::Array(crate::map_vec(
+        found,
+        |r| crate::json!({"path": (r.path.as_str()), "kind": (r.kind)}),
+    ))
 }
 
 /// Redacts every string in `value`. Names are never rewritten, so one

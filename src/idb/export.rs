@@ -89,13 +89,10 @@ impl IdbSessionStore {
             ));
         }
         let decide = move |_: &[JsValue]| {
-            Ok(writes
-                .iter()
-                .map(|(store, add, record)| match add {
-                    true => Write::Add(store, record.clone()),
-                    false => Write::Put(store, record.clone()),
-                })
-                .collect())
+            Ok(crate::map_vec(&writes, |(store, add, record)| match add {
+                true => Write::Add(store, record.clone()),
+                false => Write::Put(store, record.clone()),
+            }))
         };
         let plan = Plan {
             stores: &ALL,

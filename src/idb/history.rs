@@ -46,10 +46,9 @@ fn message_keys(session_id: &str) -> Read {
 }
 
 pub(super) fn message_records(session_id: &str, messages: &[Value]) -> Vec<JsValue> {
-    messages
-        .iter()
-        .map(|m| record(&[("sessionId", session_id)], m.to_json()))
-        .collect()
+    crate::map_vec(messages, |m| {
+        record(&[("sessionId", session_id)], m.to_json())
+    })
 }
 
 /// A JSON array of the records' payloads, as stored.
@@ -101,10 +100,9 @@ pub(super) fn frames_by_request(batches: &[JsValue], runs: bool) -> Result<Strin
             frames.push_str(inner);
         }
     }
-    let items: Vec<String> = grouped
-        .iter()
-        .map(|(id, frames)| format!("{{\"requestId\":{},\"frames\":[{frames}]}}", quote(id)))
-        .collect();
+    let items = crate::map_vec(&grouped, |(id, frames)| {
+        format!("{{\"requestId\":{},\"frames\":[{frames}]}}", quote(id))
+    });
     Ok(format!("[{}]", crate::text::join(&items, ",")))
 }
 
@@ -148,10 +146,9 @@ impl IdbSessionStore {
         let more: More = Box::new(move |results| {
             let keys = records_of(&results[0]);
             let range = page.range(keys.len());
-            Ok(keys[range]
-                .iter()
-                .map(|k| Read::Get(MESSAGES, Query::Key(k.clone())))
-                .collect())
+            Ok(crate::map_vec(&keys[range], |k| {
+                Read::Get(MESSAGES, Query::Key(k.clone()))
+            }))
         });
         let plan = Plan {
             stores: &[MESSAGES],
@@ -243,9 +240,10 @@ impl IdbSessionStore {
                     number(batch, "at").unwrap_or(0.0),
                 );
             }
-            Ok(Value::Array(
-                list.iter().map(RequestSummary::to_value).collect(),
-            ))
+            Ok(Value::Array(crate::map_vec(
+                &list,
+                RequestSummary::to_value,
+            )))
         })
     }
 
@@ -265,21 +263,15 @@ impl IdbSessionStore {
         for (request_id, frames) in turn.frames.into_iter().filter(|(_, f)| !f.is_empty()) {
             adds.push(frame_batch(session_id, &request_id, frames, now));
         }
-        let puts: Vec<JsValue> = turn
-            .state
-            .iter()
-            .map(|(key, value)| record(&[("sessionId", session_id), ("key", key)], value.to_json()))
-            .collect();
+        let puts = crate::map_vec(&turn.state, |(key, value)| {
+            record(&[("sessionId", session_id), ("key", key)], value.to_json())
+        });
         let (from, option) = (turn.replace_from, turn.replace_option);
         // First write wins: each is read first, in the same transaction.
-        let if_absent: Vec<(JsValue, JsValue)> = turn
-            .state_if_absent
-            .iter()
-            .map(|(k, value)| {
-                let stored = record(&[("sessionId", session_id), ("key", k)], value.to_json());
-                (key(&[session_id, k]), stored)
-            })
-            .collect();
+        let if_absent = crate::map_vec(&turn.state_if_absent, |(k, value)| {
+            let stored = record(&[("sessionId", session_id), ("key", k)], value.to_json());
+            (key(&[session_id, k]), stored)
+        });
         let expected = turn.expected_count;
         let counts = from.is_some() || expected.is_some();
         let mut reads: Vec<Read> = counts

@@ -131,7 +131,7 @@ impl IdbSessionStore {
     ) -> Op<()> {
         let add = move |_: &[JsValue]| {
             let add = |record: &JsValue| Write::Add(stores[1], record.clone());
-            Ok(records.iter().map(add).collect())
+            Ok(crate::map_vec(&records, add))
         };
         self.write_session(session_id, stores, false, Vec::new(), None, add)
             .map(drop)
@@ -376,7 +376,7 @@ impl IdbSessionStore {
             stores: &[SESSION_STATE],
             write: false,
             idempotent: true,
-            reads: keys.iter().map(get).collect(),
+            reads: crate::map_vec(keys, get),
             more: None,
             decide: Box::new(|_| Ok(Vec::new())),
         };
@@ -455,7 +455,7 @@ impl IdbSessionStore {
     fn append_messages_op(&self, session_id: &str, messages: Vec<Value>) -> Result<Op<()>, Error> {
         checks::messages(&messages)?;
         let ids = [("sessionId", session_id)];
-        let records = messages.iter().map(|m| record(&ids, m.to_json())).collect();
+        let records = crate::map_vec(&messages, |m| record(&ids, m.to_json()));
         Ok(self.append(session_id, &[SESSIONS, MESSAGES], records))
     }
 
@@ -657,7 +657,7 @@ impl SessionStore for IdbSessionStore {
             first_at: v["firstAt"].as_u64().unwrap_or(0) as f64,
             last_at: v["lastAt"].as_u64().unwrap_or(0) as f64,
         };
-        Ok(into_list(list)?.iter().map(summary).collect())
+        Ok(crate::map_vec(&into_list(list)?, summary))
     }
 
     async fn load_frames_by_request(

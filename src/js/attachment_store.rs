@@ -224,7 +224,7 @@ impl AttachmentStore {
             };
             next.push((serial, part));
         }
-        let message = user_message(next.iter().map(|(_, part)| part.clone()).collect());
+        let message = user_message(crate::map_vec(&next, |(_, part)| part.clone()));
         *self.parts.borrow_mut() = next;
         message
     }

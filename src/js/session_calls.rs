@@ -271,7 +271,7 @@ fn to_reply(reply: Reply) -> Result<JsValue, Error> {
         Reply::Bool(b) => b.into(),
         Reply::Info(info) => to_js(&info.to_value()),
         Reply::MaybeInfo(info) => to_js(&info.map(|i| i.to_value()).unwrap_or_default()),
-        Reply::Infos(infos) => to_js(&infos.iter().map(SessionInfo::to_value).collect()),
+        Reply::Infos(infos) => to_js(&Value::Array(crate::map_vec(&infos, SessionInfo::to_value))),
         Reply::Keys(keys) => keys
             .into_iter()
             .map(JsValue::from)

@@ -320,7 +320,7 @@ impl<T: ToJson> ToJson for Option<T> {
 }
 impl<T: ToJson> ToJson for [T] {
     fn to_json_value(&self) -> Value {
-        Value::Array(self.iter().map(ToJson::to_json_value).collect())
+        Value::Array(crate::map_vec(self, ToJson::to_json_value))
     }
 }
 impl<T: ToJson> ToJson for Vec<T> {

@@ -241,7 +241,7 @@ fn content_parts(content: &Value, at: At) -> Result<Vec<Part>, Error> {
 }
 
 fn parts_value(parts: &[Part]) -> Value {
-    Value::Array(parts.iter().map(Part::to_value).collect())
+    Value::Array(crate::map_vec(parts, Part::to_value))
 }
 
 impl Message {
@@ -318,7 +318,7 @@ pub(crate) fn texts(parts: &[Part]) -> String {
 
 /// Messages as attache returns them.
 pub fn to_values(messages: &[Message]) -> Value {
-    Value::Array(messages.iter().map(Message::to_value).collect())
+    Value::Array(crate::map_vec(messages, Message::to_value))
 }
 
 /// `image` or `image/…`: what an image part holds, as the AI SDK reads it.

@@ -149,9 +149,10 @@ pub fn run_now<S: SessionStore>(store: &S, call: Call) -> Result<Reply, Error> {
         }
         Call::ListRequests(id) => {
             let list = now(store.list_requests(&id))?;
-            Reply::Json(Value::Array(
-                list.iter().map(RequestSummary::to_value).collect(),
-            ))
+            Reply::Json(Value::Array(crate::map_vec(
+                &list,
+                RequestSummary::to_value,
+            )))
         }
         Call::LoadFramesByRequest(id) => {
             let grouped = now(store.load_frames_by_request(&id))?;
@@ -182,11 +183,18 @@ fn now<T>(work: impl Future<Output = Result<T, Error>>) -> Result<T, Error> {
         Poll::Ready(result) => result,
         // Were the memory store to await something, this says so rather
         // than hanging.
-        Poll::Pending => Err(Error::Unavailable {
-            dom_name: String::new(),
-            message: "the memory store suspended".to_owned(),
-            cause: crate::error::Cause::NONE,
-        }),
+        Poll::Pending => Err(suspended()),
+    }
+}
+
+/// Out of line: `now` is inlined into every arm.
+#[cold]
+#[inline(never)]
+fn suspended() -> Error {
+    Error::Unavailable {
+        dom_name: String::new(),
+        message: "the memory store suspended".to_owned(),
+        cause: crate::error::Cause::NONE,
     }
 }
 

@@ -36,10 +36,7 @@ pub fn document_text(
     messages: &str,
     frames: &str,
 ) -> String {
-    let state: Vec<String> = state
-        .iter()
-        .map(|(k, v)| format!("{}:{v}", quote(k)))
-        .collect();
+    let state = crate::map_vec(state, |(k, v)| format!("{}:{v}", quote(k)));
     let state = crate::text::join(&state, ",");
     let mut out =
         String::with_capacity(96 + session.len() + state.len() + messages.len() + frames.len());
@@ -63,7 +60,7 @@ pub fn frames_text(frames: &[(String, Vec<Value>)]) -> String {
     };
     format!(
         "[{}]",
-        crate::text::join(&frames.iter().map(group).collect::<Vec<_>>(), ",")
+        crate::text::join(&crate::map_vec(frames, group), ",")
     )
 }
 
@@ -76,10 +73,7 @@ pub fn export_text(
     messages: &[Value],
     frames: &[(String, Vec<Value>)],
 ) -> String {
-    let state: Vec<(String, String)> = state
-        .iter()
-        .map(|(k, v)| (k.clone(), v.to_json()))
-        .collect();
+    let state = crate::map_vec(state, |(k, v)| (k.clone(), v.to_json()));
     document_text(
         &session.to_value().to_json(),
         &state,

@@ -156,9 +156,7 @@ impl SessionStore for MemorySessionStore {
         keys: &[String],
     ) -> Result<String, Error> {
         let values = self.read(session_id, |s| {
-            keys.iter()
-                .map(|k| s.state.get(k).cloned().unwrap_or_default())
-                .collect()
+            crate::map_vec(keys, |k| s.state.get(k).cloned().unwrap_or_default())
         });
         Ok(Value::Array(values.unwrap_or_else(|| vec![Value::Null; keys.len()])).to_json())
     }
