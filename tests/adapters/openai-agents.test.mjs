@@ -241,6 +241,28 @@ for (const [name, backend] of Object.entries(backends)) {
       ]);
     });
 
+    it("a host's own meta.item is not taken for an agent item", async () => {
+      const store = await backend().open();
+      const { id } = await store.createSession();
+      await store.appendMessages(id, [
+        { role: "user", content: "host note", meta: { item: "sku-42" } },
+        { role: "assistant", content: "priced", meta: { item: { sku: 42, price: 3 } } },
+        { role: "user", content: "ok", meta: { item: { type: "message", role: "assistant", content: "x" } } },
+      ]);
+      const session = new AttacheSession(store, { sessionId: id });
+      expect(await session.getItems()).toEqual([
+        { type: "message", role: "user", content: "host note" },
+        { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "priced" }] },
+        { type: "message", role: "user", content: "ok" },
+      ]);
+      // An item the adapter stored still comes back exactly.
+      const item = { type: "message", role: "user", content: "asked", providerData: { k: 1 } };
+      await session.addItems([item]);
+      expect((await session.getItems()).at(-1)).toEqual(item);
+      expect(await session.popItem()).toEqual(item);
+      expect(await session.popItem()).toEqual({ type: "message", role: "user", content: "ok" });
+    });
+
     // What commitTurn stores from fromOpenAI's or fromAnthropic's output:
     // calls, results, reasoning and images, with no item in meta.
     const neutral = [

@@ -53,7 +53,7 @@ function toMessage(item) {
   const meta = { item };
   switch (item.type ?? "message") {
     case "message": {
-      const role = item.role === "developer" ? "system" : item.role;
+      const role = roleOf(item);
       if (!["system", "user", "assistant"].includes(role)) throw new UserError(`Unknown message role: ${item.role}`);
       return { role, content: textOf(item.content), meta };
     }
@@ -67,6 +67,24 @@ function toMessage(item) {
       // Hosted tools, computer calls and the rest have no neutral form.
       return { role: "assistant", content: [], meta };
   }
+}
+
+/** The role of an item's neutral form. */
+function roleOf(item) {
+  const type = item.type ?? "message";
+  if (type === "message") return item.role === "developer" ? "system" : item.role;
+  return type === "function_call_result" ? "tool" : "assistant";
+}
+
+/**
+ * The agent item stored with a message, if it is one: an object whose
+ * neutral form has the message's role. A host's own `meta.item` (a
+ * string, a product record) on a message it stored is not taken for one.
+ */
+function storedItem(message) {
+  const item = message.meta?.item;
+  if (item === null || typeof item !== "object" || Array.isArray(item)) return undefined;
+  return roleOf(item) === message.role ? item : undefined;
 }
 
 /** A message's parts: string content is one text part. */
@@ -93,7 +111,8 @@ function outputOfResult(content) {
  * another provider's reasoning without its id.
  */
 function toItems(message, names) {
-  if (message.meta?.item) return [{ item: message.meta.item, part: 0 }];
+  const item = storedItem(message);
+  if (item) return [{ item, part: 0 }];
   const entries = [];
   let content = null;
   // Where the next item starts: at thinking before it, which goes with it.
@@ -158,7 +177,7 @@ function itemsOf(messages, from = 0) {
 /** What stays of message `at` when its items from part `part` on go: none, or its earlier parts, stored without an item. */
 function keptOf(history, at, part) {
   const message = history[at];
-  if (!message || part === 0 || message.meta?.item) return [];
+  if (!message || part === 0 || storedItem(message)) return [];
   return [{ ...message, content: partsOf(message.content).slice(0, part) }];
 }
 
