@@ -159,6 +159,10 @@ for (const [name, open] of Object.entries(stores)) {
       // A short password under its field's name is refused, surrogate or not.
       const secret = { ...emptyCheckpoint(), id: uuid6(2), channel_values: { s: { note: cut, password: "hunter2" } }, channel_versions: { s: 2 } };
       await expect(saver.put(thread(), secret, metadata(2), { s: 2 })).rejects.toMatchObject({ code: "CREDENTIAL" });
+      // Two keys U+FFFD would make one are refused, not half-stored.
+      const twins = { ...emptyCheckpoint(), id: uuid6(3), channel_values: { t: { [cut]: "lone", "\ufffd": "kept" } }, channel_versions: { t: 3 } };
+      await expect(saver.put(thread(), twins, metadata(3), { t: 3 })).rejects.toThrow(/channel "t" holds two keys/);
+      expect((await saver.getTuple(thread())).checkpoint.id).toBe(checkpoint.id);
     });
 
     it("a checkpoint with more channel values and writes than one load takes comes back whole", async () => {

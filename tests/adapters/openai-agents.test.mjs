@@ -110,6 +110,16 @@ for (const [name, backend] of Object.entries(backends)) {
       // The suffix the runner holds still has the surrogate; it matches.
       await session.applyHistoryTransaction({ operationId: "op-cut", transaction: { type: "replace_suffix", expectedSuffix: odd, replacement: [odd[2]] } });
       expect(await session.getItems()).toEqual([odd[2]]);
+      // Two keys U+FFFD would make one: refused, as MemorySession keeps both.
+      const twins = { role: "user", content: "x", providerData: { ["\ud800"]: "lone", "\ufffd": "kept" } };
+      await expect(session.addItems([twins])).rejects.toThrow(UserError);
+      const replace = { operationId: "op-twins", transaction: { type: "replace_suffix", expectedSuffix: [odd[2]], replacement: [twins] } };
+      await expect(session.applyHistoryTransaction(replace)).rejects.toThrow(UserError);
+      expect(await session.getItems()).toEqual([odd[2]]);
+      // In a model's tool arguments, such keys stay the arguments' text.
+      const args = '{"\\ud800":1,"\\ufffd":2}';
+      await session.addItems([{ ...functionCall("twin", {}, { callId: "call_t", id: "fc_t" }), arguments: args }]);
+      expect((await store.loadMessages("odd")).at(-1).content[0].arguments).toEqual({ text: args });
     });
 
     it("on a redacting store, a replace_suffix still matches the items the runner holds, secrets and all", async () => {

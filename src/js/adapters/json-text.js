@@ -26,17 +26,37 @@ export function uriComponent(text, refusal) {
   }
 }
 
-/** JSON text with each escaped lone surrogate made `\ufffd`. */
-export function wellFormedJson(text) {
-  return text.replace(LONE_ESCAPE, "$1\\ufffd");
+/** How many keys the objects in `value` hold, all told. */
+function keyCount(value) {
+  let count = 0;
+  const pending = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (v === null || typeof v !== "object") continue;
+    const values = Object.values(v);
+    if (!Array.isArray(v)) count += values.length;
+    for (const inner of values) pending.push(inner);
+  }
+  return count;
+}
+
+/**
+ * JSON text with each escaped lone surrogate made `\ufffd`. Where that
+ * makes two keys of an object one (`"\ud800"` beside `"\ufffd"`), JSON.parse
+ * would keep only the last, so `refusal()` is thrown instead, if given.
+ */
+export function wellFormedJson(text, refusal) {
+  const fixed = text.replace(LONE_ESCAPE, "$1\\ufffd");
+  if (refusal && fixed !== text && keyCount(JSON.parse(fixed)) !== keyCount(JSON.parse(text))) throw refusal();
+  return fixed;
 }
 
 /**
  * A value with each lone surrogate (in a string or a key) made U+FFFD; the
  * value itself when it holds none, or is not JSON (the store refuses it,
- * typed).
+ * typed). `refusal` as for `wellFormedJson`.
  */
-export function wellFormed(value) {
+export function wellFormed(value, refusal) {
   let text;
   try {
     text = JSON.stringify(value);
@@ -44,7 +64,7 @@ export function wellFormed(value) {
     return value;
   }
   if (text === undefined) return value;
-  const fixed = wellFormedJson(text);
+  const fixed = wellFormedJson(text, refusal);
   return fixed === text ? value : JSON.parse(fixed);
 }
 

@@ -178,7 +178,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     if (type === "json") {
       // A lone surrogate (text cut through an emoji) becomes U+FFFD: the
       // store refuses it, and kept as text the guard would read less.
-      const text = wellFormedJson(typeof data === "string" ? data : new TextDecoder().decode(data));
+      const text = wellFormedJson(typeof data === "string" ? data : new TextDecoder().decode(data), () =>
+        new TypeError(`A value${name === undefined ? "" : ` of channel "${name}"`} holds two keys of one object that are the same once lone surrogates are U+FFFD: it cannot be stored.`));
       // A function or a symbol: JSON has nothing for it to read back.
       if (text === "") throw new TypeError(`A value${name === undefined ? "" : ` of channel "${name}"`} has no JSON form (a function or a symbol, say): it cannot be stored.`);
       if (depthOf(text) > VALUE_DEPTH) return { t: type, ...named, as: "s", value: text };

@@ -27,7 +27,8 @@ function textOf(content) {
 function argumentsOf(text) {
   try {
     if (depthOf(String(text)) > ARGUMENTS_DEPTH) return { text: String(text) };
-    const parsed = JSON.parse(wellFormedJson(String(text)));
+    // Keys that U+FFFD would make one: kept as text, as arguments that are not JSON are.
+    const parsed = JSON.parse(wellFormedJson(String(text), () => new SyntaxError("keys")));
     return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : { value: parsed };
   } catch {
     return { text: String(text ?? "") };
@@ -182,12 +183,14 @@ function keptOf(history, at, part) {
 }
 
 /** JSON as stored, lone surrogates made U+FFFD: what a later call compares against. */
-const asStored = (value, replacer) => JSON.parse(wellFormedJson(JSON.stringify(value, replacer)));
+const asStored = (value, replacer, refusal) => JSON.parse(wellFormedJson(JSON.stringify(value, replacer), refusal));
+
+const collided = () => new UserError("Session items must not hold two keys of one object that are the same once lone surrogates are U+FFFD.");
 
 /** Items as the messages that store them. */
 function messagesOf(items) {
   if (!Array.isArray(items)) throw new UserError("Session items must be an array.");
-  return items.map((item) => toMessage(wellFormed(item)));
+  return items.map((item) => toMessage(wellFormed(item, collided)));
 }
 
 /**
@@ -201,7 +204,7 @@ function transactionAsStored(transaction) {
     return v;
   };
   try {
-    return asStored(transaction, bytes);
+    return asStored(transaction, bytes, collided);
   } catch {
     throw new UserError("Session history transaction items contain invalid or unsupported data.");
   }
