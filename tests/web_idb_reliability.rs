@@ -798,6 +798,7 @@ async fn a_stored_payload_that_is_not_json_is_a_typed_error_not_a_crash() {
            tx.objectStore('messages').add({ sessionId: 's', json: '{\"role\": ' });
            // Imported before imports capped times: still a session to list.
            tx.objectStore('sessions').put({ id: 'far', json: '{\"id\":\"far\",\"title\":\"\",\"createdAt\":9000000000000000,\"updatedAt\":9000000000000000,\"meta\":{}}' });
+           tx.objectStore('sessions').put({ id: 'broken', json: '{\"id\":\"broken\",\"title\":7}' });
            tx.oncomplete = resolve;
            tx.onerror = () => reject(tx.error);
          });",
@@ -824,10 +825,16 @@ async fn a_stored_payload_that_is_not_json_is_a_typed_error_not_a_crash() {
     assert_eq!(error.code(), "INVALID_VALUE");
     let listed = store.list_sessions().await.unwrap();
     assert_eq!(
-        listed.len(),
-        2,
-        "a stored session with a far time still lists"
+        listed.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
+        ["far", "s"],
+        "a stored session with a far time still lists; a damaged one fails no other"
     );
+    let error = store.get_session("broken").await.unwrap_err();
+    assert_eq!(
+        (error.code(), error.field()),
+        ("INVALID_VALUE", Some("stored"))
+    );
+    assert!(store.delete_session("broken").await.unwrap());
     // A pop that cannot return the message does not delete it either.
     for _ in 0..2 {
         let error = store.pop_message("s").await.unwrap_err();

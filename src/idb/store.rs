@@ -255,10 +255,12 @@ impl IdbSessionStore {
 
     fn list_sessions_op(&self) -> Op<Vec<SessionInfo>> {
         self.read(Read::All(SESSIONS, None, None), |all| {
-            let mut sessions = records_of(&all)
+            // A record another program damaged is left out, not a failure
+            // for every session: getSession names it, deleteSession takes it.
+            let mut sessions: Vec<SessionInfo> = records_of(&all)
                 .iter()
-                .map(session_payload)
-                .collect::<Result<Vec<SessionInfo>, _>>()?;
+                .filter_map(|r| session_payload(r).ok())
+                .collect();
             sort_sessions(&mut sessions);
             Ok(sessions)
         })
