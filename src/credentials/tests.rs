@@ -727,6 +727,22 @@ fn placeholders_prose_and_css_are_not_credentials() {
 }
 
 #[test]
+fn the_readmes_named_sk_examples_are_as_it_says() {
+    // Each 20 characters or more after `sk-`, as a key's run is: shorter
+    // passes for its length alone, whatever the rule for names says.
+    for named in [
+        "sk-1234-fix-login-redirect",
+        "sk-ProductCardHeaderTitle",
+        "sk-abcdefghijklmnop1234",
+    ] {
+        assert_eq!(find(named), None, "{named}");
+    }
+    for key in ["sk-1234-add-i18n-support", "sk-learn-GridSearchCV-tuning"] {
+        assert_eq!(find(key), Some("openai_key"), "{key}");
+    }
+}
+
+#[test]
 fn pem_headers_alone_hold_no_key() {
     // Also what made each header read the rest of the text for its END
     // (34 s here on c152e3c; milliseconds now). No test times it: a
