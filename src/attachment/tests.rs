@@ -874,3 +874,15 @@ fn a_re_pin_that_renders_the_same_leaves_no_old_contents_in_the_baseline() {
     );
     assert_eq!(tracker.baseline(), Some(&checked));
 }
+
+#[test]
+fn ids_are_compared_as_written_so_nfc_and_nfd_are_two_pins() {
+    let mut store = AttachmentStore::new();
+    let nfc = pin(&mut store, json!({"kind": "file", "path": "caf\u{e9}"}));
+    let nfd = pin(&mut store, json!({"kind": "file", "path": "cafe\u{301}"}));
+    assert_ne!(nfc, nfd);
+    assert_eq!(
+        store.ids().collect::<Vec<_>>(),
+        [nfc.as_str(), nfd.as_str()]
+    );
+}

@@ -608,6 +608,14 @@ test("a value too large for one call is INVALID_VALUE before it is copied in", a
   }
   assert.ok(memory.buffer.byteLength - before < 1024 * 1024, `wasm memory grew by ${memory.buffer.byteLength - before}`);
   assert.equal(await store.loadSessionState(id, "k"), null);
+  // At the limits: 4,000,000 items, the array itself one of them.
+  await assert.rejects(store.saveSessionState(id, "k", new Array(4_000_000).fill(0)), (e) => e.code === "INVALID_VALUE");
+  await store.saveSessionState(id, "k", new Array(3_999_999).fill(0));
+  assert.equal((await store.loadSessionState(id, "k")).length, 3_999_999);
+  // 10,000 state keys in one load, and no more.
+  const keys = Array.from({ length: 10_000 }, (_, i) => `k${i}`);
+  assert.equal((await store.loadSessionStates(id, keys)).length, 10_000);
+  await assert.rejects(store.loadSessionStates(id, [...keys, "one more"]), (e) => e.code === "INVALID_ARGUMENT" && e.field === "keys");
   store.free();
 });
 

@@ -190,6 +190,25 @@ pub async fn sessions_list_most_recently_updated_first(store: &impl SessionStore
             .all(|w| w[0].updated_at >= w[1].updated_at),
         "ordered by updatedAt"
     );
+    // Ties go by id, whatever order they were written in.
+    for id in ["tie-b", "tie-a"] {
+        let doc = json::parse(&format!(
+            r#"{{"format": "attache-session", "version": 1, "session": {{"id": "{id}", "title": "",
+                "createdAt": 1, "updatedAt": 1, "meta": {{}}}}, "state": {{}}, "messages": [], "frames": []}}"#
+        ))
+        .unwrap();
+        store
+            .import_session(SessionExport::from_value(&doc).unwrap())
+            .await
+            .unwrap();
+    }
+    let listed = store.list_sessions().await.unwrap();
+    let ties: Vec<&str> = listed
+        .iter()
+        .filter(|s| s.id.starts_with("tie-"))
+        .map(|s| s.id.as_str())
+        .collect();
+    assert_eq!(ties, ["tie-a", "tie-b"]);
 }
 
 pub async fn deleting_a_session_removes_its_state_frames_and_messages(store: &impl SessionStore) {
