@@ -27,6 +27,10 @@ thread_local! {
     /// Moves when a secret is registered, so what was checked before can
     /// be checked again.
     static GENERATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// How many times a registered secret was looked for: what a test of
+    /// the scan's cost counts, as no test times it.
+    #[cfg(test)]
+    static SECRET_SCANS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Moves with each new form of a secret registered (its JSON-escaped form
@@ -120,22 +124,34 @@ pub fn find(text: &str) -> Option<&'static str> {
     first(text).map(|hit| hit.kind)
 }
 
+/// How many secrets are registered, escaped forms counted.
+fn host_secret_count() -> usize {
+    HOST_SECRETS.with(|s| s.borrow().len())
+}
+
+/// Where registered secret `which` is first in `text`, at or after `from`.
+fn host_secret_from(which: usize, text: &str, from: usize) -> Option<Hit> {
+    #[cfg(test)]
+    SECRET_SCANS.with(|n| n.set(n.get() + 1));
+    HOST_SECRETS.with(|secrets| {
+        let s = secrets.borrow();
+        let s = s.get(which)?;
+        let at = from + crate::text::find(crate::text::tail(text, from), s)?;
+        Some(Hit {
+            kind: "host_secret",
+            start: at,
+            end: at + s.len(),
+        })
+    })
+}
+
 /// The first registered secret in `text` at or after byte `from`.
 fn host_secret(text: &str, from: usize) -> Option<Hit> {
-    HOST_SECRETS.with(|secrets| {
-        let secrets = secrets.borrow();
-        let found = secrets.iter().filter_map(|s| {
-            let at = from + crate::text::find(crate::text::tail(text, from), s)?;
-            Some(Hit {
-                kind: "host_secret",
-                start: at,
-                end: at + s.len(),
-            })
-        });
-        // Of two starting together (a secret and its escaped form), the
-        // longer: `abcdefgh\` must not leave its escaped `\` behind.
-        found.min_by_key(|hit| (hit.start, std::cmp::Reverse(hit.end)))
-    })
+    // Of two starting together (a secret and its escaped form), the
+    // longer: `abcdefgh\` must not leave its escaped `\` behind.
+    (0..host_secret_count())
+        .filter_map(|which| host_secret_from(which, text, from))
+        .min_by_key(|hit| (hit.start, std::cmp::Reverse(hit.end)))
 }
 
 /// The credential that starts first in `text`, a host's secret or a shape.

@@ -163,17 +163,19 @@ fn marker(kind: &str) -> String {
 }
 
 /// Left to right, each scanner asked again once redaction has passed its
-/// hit, so a text is scanned about once however many keys it holds.
+/// hit, so a text is scanned about once however many keys it holds. Each
+/// registered secret is a scanner of its own: one absent is looked for
+/// once, not again after every hit.
 /// Overlapping hits are one span: a key that runs into a PEM header must
 /// not leave the key's body behind. A scanner is asked again from a little
 /// before the span's end, at the name (`DB_PASSWORD=`) the span may have
 /// cut into, so the value after it is found. A marker is never scanned.
 pub fn redact_text(path: &str, text: &mut String, found: &mut Vec<Redaction>) -> Result<(), Error> {
     let source = text.as_str();
-    let scanners = patterns::DETECTORS + 1;
+    let scanners = patterns::DETECTORS + super::host_secret_count();
     let detect = |which: usize, from: usize| match which {
         w if w < patterns::DETECTORS => patterns::detect(w, source, from),
-        _ => super::host_secret(source, from),
+        w => super::host_secret_from(w - patterns::DETECTORS, source, from),
     };
     let mut next: Vec<Option<Hit>> = (0..scanners).map(|w| detect(w, 0)).collect();
     if next.iter().all(Option::is_none) {
