@@ -258,13 +258,29 @@ for (const [name, backend] of Object.entries(backends)) {
         { role: "user", content: "host note", meta: { item: "sku-42" } },
         { role: "assistant", content: "priced", meta: { item: { sku: 42, price: 3 } } },
         { role: "user", content: "ok", meta: { item: { type: "message", role: "assistant", content: "x" } } },
+        { role: "user", content: "which lamp?", meta: { item: { role: "user", name: "Ada" } } },
+        { role: "assistant", content: "this one", meta: { item: { type: "product", sku: 42 } } },
+        { role: "tool", content: [{ type: "tool_result", callId: "c", content: "r" }], meta: { item: { type: "function_call_result" } } },
       ]);
       const session = new AttacheSession(store, { sessionId: id });
       expect(await session.getItems()).toEqual([
         { type: "message", role: "user", content: "host note" },
         { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "priced" }] },
         { type: "message", role: "user", content: "ok" },
+        { type: "message", role: "user", content: "which lamp?" },
+        { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "this one" }] },
+        { type: "message", role: "user", content: "r" },
       ]);
+      await session.popItem();
+      await session.popItem();
+      await session.popItem();
+      // A sessionId on Object.prototype (another library's) is no option.
+      Object.prototype.sessionId = id;
+      try {
+        expect(await new AttacheSession(store).getSessionId()).not.toBe(id);
+      } finally {
+        delete Object.prototype.sessionId;
+      }
       // An item the adapter stored still comes back exactly.
       const item = { type: "message", role: "user", content: "asked", providerData: { k: 1 } };
       await session.addItems([item]);

@@ -79,13 +79,25 @@ function roleOf(item) {
 
 /**
  * The agent item stored with a message, if it is one: an object whose
- * neutral form has the message's role. A host's own `meta.item` (a
- * string, a product record) on a message it stored is not taken for one.
+ * neutral form has the message's role, with what `toMessage` needs of its
+ * type. A host's own `meta.item` (a string, a product record) on a
+ * message it stored is not taken for one.
  */
 function storedItem(message) {
   const item = message.meta?.item;
-  if (item === null || typeof item !== "object" || Array.isArray(item)) return undefined;
-  return roleOf(item) === message.role ? item : undefined;
+  if (item === null || typeof item !== "object" || Array.isArray(item) || roleOf(item) !== message.role) return undefined;
+  switch (item.type ?? "message") {
+    case "message":
+      return "content" in item ? item : undefined;
+    case "function_call":
+    case "function_call_result":
+      return typeof item.callId === "string" ? item : undefined;
+    case "reasoning":
+      return item;
+    default:
+      // Hosted tool calls and the rest are stored with no content.
+      return partsOf(message.content).length === 0 ? item : undefined;
+  }
 }
 
 /** A message's parts: string content is one text part. */
@@ -345,7 +357,8 @@ export class AttacheSession {
       throw new TypeError("AttacheSession needs a MemorySessionStore or an IdbSessionStore");
     }
     this.#store = store;
-    this.#sessionId = options?.sessionId;
+    // Own, so a sessionId on Object.prototype (another library's) is none.
+    this.#sessionId = options != null && Object.hasOwn(Object(options), "sessionId") ? options.sessionId : undefined;
   }
 
   /** The session, created on first use (under `sessionId` if given). Async,
