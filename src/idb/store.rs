@@ -18,7 +18,7 @@ use crate::session::{
     checks, sort_sessions, Environment, KeyRange, NewSession, Page, RequestSummary, SessionInfo,
     SessionStore, SessionUpdate, TurnWrite, Upper,
 };
-use crate::session::{pins_state, Pins, ATTACHMENTS_KEY, PREFIX_BASELINE_KEY};
+use crate::session::{Pins, ATTACHMENTS_KEY, PREFIX_BASELINE_KEY};
 use crate::Error;
 
 /// The session store backed by IndexedDB.
@@ -199,13 +199,6 @@ impl IdbSessionStore {
             Call::CommitTurn(id, turn) => self.commit_turn_op(&id, turn)?.map(|()| Reply::Unit),
             Call::ExportSession(id) => self.export_session_op(&id)?.map(Reply::Text),
             Call::ImportSession(export) => self.import_session_op(export)?.map(Reply::Info),
-            Call::SaveAttachments(id, pinned, baseline) => {
-                let turn = TurnWrite {
-                    state: pins_state(&pinned, baseline),
-                    ..TurnWrite::default()
-                };
-                self.commit_turn_op(&id, turn)?.map(|()| Reply::Unit)
-            }
             Call::LoadAttachments(id) => self.load_pins_op(&id).map(Reply::Pinned),
         })
     }

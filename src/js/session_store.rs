@@ -384,7 +384,12 @@ thread_local! {
 fn save_attachments(session_id: &JsValue, pinned: &JsValue) -> Result<Call, Error> {
     let session_id = id_arg(session_id, "sessionId")?;
     let (store, baseline) = pinned_specs(pinned, "pinned")?;
-    Ok(Call::SaveAttachments(session_id, store, baseline))
+    // The write commitTurn's `attachments` makes, and no more.
+    let turn = session::TurnWrite {
+        state: session::pins_state(&store, baseline),
+        ..session::TurnWrite::default()
+    };
+    Ok(Call::CommitTurn(session_id, turn))
 }
 
 /// `name` is the parameter's: `pinned`, or commitTurn's `attachments`.

@@ -38,8 +38,6 @@ pub enum Call {
     CommitTurn(String, TurnWrite),
     ExportSession(String),
     ImportSession(SessionExport),
-    /// The pins, and the specs `checkPrefix` last compared against.
-    SaveAttachments(String, AttachmentStore, Option<Value>),
     LoadAttachments(String),
 }
 
@@ -68,7 +66,6 @@ impl Call {
             | Call::LoadFramesByRequest(id)
             | Call::CommitTurn(id, _)
             | Call::ExportSession(id)
-            | Call::SaveAttachments(id, ..)
             | Call::LoadAttachments(id) => id,
         })
     }
@@ -163,10 +160,6 @@ pub fn run_now<S: SessionStore>(store: &S, call: Call) -> Result<Reply, Error> {
         Call::ImportSession(export) => Reply::Info(now(store.import_session(export))?),
         Call::CommitTurn(id, turn) => {
             now(store.commit_turn(&id, turn))?;
-            Reply::Unit
-        }
-        Call::SaveAttachments(id, pinned, baseline) => {
-            now(store.save_pins(&id, &pinned, baseline))?;
             Reply::Unit
         }
         Call::LoadAttachments(id) => Reply::Pinned(now(store.load_pins(&id))?),
