@@ -22,13 +22,23 @@ struct Data {
     sessions: Sorted<Stored>,
 }
 
-#[derive(Default)]
 struct Stored {
-    info: Option<SessionInfo>,
+    info: SessionInfo,
     state: Sorted<Value>,
     /// `(request id, appended at, frame)` in append order.
     frames: Vec<(String, f64, Value)>,
     messages: Vec<Value>,
+}
+
+impl Stored {
+    fn new(info: SessionInfo, messages: Vec<Value>) -> Self {
+        Self {
+            info,
+            state: Sorted::default(),
+            frames: Vec::new(),
+            messages,
+        }
+    }
 }
 
 impl MemorySessionStore {
@@ -51,13 +61,12 @@ impl MemorySessionStore {
         let stored = data
             .sessions
             .get_mut(session_id)
-            .filter(|s| s.info.is_some())
             .ok_or_else(|| Error::NotFound {
                 session_id: session_id.to_owned(),
             })?;
         let wrote = write(stored);
-        if let Some(info) = stored.info.as_mut().filter(|_| wrote) {
-            info.updated_at = info.updated_at.max(now);
+        if wrote {
+            stored.info.updated_at = stored.info.updated_at.max(now);
         }
         Ok(wrote)
     }
@@ -65,8 +74,7 @@ impl MemorySessionStore {
     /// A missing session is NOT_FOUND before anything about its history,
     /// as in IndexedDB, where the session record is read first.
     fn message_count(&self, session_id: &str) -> Result<usize, Error> {
-        self.read(session_id, |s| s.info.as_ref().map(|_| s.messages.len()))
-            .flatten()
+        self.read(session_id, |s| s.messages.len())
             .ok_or_else(|| Error::NotFound {
                 session_id: session_id.to_owned(),
             })
@@ -86,18 +94,13 @@ impl SessionStore for MemorySessionStore {
                 session_id: info.id,
             });
         }
-        data.sessions.insert(
-            info.id.clone(),
-            Stored {
-                info: Some(info.clone()),
-                ..Stored::default()
-            },
-        );
+        data.sessions
+            .insert(info.id.clone(), Stored::new(info.clone(), Vec::new()));
         Ok(info)
     }
 
     async fn get_session(&self, id: &str) -> Result<Option<SessionInfo>, Error> {
-        Ok(self.read(id, |s| s.info.clone()).flatten())
+        Ok(self.read(id, |s| s.info.clone()))
     }
 
     async fn list_sessions(&self) -> Result<Vec<SessionInfo>, Error> {
@@ -106,7 +109,7 @@ impl SessionStore for MemorySessionStore {
             .borrow()
             .sessions
             .values()
-            .filter_map(|s| s.info.clone())
+            .map(|s| s.info.clone())
             .collect();
         sort_sessions(&mut sessions);
         Ok(sessions)
@@ -219,7 +222,7 @@ impl SessionStore for MemorySessionStore {
         let info = data
             .sessions
             .get_mut(id)
-            .and_then(|s| s.info.as_mut())
+            .map(|s| &mut s.info)
             .ok_or_else(|| Error::NotFound {
                 session_id: id.to_owned(),
             })?;
@@ -259,13 +262,11 @@ impl SessionStore for MemorySessionStore {
         let frames = self.frame_groups(id, true);
         let data = self.data.borrow();
         let stored = data.sessions.get(id);
-        let (stored, info) = stored
-            .and_then(|s| s.info.as_ref().map(|info| (s, info)))
-            .ok_or_else(|| Error::NotFound {
-                session_id: id.to_owned(),
-            })?;
+        let stored = stored.ok_or_else(|| Error::NotFound {
+            session_id: id.to_owned(),
+        })?;
         Ok(export::export_text(
-            info,
+            &stored.info,
             &stored.state.0,
             &stored.messages,
             &frames,
@@ -283,11 +284,7 @@ impl SessionStore for MemorySessionStore {
                 session_id: info.id,
             });
         }
-        let mut stored = Stored {
-            info: Some(info.clone()),
-            messages: export.messages,
-            ..Stored::default()
-        };
+        let mut stored = Stored::new(info.clone(), export.messages);
         for (key, value) in export.state {
             stored.state.insert(key, value);
         }
