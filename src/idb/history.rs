@@ -81,10 +81,7 @@ pub(super) fn frames_by_request(batches: &[JsValue], runs: bool) -> Result<Strin
             .and_then(|r| r.as_string())
             .unwrap_or_default();
         let text = payload_text(batch)?;
-        let inner = text
-            .strip_prefix('[')
-            .and_then(|t| t.strip_suffix(']'))
-            .ok_or_else(|| super::records::corrupt("a frame batch is not an array"))?;
+        let inner = super::records::batch_elements(&text)?;
         let at = match crate::session::frame_group(&grouped, &request_id, runs) {
             Some(at) => at,
             None => {

@@ -27,8 +27,20 @@ pub fn payload_text(record: &JsValue) -> Result<String, Error> {
 }
 
 pub fn payload(record: &JsValue) -> Result<Value, Error> {
-    let json = payload_text(record)?;
-    json::parse(&json).map_err(|e| corrupt(&format!("a stored payload {}", e.reason())))
+    parsed(&payload_text(record)?)
+}
+
+/// Stored JSON text as a value.
+pub fn parsed(text: &str) -> Result<Value, Error> {
+    json::parse(text).map_err(|e| corrupt(&format!("a stored payload {}", e.reason())))
+}
+
+/// A frame batch's text without its brackets: its frames, joined.
+pub fn batch_elements(batch: &str) -> Result<&str, Error> {
+    batch
+        .strip_prefix('[')
+        .and_then(|rest| rest.strip_suffix(']'))
+        .ok_or_else(|| corrupt("a frame batch is not an array"))
 }
 
 pub fn session_payload(record: &JsValue) -> Result<SessionInfo, Error> {

@@ -1,6 +1,6 @@
 use std::rc::Rc;
 
-use crate::json::{self, Value};
+use crate::json::Value;
 use idb::Query;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -9,7 +9,8 @@ use super::errors::Dom;
 use super::history::frame_batch;
 use super::plan::{More, Op, Plan, Read, Write};
 use super::records::{
-    corrupt, key, past, payload_text, record, session_payload, session_range, state_key_of,
+    batch_elements, corrupt, key, parsed, past, payload, payload_text, record, session_payload,
+    session_range, state_key_of,
 };
 use super::schema::{ACTIVITY_FRAMES, BY_REQUEST, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
 use crate::session::call::{self, Call, Reply};
@@ -215,11 +216,8 @@ impl IdbSessionStore {
             decide: Box::new(|_| Ok(Vec::new())),
         };
         Op::new(plan, |results| {
-            let value = |found: &JsValue| {
-                (!found.is_undefined())
-                    .then(|| payload_text(found).and_then(|t| parsed(&t)))
-                    .transpose()
-            };
+            let value =
+                |found: &JsValue| (!found.is_undefined()).then(|| payload(found)).transpose();
             call::pins(value(&results[0])?, value(&results[1])?)
         })
     }
@@ -457,7 +455,7 @@ impl IdbSessionStore {
     pub(super) fn load_messages_op(&self, session_id: &str) -> Op<String> {
         let query = Some(Query::Key(session_id.into()));
         self.read(Read::All(MESSAGES, Some(BY_SESSION), query), |all| {
-            join_list(&all, whole)
+            super::history::join_records(&records_of(&all))
         })
     }
 }
@@ -700,21 +698,6 @@ fn join_list(records: &JsValue, element: fn(&str) -> Result<&str, Error>) -> Res
     }
     list.push(']');
     Ok(list)
-}
-
-fn batch_elements(batch: &str) -> Result<&str, Error> {
-    batch
-        .strip_prefix('[')
-        .and_then(|rest| rest.strip_suffix(']'))
-        .ok_or_else(|| corrupt("a frame batch is not an array"))
-}
-
-fn whole(text: &str) -> Result<&str, Error> {
-    Ok(text)
-}
-
-fn parsed(text: &str) -> Result<Value, Error> {
-    json::parse(text).map_err(|e| corrupt(&format!("a stored payload {}", e.reason())))
 }
 
 fn into_list(value: Value) -> Result<Vec<Value>, Error> {

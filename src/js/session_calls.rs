@@ -469,9 +469,8 @@ pub fn replace_messages(
 ) -> Result<Call, Error> {
     let id = id_arg(id, "sessionId")?;
     let options = Options::read(options, &["from", "expectedCount", "messages"])?;
-    required(&options, "from")?;
-    let from = position(&options, "from")?
-        .ok_or_else(|| Error::argument("from", "must be a non-negative whole number"))?;
+    // None only when absent: null and the rest are refused by position().
+    let from = position(&options, "from")?.ok_or_else(|| Error::argument("from", "is required"))?;
     let expected = position(&options, "expectedCount")?;
     let messages = intake.list(&required(&options, "messages")?, "messages")?;
     Ok(Call::CommitTurn(
