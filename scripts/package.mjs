@@ -1,5 +1,5 @@
-// Turns wasm-pack's pkg/ into the published package: three entries behind
-// an exports map, and types with no `any`.
+// Turns wasm-pack's pkg/ into the published package: two entries and the
+// adapters' subpaths behind an exports map, and types with no `any`.
 //   "attache"       browser default: the wasm is inlined and initialised
 //                   synchronously on import, so bundlers (Vite dev
 //                   included), plain module scripts, workers and service

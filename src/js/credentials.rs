@@ -9,7 +9,8 @@ use crate::credentials;
 
 /// `registerSecret(apiKey) // refused wherever it appears from now on`
 ///
-/// At least 8 characters. Held in this page's wasm memory only, never stored.
+/// At least 8 bytes of UTF-8, surrounding whitespace aside. Held in this
+/// page's wasm memory only, never stored.
 #[wasm_bindgen(js_name = registerSecret)]
 pub fn register_secret(
     #[wasm_bindgen(unchecked_param_type = "string")] secret: JsValue,
