@@ -1,5 +1,12 @@
-use js_sys::{Date, Function, Reflect};
+use js_sys::{Function, Reflect};
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
+
+#[wasm_bindgen(module = "/src/js/snippet.js")]
+extern "C" {
+    /// `Date.now()`, or NaN where a mock of it throws.
+    fn now() -> f64;
+}
 
 use crate::session::Environment;
 
@@ -9,7 +16,7 @@ pub struct BrowserEnvironment;
 
 impl Environment for BrowserEnvironment {
     fn clock(&self) -> f64 {
-        Date::now()
+        now()
     }
 
     fn new_id(&self) -> String {
@@ -24,7 +31,7 @@ impl Environment for BrowserEnvironment {
             .unwrap_or_else(|| {
                 format!(
                     "{:x}-{:x}",
-                    Date::now() as u64,
+                    now() as u64,
                     (js_sys::Math::random() * 1e15) as u64
                 )
             })

@@ -182,6 +182,18 @@ export function takeThrown() {
   return e;
 }
 
+// The host's clock, which a test's mock may break: a throw or a value that
+// is not a number (a BigInt) is NaN, which the stores read as 0. A throw
+// through wasm would hang an IndexedDB call, its connection held.
+export function now() {
+  try {
+    const t = Date.now();
+    return typeof t === "number" ? t : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
 // Array.isArray throws on a revoked Proxy; here that is "not an array".
 export function isArray(value) {
   try {

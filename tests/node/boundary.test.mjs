@@ -716,3 +716,29 @@ test("a throw caught from a getter, a trap or a callback leaves wasm memory as i
   pinned.free();
   sessions.free();
 });
+
+test("a Date.now mock that throws or gives no number reads as 0 on both stores, and nothing hangs", async () => {
+  const { IdbSessionStore } = attache;
+  const stores = [new MemorySessionStore(), await IdbSessionStore.open({ name: "boundary-clock" })];
+  const real = Date.now;
+  // Broken for attache's calls only (from wasm): fake-indexeddb reads the clock too.
+  const fromWasm = () => /wasm-function/.test(new Error().stack);
+  const throws = () => { if (fromWasm()) throw new Error("mock clock broke"); return real(); };
+  const bigint = () => (fromWasm() ? 10n : real());
+  for (const broken of [throws, bigint]) {
+    for (const store of stores) {
+      let info;
+      Date.now = broken;
+      try {
+        const created = store.createSession();
+        assert.ok(created instanceof Promise, "no synchronous throw");
+        info = await created;
+      } finally {
+        Date.now = real;
+      }
+      assert.equal(info.createdAt, 0);
+      await store.deleteSession(info.id);
+    }
+  }
+  for (const store of stores) store.free();
+});
