@@ -234,7 +234,7 @@ export interface SessionInfo {
   title: string;
   /** Milliseconds since the Unix epoch. */
   createdAt: number;
-  /** Bumped by every write to the session and by `updateSession`, not by a call that writes nothing; an import keeps the document's, but none later than the import. */
+  /** Set to the time of every write to the session and of `updateSession`, but never moved back (a clock set back, or a write in the same millisecond, leaves it); not by a call that writes nothing; an import keeps the document's, but none later than the import. */
   updatedAt: number;
   meta: JsonObject;
 }

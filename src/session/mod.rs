@@ -35,7 +35,7 @@ pub struct SessionInfo {
     pub title: String,
     /// Milliseconds since the Unix epoch.
     pub created_at: f64,
-    /// Bumped by every write to the session.
+    /// The last write's time, never moved back.
     pub updated_at: f64,
     pub meta: Map,
 }
