@@ -10,6 +10,8 @@ use wasm_bindgen::prelude::*;
 extern "C" {
     #[wasm_bindgen(js_name = tryGet)]
     fn try_get(target: &JsValue, key: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = tryParse)]
+    fn try_parse(text: &str) -> JsValue;
     #[wasm_bindgen(js_name = tryPrototype)]
     fn try_prototype(value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = tryOwnKeys)]
@@ -34,6 +36,11 @@ fn settle(value: JsValue) -> Result<JsValue, JsValue> {
 /// `Reflect.get(target, key)`, or what its getter threw.
 pub fn get(target: &JsValue, key: &str) -> Result<JsValue, JsValue> {
     settle(try_get(target, &key.into()))
+}
+
+/// `JSON.parse(text)`, as the engine had it at load, or what threw.
+pub fn parse(text: &str) -> Result<JsValue, JsValue> {
+    settle(try_parse(text))
 }
 
 /// `Reflect.getPrototypeOf(value)`, or what threw (for a non-object, or a

@@ -7,7 +7,8 @@ use wasm_bindgen::prelude::*;
 pub(crate) fn to_js(error: &crate::Error) -> JsValue {
     use crate::credentials::scrub;
     let js = JsError::new(&scrub(&error.to_string()));
-    js.set_name("AttacheError");
+    // Defined, not set: with Error.prototype frozen, setting `name` throws.
+    define(&js, "name", &"AttacheError".into(), true);
     // Setting a data property on a fresh Error cannot fail.
     let _ = Reflect::set(&js, &"code".into(), &error.code().into());
     // A spec that is no object at all has no field: none, rather than "".
@@ -24,13 +25,20 @@ pub(crate) fn to_js(error: &crate::Error) -> JsValue {
     // it: a DOMException, or what the host's code threw.
     let cause = error.cause().0.clone().or_else(|| take_cause(error));
     if let Some(cause) = cause {
-        let descriptor = Object::new();
-        let _ = Reflect::set(&descriptor, &"value".into(), &cause);
-        let _ = Reflect::set(&descriptor, &"writable".into(), &true.into());
-        let _ = Reflect::set(&descriptor, &"configurable".into(), &true.into());
-        Object::define_property(&js, &"cause".into(), &descriptor);
+        define(&js, "cause", &cause, false);
     }
     js.into()
+}
+
+/// An own data property, writable and configurable, as an assignment or
+/// `new Error(message, { cause })` makes it.
+fn define(target: &JsError, key: &str, value: &JsValue, enumerable: bool) {
+    let descriptor = Object::new();
+    let _ = Reflect::set(&descriptor, &"value".into(), value);
+    let _ = Reflect::set(&descriptor, &"writable".into(), &true.into());
+    let _ = Reflect::set(&descriptor, &"enumerable".into(), &enumerable.into());
+    let _ = Reflect::set(&descriptor, &"configurable".into(), &true.into());
+    Object::define_property(target, &key.into(), &descriptor);
 }
 
 thread_local! {

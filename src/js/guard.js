@@ -59,7 +59,8 @@ export function freed(self, Class) {
 
 function attacheError(code, message) {
   const error = new Error(message);
-  error.name = "AttacheError";
+  // Defined, not set: with Error.prototype frozen, setting `name` throws.
+  Object.defineProperty(error, "name", { value: "AttacheError", writable: true, enumerable: true, configurable: true });
   error.code = code;
   return error;
 }

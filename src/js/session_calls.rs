@@ -263,7 +263,7 @@ extern "C" {
 #[inline(never)]
 fn to_reply(reply: Reply) -> Result<JsValue, Error> {
     let parse = |text: &str| {
-        js_sys::JSON::parse(text)
+        super::attempt::parse(text)
             .map_err(|_| Error::value("stored", "a stored payload is not valid JSON"))
     };
     Ok(match reply {

@@ -4,10 +4,10 @@
 
 // ---- JSON data: checked and serialized before anything is copied in ----
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-// Native in current engines; the regex only where it is missing.
-const illFormed = String.prototype.isWellFormed
-  ? (s) => !s.isWellFormed()
-  : (s) => LONE_SURROGATE.test(s);
+// Native in current engines; the regex only where it is missing. Bound
+// now: a page that prunes or replaces it later changes nothing here.
+const isWellFormed = String.prototype.isWellFormed?.call.bind(String.prototype.isWellFormed);
+const illFormed = isWellFormed ? (s) => !isWellFormed(s) : (s) => LONE_SURROGATE.test(s);
 
 // The most one value may hold: a bound on the wasm memory one call can
 // take, whatever it is given (wasm memory never shrinks). A session's
@@ -170,6 +170,10 @@ const attempt = (f) => {
   }
 };
 export const tryGet = (target, key) => attempt(() => Reflect.get(target, key));
+// attache's own JSON text out, through the engine's JSON.parse as it was
+// at load: a page's reviving replacement (dates) would change its values.
+const parse = JSON.parse;
+export const tryParse = (text) => attempt(() => parse(text));
 export const tryPrototype = (value) => attempt(() => Reflect.getPrototypeOf(value));
 export const tryOwnKeys = (value) => attempt(() => Reflect.ownKeys(value));
 // One name per arity: wasm imports of one name must have one signature.

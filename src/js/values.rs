@@ -1,7 +1,6 @@
 //! JSON values across the boundary: checked and serialized in JS, parsed in
 //! Rust; back out as JSON text parsed by the engine's own `JSON.parse`.
 
-use js_sys::JSON;
 use wasm_bindgen::prelude::*;
 
 use crate::json::{self, Value};
@@ -79,7 +78,7 @@ pub fn list_from_js(value: &JsValue, path: &str) -> Result<Vec<Value>, Error> {
 
 /// Out through the engine's own `JSON.parse`: one string crosses.
 pub fn to_js(value: &Value) -> JsValue {
-    JSON::parse(&value.to_json()).unwrap_or(JsValue::UNDEFINED)
+    super::attempt::parse(&value.to_json()).unwrap_or(JsValue::UNDEFINED)
 }
 
 /// An id argument: a session id, key, request id, attachment id or

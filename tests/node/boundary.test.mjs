@@ -5,6 +5,8 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import fc from "fast-check";
 // IndexedDB for Node, so an IdbSessionStore can be opened and freed.
 import "fake-indexeddb/auto";
@@ -741,4 +743,55 @@ test("a Date.now mock that throws or gives no number reads as 0 on both stores, 
     }
   }
   for (const store of stores) store.free();
+});
+
+test("globals a page alters after load change no value and throw nothing through wasm", async () => {
+  const store = new MemorySessionStore();
+  const { id } = await store.createSession();
+  const pinned = new AttachmentStore();
+  // A date-reviving JSON.parse, as json.date-extensions installs.
+  const parse = JSON.parse;
+  JSON.parse = (text, reviver) => parse(text, (k, v) => (typeof v === "string" && /^\d{4}-\d\d-\d\dT/.test(v) ? new Date(v) : reviver ? reviver(k, v) : v));
+  try {
+    pinned.setAttachment({ kind: "memory", slug: "when", memory: "2026-12-02T10:00:00Z" });
+    assert.equal(typeof pinned.getAttachment("memory:when").memory, "string");
+    await store.saveAttachments(id, pinned);
+    await store.saveSessionState(id, "at", "2026-12-02T10:00:00Z");
+    assert.equal(await store.loadSessionState(id, "at"), "2026-12-02T10:00:00Z");
+  } finally {
+    JSON.parse = parse;
+  }
+  // String.prototype.isWellFormed pruned after load.
+  const isWellFormed = Object.getOwnPropertyDescriptor(String.prototype, "isWellFormed");
+  delete String.prototype.isWellFormed;
+  try {
+    const refused = store.saveSessionState(id, "key\ud800", 1);
+    assert.ok(refused instanceof Promise, "no synchronous throw");
+    await assert.rejects(refused, (e) => e.code === "INVALID_ARGUMENT" && e.field === "key");
+  } finally {
+    Object.defineProperty(String.prototype, "isWellFormed", isWellFormed);
+  }
+  pinned.free();
+  store.free();
+});
+
+test("with Error.prototype frozen, a refusal is still an AttacheError and the object stays usable", async () => {
+  // Its own process: freezing Error.prototype here would reach the runner.
+  const script = `
+    import { readFile } from "node:fs/promises";
+    const attache = await import(${JSON.stringify(new URL("pkg/attache.js", root).href)});
+    await attache.default({ module_or_path: await readFile(new URL(${JSON.stringify(new URL("pkg/attache_bg.wasm", root).href)})) });
+    Object.freeze(Error.prototype);
+    const pinned = new attache.AttachmentStore();
+    pinned.setAttachment({ kind: "memory", slug: "m", memory: "M" });
+    let code;
+    try { pinned.setAttachment({ kind: "memory", slug: "m", content: "x" }); } catch (e) { code = e.name + " " + e.code; }
+    const store = new attache.MemorySessionStore();
+    const rejected = await store.saveSessionState("nope", "k", 1).then(() => "resolved", (e) => e.name + " " + e.code);
+    const freed = new attache.AttachmentStore(); freed.free();
+    let guard; try { freed.specs(); } catch (e) { guard = e.name + " " + e.code; }
+    console.log(JSON.stringify([code, pinned.consolidatedMessage().content.length, rejected, guard]));
+  `;
+  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script]);
+  assert.deepEqual(JSON.parse(stdout), ["AttacheError INVALID_SPEC", 1, "AttacheError NOT_FOUND", "AttacheError FREED"]);
 });
