@@ -5,7 +5,7 @@
 // checkpoint records a page per call, a refused
 // credential writing nothing, and deleteThread.
 import "fake-indexeddb/auto";
-import { describe, it, expect } from "vitest";
+import { describe, it, expect, vi } from "vitest";
 import { BaseCheckpointSaver, JsonPlusSerializer, emptyCheckpoint, uuid6, ERROR } from "@langchain/langgraph-checkpoint";
 import { Annotation, StateGraph, START, END } from "@langchain/langgraph";
 import { MemorySessionStore, IdbSessionStore } from "../../pkg/index.js";
@@ -146,6 +146,26 @@ for (const [name, open] of Object.entries(stores)) {
       expect((await graph.getState(config)).values.x).toBe("z");
       expect((await graph.getState(last.config)).values.x).toBe("b");
       expect((await graph.getState(afterOne.config)).values.x).toBe("a");
+    });
+
+    it("two forks of one checkpoint keep their own values with Math.random mocked", async () => {
+      const saver = new AttacheCheckpointSaver(await open());
+      const State = Annotation.Root({ x: Annotation() });
+      const graph = new StateGraph(State).addNode("one", () => ({ x: "a" })).addEdge(START, "one").addEdge("one", END)
+        .compile({ checkpointer: saver });
+      const config = { configurable: { thread_id: "forks" } };
+      await graph.invoke({ x: "start" }, config);
+      const { config: parent } = await graph.getState(config);
+      // A test's mock, or a seeded Math.random: versions come from crypto.
+      const random = vi.spyOn(Math, "random").mockReturnValue(0.5);
+      try {
+        const forkA = await graph.updateState(parent, { x: "fork A" });
+        const forkB = await graph.updateState(parent, { x: "fork B" });
+        expect((await graph.getState(forkA)).values.x).toBe("fork A");
+        expect((await graph.getState(forkB)).values.x).toBe("fork B");
+      } finally {
+        random.mockRestore();
+      }
     });
 
     it("text cut through an emoji is stored with U+FFFD, and the guard still reads every field", async () => {

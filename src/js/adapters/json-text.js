@@ -26,6 +26,18 @@ export function uriComponent(text, refusal) {
   }
 }
 
+/** JSON.parse as it was at load: a page's reviving replacement (dates) would change what is stored. */
+export const parseJson = JSON.parse;
+
+/**
+ * A fraction in [0, 1) from crypto where there is one: a test's mocked or
+ * a seeded Math.random repeats itself.
+ */
+export function randomFraction() {
+  const crypto = globalThis.crypto;
+  return typeof crypto?.getRandomValues === "function" ? crypto.getRandomValues(new Uint32Array(1))[0] / 2 ** 32 : Math.random();
+}
+
 /** How many keys the objects in `value` hold, all told. */
 function keyCount(value) {
   let count = 0;
@@ -47,7 +59,7 @@ function keyCount(value) {
  */
 export function wellFormedJson(text, refusal) {
   const fixed = text.replace(LONE_ESCAPE, "$1\\ufffd");
-  if (refusal && fixed !== text && keyCount(JSON.parse(fixed)) !== keyCount(JSON.parse(text))) throw refusal();
+  if (refusal && fixed !== text && keyCount(parseJson(fixed)) !== keyCount(parseJson(text))) throw refusal();
   return fixed;
 }
 
@@ -65,7 +77,7 @@ export function wellFormed(value, refusal) {
   }
   if (text === undefined) return value;
   const fixed = wellFormedJson(text, refusal);
-  return fixed === text ? value : JSON.parse(fixed);
+  return fixed === text ? value : parseJson(fixed);
 }
 
 /** How deep JSON text nests, strings skipped. */

@@ -27,7 +27,7 @@ import {
   writesSortKey,
 } from "@langchain/langgraph-checkpoint";
 import { redactCredentials } from "./attache.js";
-import { depthOf, uriComponent, wellFormedJson } from "./json-text.js";
+import { depthOf, parseJson, randomFraction, uriComponent, wellFormedJson } from "./json-text.js";
 
 /** A key's component; one holding a lone surrogate has no URI form, and no key. */
 const enc = (component) =>
@@ -183,7 +183,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       // A function or a symbol: JSON has nothing for it to read back.
       if (text === "") throw new TypeError(`A value${name === undefined ? "" : ` of channel "${name}"`} has no JSON form (a function or a symbol, say): it cannot be stored.`);
       if (depthOf(text) > VALUE_DEPTH) return { t: type, ...named, as: "s", value: text };
-      const value = JSON.parse(text);
+      const value = parseJson(text);
       return packBytes(value) ? { t: type, ...named, bytes: 1, value } : { t: type, ...named, value };
     }
     if (typeof data === "string") return { t: type, ...named, as: "s", value: data };
@@ -199,7 +199,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     if (as === "l") return this.serde.loadsTyped(t, fromLatin1(stored.value));
     if (as === "b") return this.serde.loadsTyped(t, fromBase64(stored.value));
     if (stored.bytes === 1) {
-      const taken = Object.assign([], { token: `\u0000attache:bytes:${Math.random().toString(36).slice(2)}:` });
+      const taken = Object.assign([], { token: `\u0000attache:bytes:${randomFraction().toString(36).slice(2)}:` });
       const value = takeBytes(stored.value, taken);
       return restore(await this.serde.loadsTyped(t, JSON.stringify(value)), taken);
     }
@@ -304,10 +304,11 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
    * checkpoint, two runs from one parent) would reuse the other branch's
    * numbers, and values are stored per version: it would overwrite them.
    * A random fraction keeps versions numbers, ordered as before, and the
-   * integer counters of checkpoints stored earlier still compare.
+   * integer counters of checkpoints stored earlier still compare. From
+   * crypto: a mocked Math.random would give two forks one version.
    */
   getNextVersion(current) {
-    return (typeof current === "number" && Number.isFinite(current) ? Math.floor(current) : 0) + 1 + Math.random();
+    return (typeof current === "number" && Number.isFinite(current) ? Math.floor(current) : 0) + 1 + randomFraction();
   }
 
   /** The newest checkpoint's id in a namespace, or undefined. */

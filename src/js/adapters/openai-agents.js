@@ -9,7 +9,7 @@
 // Only clearSession deletes ids.
 import { UserError } from "@openai/agents-core";
 import { redactCredentials } from "./attache.js";
-import { depthOf, uriComponent, wellFormed, wellFormedJson } from "./json-text.js";
+import { depthOf, parseJson, uriComponent, wellFormed, wellFormedJson } from "./json-text.js";
 
 const opKey = (operationId) =>
   `agents/op/${uriComponent(operationId, () => new UserError("Session history transaction operationId must not hold a lone surrogate."))}`;
@@ -28,7 +28,7 @@ function argumentsOf(text) {
   try {
     if (depthOf(String(text)) > ARGUMENTS_DEPTH) return { text: String(text) };
     // Keys that U+FFFD would make one: kept as text, as arguments that are not JSON are.
-    const parsed = JSON.parse(wellFormedJson(String(text), () => new SyntaxError("keys")));
+    const parsed = parseJson(wellFormedJson(String(text), () => new SyntaxError("keys")));
     return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : { value: parsed };
   } catch {
     return { text: String(text ?? "") };
@@ -195,7 +195,7 @@ function keptOf(history, at, part) {
 }
 
 /** JSON as stored, lone surrogates made U+FFFD: what a later call compares against. */
-const asStored = (value, replacer, refusal) => JSON.parse(wellFormedJson(JSON.stringify(value, replacer), refusal));
+const asStored = (value, replacer, refusal) => parseJson(wellFormedJson(JSON.stringify(value, replacer), refusal));
 
 const collided = () => new UserError("Session items must not hold two keys of one object that are the same once lone surrogates are U+FFFD.");
 
