@@ -14,6 +14,9 @@ const illFormed = isWellFormed ? (s) => !isWellFormed(s) : (s) => LONE_SURROGATE
 // export of 100,000 frames is about a tenth of either. Text is counted in
 // UTF-16 code units, as JS strings are.
 const MAX_ITEMS = 4_000_000;
+// As the engine had it at load: a page's replacement (one that masks
+// e-mail addresses, one that sorts keys) would change what is stored.
+const stringify = JSON.stringify;
 const MAX_TEXT = 64 * 1024 * 1024;
 
 // Checks that a value is JSON data before it is stored, and returns its JSON
@@ -116,7 +119,7 @@ export function toJson(value, path, ids) {
     seen.delete(v);
     return result;
   };
-  const text = JSON.stringify(check(value, path, "", false, steps));
+  const text = stringify(check(value, path, "", false, steps));
   if (text.length > MAX_TEXT) throw { path, reason: `is more than ${MAX_TEXT} characters of JSON text, more than one value may hold` };
   return text;
 }

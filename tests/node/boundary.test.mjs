@@ -761,6 +761,15 @@ test("globals a page alters after load change no value and throw nothing through
   } finally {
     JSON.parse = parse;
   }
+  // A JSON.stringify that masks e-mail addresses, as a logging helper might.
+  const stringify = JSON.stringify;
+  JSON.stringify = (...args) => stringify(...args)?.replace(/[\w.]+@[\w.]+/g, "***");
+  try {
+    await store.saveSessionState(id, "to", { to: "ada@example.com" });
+  } finally {
+    JSON.stringify = stringify;
+  }
+  assert.deepEqual(await store.loadSessionState(id, "to"), { to: "ada@example.com" });
   // String.prototype.isWellFormed pruned after load.
   const isWellFormed = Object.getOwnPropertyDescriptor(String.prototype, "isWellFormed");
   delete String.prototype.isWellFormed;

@@ -26,8 +26,9 @@ export function uriComponent(text, refusal) {
   }
 }
 
-/** JSON.parse as it was at load: a page's reviving replacement (dates) would change what is stored. */
+/** JSON.parse and JSON.stringify as they were at load: a page's replacement (reviving dates, masking text) would change what is stored. */
 export const parseJson = JSON.parse;
+export const stringifyJson = JSON.stringify;
 
 /**
  * A fraction in [0, 1) from crypto where there is one: a test's mocked or
@@ -71,7 +72,7 @@ export function wellFormedJson(text, refusal) {
 export function wellFormed(value, refusal) {
   let text;
   try {
-    text = JSON.stringify(value);
+    text = stringifyJson(value);
   } catch {
     return value;
   }

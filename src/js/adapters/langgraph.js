@@ -27,7 +27,7 @@ import {
   writesSortKey,
 } from "@langchain/langgraph-checkpoint";
 import { redactCredentials } from "./attache.js";
-import { depthOf, parseJson, randomFraction, uriComponent, wellFormedJson } from "./json-text.js";
+import { depthOf, parseJson, randomFraction, stringifyJson, uriComponent, wellFormedJson } from "./json-text.js";
 
 /** A key's component; one holding a lone surrogate has no URI form, and no key. */
 const enc = (component) =>
@@ -201,9 +201,9 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     if (stored.bytes === 1) {
       const taken = Object.assign([], { token: `\u0000attache:bytes:${randomFraction().toString(36).slice(2)}:` });
       const value = takeBytes(stored.value, taken);
-      return restore(await this.serde.loadsTyped(t, JSON.stringify(value)), taken);
+      return restore(await this.serde.loadsTyped(t, stringifyJson(value)), taken);
     }
-    if ("value" in stored || "j" in stored) return this.serde.loadsTyped(t, JSON.stringify("value" in stored ? stored.value : stored.j));
+    if ("value" in stored || "j" in stored) return this.serde.loadsTyped(t, stringifyJson("value" in stored ? stored.value : stored.j));
     return this.serde.loadsTyped(t, "s" in stored ? stored.s : fromBase64(stored.b));
   }
 

@@ -9,7 +9,7 @@
 // Only clearSession deletes ids.
 import { UserError } from "@openai/agents-core";
 import { redactCredentials } from "./attache.js";
-import { depthOf, parseJson, uriComponent, wellFormed, wellFormedJson } from "./json-text.js";
+import { depthOf, parseJson, stringifyJson, uriComponent, wellFormed, wellFormedJson } from "./json-text.js";
 
 const opKey = (operationId) =>
   `agents/op/${uriComponent(operationId, () => new UserError("Session history transaction operationId must not hold a lone surrogate."))}`;
@@ -151,7 +151,7 @@ function toItems(message, names) {
       return;
     }
     if (part.type === "tool_call") {
-      add({ type: "function_call", callId: part.id, name: part.name, status: "completed", arguments: JSON.stringify(part.arguments) }, at);
+      add({ type: "function_call", callId: part.id, name: part.name, status: "completed", arguments: stringifyJson(part.arguments) }, at);
     } else if (part.type === "tool_result") {
       const name = names.get(part.callId);
       if (name === undefined) add({ type: "message", role: "user", content: textOf(partsOf(part.content)) }, at, true);
@@ -195,7 +195,7 @@ function keptOf(history, at, part) {
 }
 
 /** JSON as stored, lone surrogates made U+FFFD: what a later call compares against. */
-const asStored = (value, replacer, refusal) => parseJson(wellFormedJson(JSON.stringify(value, replacer), refusal));
+const asStored = (value, replacer, refusal) => parseJson(wellFormedJson(stringifyJson(value, replacer), refusal));
 
 const collided = () => new UserError("Session items must not hold two keys of one object that are the same once lone surrogates are U+FFFD.");
 
@@ -235,8 +235,8 @@ const equal = (a, b) => canonical(comparable([a])) === canonical(comparable([b])
 /** JSON text with object keys sorted: one text per value, in any key order. */
 function canonical(value) {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  const fields = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`);
+  if (value === null || typeof value !== "object") return stringifyJson(value);
+  const fields = Object.keys(value).sort().map((k) => `${stringifyJson(k)}:${canonical(value[k])}`);
   return `{${fields.join(",")}}`;
 }
 
