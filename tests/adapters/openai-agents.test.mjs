@@ -274,13 +274,16 @@ for (const [name, backend] of Object.entries(backends)) {
       await session.popItem();
       await session.popItem();
       await session.popItem();
-      // A sessionId on Object.prototype (another library's) is no option.
+      // A sessionId on Object.prototype (another library's) is no option;
+      // one from a class is.
       Object.prototype.sessionId = id;
       try {
         expect(await new AttacheSession(store).getSessionId()).not.toBe(id);
       } finally {
         delete Object.prototype.sessionId;
       }
+      class Options { get sessionId() { return id; } }
+      expect(await new AttacheSession(store, new Options()).getSessionId()).toBe(id);
       // An item the adapter stored still comes back exactly.
       const item = { type: "message", role: "user", content: "asked", providerData: { k: 1 } };
       await session.addItems([item]);

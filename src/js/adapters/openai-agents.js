@@ -318,6 +318,19 @@ function checkedTransaction(args) {
 // or where they are refused (an opaque origin), within this realm only.
 const queues = new Map();
 let locksRefused = false;
+/**
+ * `options.sessionId`, own or from a class or defaults object, but not
+ * from Object.prototype: another library's pollution there is none.
+ */
+function sessionIdOf(options) {
+  if (options == null) return undefined;
+  const object = Object(options);
+  for (let at = object; at !== null && at !== Object.prototype; at = Object.getPrototypeOf(at)) {
+    if (Object.hasOwn(at, "sessionId")) return object.sessionId;
+  }
+  return undefined;
+}
+
 async function exclusive(sessionId, work) {
   const name = `attache/openai-agents/${sessionId}`;
   const locks = globalThis.navigator?.locks;
@@ -357,8 +370,7 @@ export class AttacheSession {
       throw new TypeError("AttacheSession needs a MemorySessionStore or an IdbSessionStore");
     }
     this.#store = store;
-    // Own, so a sessionId on Object.prototype (another library's) is none.
-    this.#sessionId = options != null && Object.hasOwn(Object(options), "sessionId") ? options.sessionId : undefined;
+    this.#sessionId = sessionIdOf(options);
   }
 
   /** The session, created on first use (under `sessionId` if given). Async,
