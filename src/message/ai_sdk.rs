@@ -66,7 +66,8 @@ fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
     ]))
 }
 
-/// `cache_control`, if given, goes on the last part of message `pinned_at`.
+/// `cache_control`, if given, goes on the last two parts of message
+/// `pinned_at` that are not blank.
 pub fn to_ai_sdk(
     messages: &[Sourced],
     pinned_at: Option<usize>,

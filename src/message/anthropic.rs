@@ -106,8 +106,8 @@ fn block(part: &Part, at: At) -> Result<Value, Error> {
     })
 }
 
-/// `{system?, messages}`. `cache_control`, if given, goes on the last block
-/// of message `pinned_at`.
+/// `{system?, messages}`. `cache_control`, if given, goes on the last two
+/// blocks of message `pinned_at`.
 pub fn to_anthropic(
     messages: &[Sourced],
     pinned_at: Option<usize>,
