@@ -442,7 +442,7 @@ impl IdbSessionStore {
         let read = Read::All(ACTIVITY_FRAMES, Some(index), Some(Query::Key(query)));
         // Each record is one batch's array: the frames are their elements,
         // joined without parsing them.
-        self.read(read, |batches| join_list(&batches, batch_elements))
+        self.read(read, |batches| join_batches(&batches))
     }
 
     fn append_messages_op(&self, session_id: &str, messages: Vec<Value>) -> Result<Op<()>, Error> {
@@ -683,12 +683,12 @@ impl SessionStore for IdbSessionStore {
     }
 }
 
-/// A JSON array of the records' payloads, each cut down by `element`.
-fn join_list(records: &JsValue, element: fn(&str) -> Result<&str, Error>) -> Result<String, Error> {
+/// One JSON array of the frame batches' frames.
+fn join_batches(records: &JsValue) -> Result<String, Error> {
     let mut list = String::from("[");
     for record in records_of(records) {
         let text = payload_text(&record)?;
-        let inner = element(&text)?;
+        let inner = batch_elements(&text)?;
         if !inner.is_empty() {
             if list.len() > 1 {
                 list.push(',');

@@ -385,11 +385,10 @@ fn save_attachments(session_id: &JsValue, pinned: &JsValue) -> Result<Call, Erro
     let session_id = id_arg(session_id, "sessionId")?;
     let (store, baseline) = pinned_specs(pinned, "pinned")?;
     // The write commitTurn's `attachments` makes, and no more.
-    let turn = session::TurnWrite {
-        state: session::pins_state(&store, baseline),
-        ..session::TurnWrite::default()
-    };
-    Ok(Call::CommitTurn(session_id, turn))
+    Ok(Call::CommitTurn(
+        session_id,
+        session::pins_turn(&store, baseline),
+    ))
 }
 
 /// `name` is the parameter's: `pinned`, or commitTurn's `attachments`.

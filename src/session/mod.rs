@@ -681,11 +681,8 @@ pub trait SessionStore {
         pinned: &AttachmentStore,
         baseline: Option<Value>,
     ) -> Result<(), Error> {
-        let turn = TurnWrite {
-            state: pins_state(pinned, baseline),
-            ..TurnWrite::default()
-        };
-        self.commit_turn(session_id, turn).await
+        self.commit_turn(session_id, pins_turn(pinned, baseline))
+            .await
     }
     /// The pins and the baseline saved with them.
     async fn load_pins(&self, session_id: &str) -> Result<Option<Pins>, Error> {
@@ -699,6 +696,14 @@ pub trait SessionStore {
 
 /// A store of pins and the specs its prefix was last checked against.
 pub type Pins = (AttachmentStore, Option<Value>);
+
+/// The turn that saves pins and nothing else: `saveAttachments`.
+pub fn pins_turn(pinned: &AttachmentStore, baseline: Option<Value>) -> TurnWrite {
+    TurnWrite {
+        state: pins_state(pinned, baseline),
+        ..TurnWrite::default()
+    }
+}
 
 /// The state entries that save pins: the specs, and the baseline or null.
 pub fn pins_state(pinned: &AttachmentStore, baseline: Option<Value>) -> Vec<(String, Value)> {
