@@ -3,6 +3,7 @@
 // one store call), and a real run() with a scripted model that resumes
 // after a reload (a new store opened on the same IndexedDB database).
 import "fake-indexeddb/auto";
+import vm from "node:vm";
 import { describe, it, expect } from "vitest";
 import { Agent, MemorySession, OutputGuardrailTripwireTriggered, protocol, run, tool, UserError } from "@openai/agents-core";
 import { ScriptedModel, assistantMessage, functionCall } from "@openai/agents-core/testing";
@@ -284,6 +285,14 @@ for (const [name, backend] of Object.entries(backends)) {
       }
       class Options { get sessionId() { return id; } }
       expect(await new AttacheSession(store, new Options()).getSessionId()).toBe(id);
+      // Nor from another realm's Object.prototype; and a Proxy whose
+      // prototype loops, or whose trap throws, is no sessionId.
+      const realm = vm.createContext();
+      vm.runInContext(`Object.prototype.sessionId = ${JSON.stringify(id)}`, realm);
+      expect(await new AttacheSession(store, vm.runInContext("({})", realm)).getSessionId()).not.toBe(id);
+      const loop = new Proxy({}, { getPrototypeOf: () => loop });
+      const trap = new Proxy({}, { getPrototypeOf() { throw new Error("trap"); } });
+      for (const options of [loop, trap]) expect(await new AttacheSession(store, options).getSessionId()).not.toBe(id);
       // An item the adapter stored still comes back exactly.
       const item = { type: "message", role: "user", content: "asked", providerData: { k: 1 } };
       await session.addItems([item]);

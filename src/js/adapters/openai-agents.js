@@ -320,15 +320,25 @@ const queues = new Map();
 let locksRefused = false;
 /**
  * `options.sessionId`, own or from a class or defaults object, but not
- * from Object.prototype: another library's pollution there is none.
+ * from an Object.prototype, this realm's or another's (its own prototype
+ * is null): another library's pollution there is none. The walk is
+ * bounded, and a Proxy's trap that throws or loops means none.
  */
 function sessionIdOf(options) {
   if (options == null) return undefined;
   const object = Object(options);
-  for (let at = object; at !== null && at !== Object.prototype; at = Object.getPrototypeOf(at)) {
-    if (Object.hasOwn(at, "sessionId")) return object.sessionId;
+  let found = false;
+  try {
+    for (let at = object, depth = 0; at !== null && depth < 32; at = Object.getPrototypeOf(at), depth++) {
+      if (Object.hasOwn(at, "sessionId")) {
+        found = at === object || Object.getPrototypeOf(at) !== null;
+        break;
+      }
+    }
+  } catch {
+    return undefined;
   }
-  return undefined;
+  return found ? object.sessionId : undefined;
 }
 
 async function exclusive(sessionId, work) {
