@@ -279,7 +279,7 @@ for (const [name, backend] of Object.entries(backends)) {
       // one from a class is.
       Object.prototype.sessionId = id;
       try {
-        expect(await new AttacheSession(store).getSessionId()).not.toBe(id);
+        expect(await new AttacheSession(store, {}).getSessionId()).not.toBe(id);
       } finally {
         delete Object.prototype.sessionId;
       }

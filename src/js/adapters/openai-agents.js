@@ -190,7 +190,7 @@ function itemsOf(messages, from = 0) {
 /** What stays of message `at` when its items from part `part` on go: none, or its earlier parts, stored without an item. */
 function keptOf(history, at, part) {
   const message = history[at];
-  if (!message || part === 0 || storedItem(message)) return [];
+  if (!message || part === 0) return [];
   return [{ ...message, content: partsOf(message.content).slice(0, part) }];
 }
 
@@ -327,18 +327,19 @@ let locksRefused = false;
 function sessionIdOf(options) {
   if (options == null) return undefined;
   const object = Object(options);
-  let found = false;
+  let owner = null;
   try {
     for (let at = object, depth = 0; at !== null && depth < 32; at = Object.getPrototypeOf(at), depth++) {
       if (Object.hasOwn(at, "sessionId")) {
-        found = at === object || Object.getPrototypeOf(at) !== null;
+        if (at === object || Object.getPrototypeOf(at) !== null) owner = at;
         break;
       }
     }
   } catch {
     return undefined;
   }
-  return found ? object.sessionId : undefined;
+  // From where the walk found it; a getter that throws still throws.
+  return owner === null ? undefined : Reflect.get(owner, "sessionId", object);
 }
 
 async function exclusive(sessionId, work) {
