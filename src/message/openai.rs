@@ -39,9 +39,10 @@ fn content(parts: Vec<Value>) -> Value {
     }
 }
 
-pub fn to_openai(messages: &[Sourced]) -> Result<Value, Error> {
+/// `pinned_at`: the consolidated message, sent as parts even when one.
+pub fn to_openai(messages: &[Sourced], pinned_at: Option<usize>) -> Result<Value, Error> {
     let mut out = Vec::new();
-    for (at, message) in messages {
+    for (index, (at, message)) in messages.iter().enumerate() {
         let role = Value::from(message.role.as_str());
         let mut texts = Vec::new();
         let mut calls = Vec::new();
@@ -153,7 +154,7 @@ pub fn to_openai(messages: &[Sourced]) -> Result<Value, Error> {
                 // the first.
                 let text = if texts.is_empty() {
                     Value::from("")
-                } else if matches!(at, At::Name("attachments")) {
+                } else if pinned_at == Some(index) {
                     Value::Array(texts)
                 } else {
                     content(texts)

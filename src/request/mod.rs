@@ -140,7 +140,7 @@ pub fn build_request(format: Format, turn: Turn) -> Result<Value, Error> {
             let plain: Vec<Message> = messages.into_iter().map(|(_, m)| m).collect();
             json!({ "messages": (to_values(&plain)) })
         }
-        Format::OpenAiChat => json!({ "messages": (openai::to_openai(&messages)?) }),
+        Format::OpenAiChat => json!({ "messages": (openai::to_openai(&messages, pinned_at)?) }),
         Format::AnthropicMessages => anthropic::to_anthropic(&messages, pinned_at, marker)?,
         Format::AiSdk => ai_sdk::to_ai_sdk_request(&messages, pinned_at, marker)?,
     })
