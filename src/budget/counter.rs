@@ -130,7 +130,7 @@ impl Counter {
                 scaled.saturating_add(overhead) / num
             }
         };
-        count.min((1 << 53) - 1)
+        count.min(super::MAX_SAFE)
     }
 }
 

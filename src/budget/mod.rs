@@ -11,3 +11,6 @@ pub use plan::{
 
 #[cfg(test)]
 mod tests;
+
+/// The largest count reported: 2^53 - 1, which JS reads exactly.
+pub const MAX_SAFE: u64 = (1 << 53) - 1;

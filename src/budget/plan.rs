@@ -74,7 +74,7 @@ pub fn plan_turn(budget: TurnBudget) -> Result<Plan, Error> {
         .saturating_add(budget.overhead_tokens);
     let payload_tokens = budget.history_tokens.saturating_add(reserve_tokens);
     // Reported at most 2^53 - 1, which JS reads exactly; decided on whole.
-    let safe = |n: u64| n.min((1 << 53) - 1);
+    let safe = |n: u64| n.min(super::MAX_SAFE);
     let lower = threshold_tokens.min(emergency_tokens);
     // Compacting then would empty the history every turn, and loopctl
     // ends such a run as exceeded once there is nothing left to drop.

@@ -157,18 +157,17 @@ impl Options {
                 None => return Err(wrong(what, "has a key that is not a known option")),
             }
         }
+        // The rest are absent: get() gives undefined for them.
         known
             .iter()
-            .map(|&name| match own.iter().any(|o| o == name) {
-                false => Ok((name, JsValue::UNDEFINED)),
-                true => match super::attempt::get(value, name) {
-                    Ok(v) => Ok((name, v)),
-                    Err(thrown) => {
-                        let field = format!("{what}.{name}");
-                        super::error::keep_cause(&field, &thrown);
-                        Err(wrong(&field, "threw when read"))
-                    }
-                },
+            .filter(|&&name| own.iter().any(|o| o == name))
+            .map(|&name| match super::attempt::get(value, name) {
+                Ok(v) => Ok((name, v)),
+                Err(thrown) => {
+                    let field = format!("{what}.{name}");
+                    super::error::keep_cause(&field, &thrown);
+                    Err(wrong(&field, "threw when read"))
+                }
             })
             .collect::<Result<_, _>>()
             .map(Self)
