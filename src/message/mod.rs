@@ -332,24 +332,37 @@ pub(crate) fn is_image_type(media_type: &str) -> bool {
 pub(crate) fn is_image(image: &Image) -> bool {
     match image {
         Image::Base64 { media_type, .. } => is_image_type(media_type),
-        Image::Url(url) => {
-            let Some(rest) = data_url(url) else {
-                return true;
-            };
-            // The type ends at `;` or `,`.
-            let end = rest.bytes().position(|c| c == b';' || c == b',');
-            is_image_type(crate::text::head(rest, end.unwrap_or(rest.len())))
-        }
+        Image::Url(url) => data_url(url).is_none_or(|data| is_image_type(data.media_type)),
     }
 }
 
-/// What follows a `data:` URL's scheme, which is any case (RFC 2397).
-/// `text::tail`, as slicing a str would bring in its panic's formatting.
-pub(crate) fn data_url(url: &str) -> Option<&str> {
+/// A `data:` URL read once, for every converter alike (RFC 2397).
+pub(crate) struct DataUrl<'a> {
+    pub media_type: &'a str,
+    /// Its last parameter is `base64`, in any case.
+    pub base64: bool,
+    pub data: &'a str,
+}
+
+/// A `data:` URL's parts; the scheme is any case. `text::tail`, as
+/// slicing a str would bring in its panic's formatting.
+pub(crate) fn data_url(url: &str) -> Option<DataUrl<'_>> {
     let scheme = url.as_bytes().get(..5)?;
-    scheme
-        .eq_ignore_ascii_case(b"data:")
-        .then(|| crate::text::tail(url, 5))
+    if !scheme.eq_ignore_ascii_case(b"data:") {
+        return None;
+    }
+    let rest = crate::text::tail(url, 5);
+    let (header, data) = rest.split_once(',').unwrap_or((rest, ""));
+    let mut params = header.split(';');
+    let media_type = params.next().unwrap_or_default();
+    let base64 = params
+        .last()
+        .is_some_and(|p| p.eq_ignore_ascii_case("base64"));
+    Some(DataUrl {
+        media_type,
+        base64,
+        data,
+    })
 }
 
 pub const NOT_MESSAGE: &str = "must be a message: {role, content}";
@@ -379,22 +392,16 @@ pub(crate) fn named_type(media_type: &str) -> bool {
         .is_some_and(|(_, sub)| !sub.is_empty() && sub != "*")
 }
 
-/// A `data:{mediaType};base64,{data}` URL as a base64 image; any other URL
-/// as itself, and one whose type names none (`image/*`): base64 must say
-/// what it holds, and a URL need not.
+/// A base64 `data:` URL as a base64 image, as `sent_image` reads it
+/// (parameters dropped); any other URL as itself, and one whose type
+/// names none (`image/*`): base64 must say what it holds, a URL need not.
 pub(crate) fn image_from_url(url: &str) -> Image {
-    let base64 = data_url(url)
-        .and_then(|rest| {
-            let at = crate::text::find(rest, ";base64,")?;
-            Some((crate::text::head(rest, at), crate::text::tail(rest, at + 8)))
-        })
-        .filter(|(media_type, _)| named_type(media_type) && !media_type.contains([',', ';']));
-    match base64 {
-        Some((media_type, data)) => Image::Base64 {
-            media_type: media_type.to_owned(),
-            data: data.to_owned(),
+    match data_url(url) {
+        Some(data) if data.base64 && named_type(data.media_type) => Image::Base64 {
+            media_type: data.media_type.to_owned(),
+            data: data.data.to_owned(),
         },
-        None => Image::Url(url.to_owned()),
+        _ => Image::Url(url.to_owned()),
     }
 }
 
@@ -410,16 +417,11 @@ pub(crate) fn sent_image<'a>(
 ) -> Result<Option<(&'static str, &'a str)>, Error> {
     let (media_type, data, field) = match image {
         Image::Url(url) => {
-            let Some(rest) = data_url(url) else {
+            let Some(url) = data_url(url) else {
                 return Ok(None);
             };
-            let (header, data) = rest.split_once(',').unwrap_or_default();
-            let mut params = header.split(';');
-            let media_type = params.next().unwrap_or_default();
-            let base64 = params
-                .last()
-                .is_some_and(|p| p.eq_ignore_ascii_case("base64"));
-            (if base64 { media_type } else { "" }, data, "url")
+            let media_type = if url.base64 { url.media_type } else { "" };
+            (media_type, url.data, "url")
         }
         Image::Base64 { media_type, data } => {
             (media_type.as_str(), data.as_str(), media_type_field)

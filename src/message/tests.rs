@@ -289,18 +289,21 @@ fn ai_sdk_images_come_in_as_any_shape_and_go_out_as_file_parts() {
             {"type": "file", "data": "https://x.test/b", "mediaType": "image"}
         ])
     );
-    // A data: URL given as an attache image goes as its base64 and type.
-    let data_url = Message::new(
-        Role::User,
-        vec![Part::Image(Image::Url(
-            "data:image/webp;base64,UklG".into(),
-        ))],
-    );
-    let sent = to_ai_sdk(&sourced(&[data_url]), None, None).unwrap();
-    assert_eq!(
-        sent[0]["content"][0],
-        json!({"type": "file", "data": "UklG", "mediaType": "image/webp"})
-    );
+    // A data: URL given as an attache image goes as its base64 and type,
+    // read as Anthropic's and OpenAI's are: `;BASE64`, parameters.
+    for url in [
+        "data:image/webp;base64,UklG",
+        "data:image/webp;BASE64,UklG",
+        "data:image/webp;name=a.webp;base64,UklG",
+    ] {
+        let data_url = Message::new(Role::User, vec![Part::Image(Image::Url(url.into()))]);
+        let sent = to_ai_sdk(&sourced(&[data_url]), None, None).unwrap();
+        assert_eq!(
+            sent[0]["content"][0],
+            json!({"type": "file", "data": "UklG", "mediaType": "image/webp"}),
+            "{url}"
+        );
+    }
     // One whose type names none goes as the URL, and comes back as it went.
     let wildcard = Message::new(
         Role::User,
@@ -672,7 +675,13 @@ fn what_a_provider_cannot_take_is_refused_before_sending() {
 
 #[test]
 fn a_data_url_is_a_base64_image_and_any_other_url_stays_a_url() {
-    for url in ["data:image/png;base64,AAAA", "DaTa:image/png;base64,AAAA"] {
+    // As `sent_image` reads it: `;base64` in any case, after parameters.
+    for url in [
+        "data:image/png;base64,AAAA",
+        "DaTa:image/png;base64,AAAA",
+        "data:image/png;BASE64,AAAA",
+        "data:image/png;name=a.png;base64,AAAA",
+    ] {
         assert_eq!(
             image_from_url(url),
             Image::Base64 {
@@ -690,6 +699,9 @@ fn a_data_url_is_a_base64_image_and_any_other_url_stays_a_url() {
         // Base64 must name its type: the AI SDK reads `image/*` as `image`.
         "data:image/*;base64,AAAA",
         "data:image/;base64,AAAA",
+        "data:image/png;base64x,AAAA",
+        "data:image/png;base64;name=a,AAAA",
+        "data:image/png,AAAA",
     ] {
         assert_eq!(image_from_url(url), Image::Url(url.into()), "{url}");
         assert_eq!(image_url(&image_from_url(url)), url);
@@ -1143,6 +1155,17 @@ fn fromopenai_takes_in_only_images_toopenai_sends_back() {
         let read = from_openai(&input, At::Name("x")).unwrap();
         assert!(to_openai(&sourced(&read), None).is_ok(), "{url}");
     }
+    // Stored as the base64 it is, so every provider gets its type.
+    let url = "data:image/png;name=a;BASE64,iVBORw0KGgo=";
+    let input =
+        json!({"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]});
+    assert_eq!(
+        from_openai(&input, At::Name("x")).unwrap()[0].parts,
+        [Part::Image(Image::Base64 {
+            media_type: "image/png".into(),
+            data: "iVBORw0KGgo=".into()
+        })]
+    );
 }
 
 #[test]
