@@ -48,7 +48,7 @@ impl IdbSessionStore {
                     .unwrap_or_default();
                 state.push((key, payload_text(&record)?));
             }
-            let messages = join_records(&records_of(&results[2]))?;
+            let messages = join_records(&records_of(&results[2]), false)?;
             let frames = frames_by_request(&records_of(&results[3]), true)?;
             Ok(document_text(
                 &payload_text(&results[0])?,

@@ -51,14 +51,24 @@ pub(super) fn message_records(session_id: &str, messages: &[Value]) -> Vec<JsVal
     })
 }
 
-/// A JSON array of the records' payloads, as stored.
-pub(super) fn join_records(records: &[JsValue]) -> Result<String, Error> {
+/// A JSON array of the records' payloads, as stored; with `batches`, of
+/// the frames each payload holds, so an empty batch adds none. An empty
+/// payload otherwise stays, for the parse to find it damaged.
+pub(super) fn join_records(records: &[JsValue], batches: bool) -> Result<String, Error> {
     let mut list = String::from("[");
     for record in records {
+        let text = payload_text(record)?;
+        let item = match batches {
+            true => super::records::batch_elements(&text)?,
+            false => &text,
+        };
+        if batches && item.is_empty() {
+            continue;
+        }
         if list.len() > 1 {
             list.push(',');
         }
-        list.push_str(&payload_text(record)?);
+        list.push_str(item);
     }
     list.push(']');
     Ok(list)
@@ -155,7 +165,7 @@ impl IdbSessionStore {
             more: Some(more),
             decide: Box::new(|_| Ok(Vec::new())),
         };
-        Op::new(plan, |results| join_records(&results[1..]))
+        Op::new(plan, |results| join_records(&results[1..], false))
     }
 
     pub(super) fn pop_message_op(&self, session_id: &str) -> Op<Option<String>> {

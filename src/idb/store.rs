@@ -9,8 +9,8 @@ use super::errors::Dom;
 use super::history::frame_batch;
 use super::plan::{More, Op, Plan, Read, Write};
 use super::records::{
-    batch_elements, corrupt, key, parsed, past, payload, payload_text, record, session_payload,
-    session_range, state_key_of,
+    corrupt, key, parsed, past, payload, payload_text, record, session_payload, session_range,
+    state_key_of,
 };
 use super::schema::{ACTIVITY_FRAMES, BY_REQUEST, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
 use crate::session::call::{self, Call, Reply};
@@ -442,7 +442,9 @@ impl IdbSessionStore {
         let read = Read::All(ACTIVITY_FRAMES, Some(index), Some(Query::Key(query)));
         // Each record is one batch's array: the frames are their elements,
         // joined without parsing them.
-        self.read(read, |batches| join_batches(&batches))
+        self.read(read, |batches| {
+            super::history::join_records(&records_of(&batches), true)
+        })
     }
 
     fn append_messages_op(&self, session_id: &str, messages: Vec<Value>) -> Result<Op<()>, Error> {
@@ -455,7 +457,7 @@ impl IdbSessionStore {
     pub(super) fn load_messages_op(&self, session_id: &str) -> Op<String> {
         let query = Some(Query::Key(session_id.into()));
         self.read(Read::All(MESSAGES, Some(BY_SESSION), query), |all| {
-            super::history::join_records(&records_of(&all))
+            super::history::join_records(&records_of(&all), false)
         })
     }
 }
@@ -681,23 +683,6 @@ impl SessionStore for IdbSessionStore {
             .run(&self.connection)
             .await
     }
-}
-
-/// One JSON array of the frame batches' frames.
-fn join_batches(records: &JsValue) -> Result<String, Error> {
-    let mut list = String::from("[");
-    for record in records_of(records) {
-        let text = payload_text(&record)?;
-        let inner = batch_elements(&text)?;
-        if !inner.is_empty() {
-            if list.len() > 1 {
-                list.push(',');
-            }
-            list.push_str(inner);
-        }
-    }
-    list.push(']');
-    Ok(list)
 }
 
 fn into_list(value: Value) -> Result<Vec<Value>, Error> {
