@@ -776,6 +776,61 @@ async fn pinned_attachments_survive_a_new_connection_byte_identical() {
     delete_database(&name).await;
 }
 
+/// Records written behind the store's back, in one transaction over every
+/// store, as another program could: `body` uses `tx`.
+async fn write_behind(store: &attache::idb::IdbSessionStore, body: &str) {
+    let db: wasm_bindgen::JsValue = store.current_connection().unwrap().into();
+    let write = js_sys::Function::new_with_args(
+        "db",
+        &format!(
+            "return new Promise((resolve, reject) => {{
+               const tx = db.transaction(['activity_frames', 'session_state', 'messages', 'sessions'], 'readwrite');
+               {body}
+               tx.oncomplete = resolve;
+               tx.onerror = () => reject(tx.error);
+             }});"
+        ),
+    );
+    let written: js_sys::Promise = write
+        .call1(&wasm_bindgen::JsValue::NULL, &db)
+        .unwrap()
+        .into();
+    wasm_bindgen_futures::JsFuture::from(written).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn an_export_refuses_damaged_records_that_would_paste_as_valid_json() {
+    let name = fresh_name("export-damaged");
+    let store = open(&name, Durability::Default).await;
+    for id in ["title", "two", "key", "wizard", "pair", "good"] {
+        store.create_session(new(id)).await.unwrap();
+    }
+    // Each would join into a document that parses, holding what no one
+    // saved: a key `injected`, a key "", a message no store accepts.
+    write_behind(
+        &store,
+        "tx.objectStore('sessions').put({ id: 'title', json: '{\"id\":\"title\",\"title\":5,\"createdAt\":1,\"updatedAt\":1,\"meta\":{}}' });
+        tx.objectStore('session_state').put({ sessionId: 'two', key: 'k', json: '1,\"injected\":{\"a\":1}' });
+        tx.objectStore('session_state').put({ sessionId: 'key', key: 7, json: '1' });
+        tx.objectStore('messages').add({ sessionId: 'wizard', json: '{\"role\":\"wizard\",\"content\":\"b\"}' });
+        tx.objectStore('messages').add({ sessionId: 'pair', json: '{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"user\",\"content\":\"b\"}' });
+        tx.objectStore('session_state').put({ sessionId: 'good', key: 'k', json: '{\"a\":1}' });",
+    )
+    .await;
+    for id in ["title", "two", "key", "wizard", "pair"] {
+        let error = store.export_session(id).await.unwrap_err();
+        assert_eq!(
+            (error.code(), error.field()),
+            ("INVALID_VALUE", Some("stored")),
+            "{id}: {error}"
+        );
+    }
+    let good = store.export_session("good").await.unwrap();
+    assert!(good.contains(r#""state":{"k":{"a":1}}"#), "{good}");
+    store.close();
+    delete_database(&name).await;
+}
+
 #[wasm_bindgen_test]
 async fn a_stored_payload_that_is_not_json_is_a_typed_error_not_a_crash() {
     let name = fresh_name("corrupt");
@@ -786,28 +841,18 @@ async fn a_stored_payload_that_is_not_json_is_a_typed_error_not_a_crash() {
         .await
         .unwrap();
     // Records written behind the store's back, as another program could.
-    let db: wasm_bindgen::JsValue = store.current_connection().unwrap().into();
-    let write = js_sys::Function::new_with_args(
-        "db",
-        "return new Promise((resolve, reject) => {
-           const tx = db.transaction(['activity_frames', 'session_state', 'messages', 'sessions'], 'readwrite');
-           tx.objectStore('activity_frames').add({ sessionId: 's', requestId: 'bad', json: '{\"not\": \"a batch\"}' });
-           tx.objectStore('activity_frames').add({ sessionId: 's', requestId: 'cut', json: '[1,' });
-           tx.objectStore('activity_frames').add({ sessionId: 's', requestId: 'syntax', json: '[1,}]' });
-           tx.objectStore('session_state').put({ sessionId: 's', key: 'k', json: '{\"open\": ' });
-           tx.objectStore('messages').add({ sessionId: 's', json: '{\"role\": ' });
-           // Imported before imports capped times: still a session to list.
-           tx.objectStore('sessions').put({ id: 'far', json: '{\"id\":\"far\",\"title\":\"\",\"createdAt\":9000000000000000,\"updatedAt\":9000000000000000,\"meta\":{}}' });
-           tx.objectStore('sessions').put({ id: 'broken', json: '{\"id\":\"broken\",\"title\":7}' });
-           tx.oncomplete = resolve;
-           tx.onerror = () => reject(tx.error);
-         });",
-    );
-    let written: js_sys::Promise = write
-        .call1(&wasm_bindgen::JsValue::NULL, &db)
-        .unwrap()
-        .into();
-    wasm_bindgen_futures::JsFuture::from(written).await.unwrap();
+    write_behind(
+        &store,
+        "tx.objectStore('activity_frames').add({ sessionId: 's', requestId: 'bad', json: '{\"not\": \"a batch\"}' });
+        tx.objectStore('activity_frames').add({ sessionId: 's', requestId: 'cut', json: '[1,' });
+        tx.objectStore('activity_frames').add({ sessionId: 's', requestId: 'syntax', json: '[1,}]' });
+        tx.objectStore('session_state').put({ sessionId: 's', key: 'k', json: '{\"open\": ' });
+        tx.objectStore('messages').add({ sessionId: 's', json: '{\"role\": ' });
+        // Imported before imports capped times: still a session to list.
+        tx.objectStore('sessions').put({ id: 'far', json: '{\"id\":\"far\",\"title\":\"\",\"createdAt\":9000000000000000,\"updatedAt\":9000000000000000,\"meta\":{}}' });
+        tx.objectStore('sessions').put({ id: 'broken', json: '{\"id\":\"broken\",\"title\":7}' });",
+    )
+    .await;
 
     for request in ["bad", "cut", "syntax"] {
         let error = store

@@ -7,9 +7,12 @@ use wasm_bindgen::JsValue;
 
 use super::history::{frame_batch, frames_by_request, join_records, message_records};
 use super::plan::{Op, Plan, Read, Write};
-use super::records::{payload_text, record, session_range};
+use super::records::{
+    corrupt, parsed, payload, payload_text, record, session_payload, session_range,
+};
 use super::schema::{ACTIVITY_FRAMES, BY_SESSION, MESSAGES, SESSIONS, SESSION_STATE};
 use super::store::{creating, records_of, session_record, IdbSessionStore, ALL};
+use crate::message::{At, Message};
 use crate::session::export::{document_text, SessionExport};
 use crate::session::SessionInfo;
 use crate::Error;
@@ -40,22 +43,29 @@ impl IdbSessionStore {
             if results[0].is_undefined() {
                 return Err(Error::NotFound { session_id });
             }
+            // Each record is read as its own load would read it: pasted
+            // unread, a damaged one (two values in one, no key) would give
+            // a document that holds what was never saved.
+            session_payload(&results[0])?;
             let mut state = Vec::new();
             for record in records_of(&results[1]) {
                 let key = Reflect::get(&record, &"key".into())
                     .ok()
                     .and_then(|k| k.as_string())
-                    .unwrap_or_default();
-                state.push((key, payload_text(&record)?));
+                    .ok_or_else(|| corrupt("a state record has no key"))?;
+                let text = payload_text(&record)?;
+                parsed(&text)?;
+                state.push((key, text));
             }
-            let messages = join_records(&records_of(&results[2]), false)?;
+            let records = records_of(&results[2]);
+            for record in &records {
+                Message::from_value(&payload(record)?, At::Name("stored"))
+                    .map_err(|_| corrupt("a stored message is malformed"))?;
+            }
+            let messages = join_records(&records, false)?;
             let frames = frames_by_request(&records_of(&results[3]), true)?;
-            Ok(document_text(
-                &payload_text(&results[0])?,
-                &state,
-                &messages,
-                &frames,
-            ))
+            let session = payload_text(&results[0])?;
+            Ok(document_text(&session, &state, &messages, &frames))
         }))
     }
 
