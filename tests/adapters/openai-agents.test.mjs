@@ -60,6 +60,30 @@ for (const [name, backend] of Object.entries(backends)) {
       expect(await session.popItem()).toBeUndefined();
     });
 
+    it("a session deleted through the store comes back under its id at the next write, as with a new object", async () => {
+      const store = await backend().open();
+      for (const options of [{ sessionId: "chat" }, {}]) {
+        const session = new AttacheSession(store, options);
+        await session.addItems(items.slice(0, 1));
+        const id = await session.getSessionId();
+        expect(await store.deleteSession(id)).toBe(true);
+        await session.clearSession();
+        expect(await store.getSession(id)).toBeNull();
+        await session.addItems(items.slice(1, 2));
+        expect(await session.getSessionId()).toBe(id);
+        expect(await session.getItems()).toEqual(items.slice(1, 2));
+        for (const write of [
+          () => session.applyHistoryTransaction({ operationId: "op", transaction: { type: "append_items", items: items.slice(2, 3) } }),
+          () => session.replaceHistoryWithCompaction(items.slice(0, 1)),
+        ]) {
+          await store.deleteSession(id);
+          await write();
+          expect((await store.getSession(id))?.id).toBe(id);
+        }
+        expect(await session.getItems()).toEqual(items.slice(0, 1));
+      }
+    });
+
     it("rejects, never throws, on a wrong this or a wrong argument; null options are none", async () => {
       const store = await backend().open();
       let pending;

@@ -392,7 +392,8 @@ export class AttacheSession {
       const id = this.#sessionId;
       if (id !== undefined && (await this.#store.getSession(id))) return id;
       try {
-        return (await this.#store.createSession(id === undefined ? {} : { id })).id;
+        // Kept, so a session deleted later comes back under the same id.
+        return (this.#sessionId = (await this.#store.createSession(id === undefined ? {} : { id })).id);
       } catch (e) {
         if (e?.code === "ALREADY_EXISTS") return id;
         throw e;
@@ -404,6 +405,20 @@ export class AttacheSession {
       if (this.#ready === ready) this.#ready = undefined;
     });
     return ready;
+  }
+
+  /** `write(id)` on the session. One deleted since (a "delete chat" in
+   * another tab) is created again under its id, as a new AttacheSession
+   * would, rather than failing every later run after its model call. */
+  async #onSession(write) {
+    const id = await this.getSessionId();
+    try {
+      return await write(id);
+    } catch (e) {
+      if (e?.code !== "NOT_FOUND") throw e;
+      this.#ready = undefined;
+      return write(await this.getSessionId());
+    }
   }
 
   /** The last `limit` items, as MemorySession slices them (1.5 is 2; NaN and Infinity, all). */
@@ -435,8 +450,7 @@ export class AttacheSession {
   async addItems(items) {
     const messages = messagesOf(items);
     if (messages.length === 0) return;
-    const id = await this.getSessionId();
-    await exclusive(id, () => this.#store.appendMessages(id, messages));
+    await this.#onSession((id) => exclusive(id, () => this.#store.appendMessages(id, messages)));
   }
 
   /**
@@ -474,11 +488,17 @@ export class AttacheSession {
    */
   async clearSession() {
     const id = await this.getSessionId();
-    await exclusive(id, async () => {
-      const keys = await this.#store.listSessionStateKeys(id, { prefix: "agents/op/" });
-      await this.#store.clearMessages(id);
-      await Promise.all(keys.map((key) => this.#store.deleteSessionState(id, key)));
-    });
+    try {
+      await exclusive(id, async () => {
+        const keys = await this.#store.listSessionStateKeys(id, { prefix: "agents/op/" });
+        await this.#store.clearMessages(id);
+        await Promise.all(keys.map((key) => this.#store.deleteSessionState(id, key)));
+      });
+    } catch (e) {
+      // Deleted since: nothing to clear, and the next use creates it again.
+      if (e?.code !== "NOT_FOUND") throw e;
+      this.#ready = undefined;
+    }
   }
 
   /**
@@ -490,8 +510,7 @@ export class AttacheSession {
     // Checked first, as addItems does: items that are no messages create
     // no session (one the store then refuses does: README).
     const messages = messagesOf(items);
-    const id = await this.getSessionId();
-    await exclusive(id, () => this.#store.replaceMessages(id, { from: 0, messages }));
+    await this.#onSession((id) => exclusive(id, () => this.#store.replaceMessages(id, { from: 0, messages })));
   }
 
   /**
@@ -501,8 +520,7 @@ export class AttacheSession {
    */
   async applyHistoryTransaction(args) {
     const { key, transaction } = checkedTransaction(args);
-    const id = await this.getSessionId();
-    return exclusive(id, () => this.#apply(id, key, transaction));
+    return this.#onSession((id) => exclusive(id, () => this.#apply(id, key, transaction)));
   }
 
   /** Whether this transaction took operation key `key` already; another that took it is a UserError. */
