@@ -409,15 +409,16 @@ fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
             let image = match source.str("type")? {
                 "url" => {
                     source.only(&["type", "url"])?;
-                    Image::Url(source.string("url")?)
+                    super::image_from_url(source.str("url")?)
                 }
+                // The type in lower case, as `sent_image` reads it and
+                // `is_image` asks, or no later turn would take it.
                 "base64" => {
                     source.only(&["type", "media_type", "data"])?;
-                    let image = Image::Base64 {
-                        media_type: source.string("media_type")?,
+                    Image::Base64 {
+                        media_type: source.str("media_type")?.to_ascii_lowercase(),
                         data: source.string("data")?,
-                    };
-                    image
+                    }
                 }
                 _ => return Err(source.wrong("type", "must be \"url\" or \"base64\"")),
             };

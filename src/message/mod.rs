@@ -393,12 +393,13 @@ pub(crate) fn named_type(media_type: &str) -> bool {
 }
 
 /// A base64 `data:` URL as a base64 image, as `sent_image` reads it
-/// (parameters dropped); any other URL as itself, and one whose type
-/// names none (`image/*`): base64 must say what it holds, a URL need not.
+/// (parameters dropped, the type in lower case, which `is_image` asks);
+/// any other URL as itself, and one whose type names none (`image/*`):
+/// base64 must say what it holds, a URL need not.
 pub(crate) fn image_from_url(url: &str) -> Image {
     match data_url(url) {
         Some(data) if data.base64 && named_type(data.media_type) => Image::Base64 {
-            media_type: data.media_type.to_owned(),
+            media_type: data.media_type.to_ascii_lowercase(),
             data: data.data.to_owned(),
         },
         _ => Image::Url(url.to_owned()),

@@ -1255,3 +1255,25 @@ fn the_converters_take_in_no_image_part_of_another_type() {
     let ok = json!({"role": "user", "content": [{"type": "image", "url": "data:image;base64,iVBORw0KGgo="}]});
     assert!(Message::from_value(&ok, At::Name("m")).is_ok());
 }
+
+#[test]
+fn an_image_type_in_any_case_comes_in_lower_case_so_later_turns_take_it() {
+    let openai = json!({"role": "user", "content": [{"type": "image_url",
+        "image_url": {"url": "data:IMAGE/PNG;base64,iVBORw0KGgo="}}]});
+    let anthropic = json!({"role": "user", "content": [
+        {"type": "image", "source": {"type": "base64", "media_type": "IMAGE/PNG", "data": "iVBORw0KGgo="}},
+        {"type": "image", "source": {"type": "url", "url": "data:Image/png;base64,iVBORw0KGgo="}}]});
+    let mut read = from_openai(&openai, At::Name("x")).unwrap();
+    read.extend(from_anthropic(&anthropic, At::Name("x")).unwrap());
+    let png = Part::Image(Image::Base64 {
+        media_type: "image/png".into(),
+        data: "iVBORw0KGgo=".into(),
+    });
+    assert_eq!(read.iter().map(|m| m.parts.len()).sum::<usize>(), 3);
+    for message in &read {
+        assert!(message.parts.iter().all(|part| *part == png), "{message:?}");
+        // As appendMessages takes it back: before, refused there.
+        let back = Message::from_value(&message.to_value(), At::Name("m")).unwrap();
+        assert_eq!(back, *message);
+    }
+}
