@@ -802,11 +802,11 @@ async fn write_behind(store: &attache::idb::IdbSessionStore, body: &str) {
 async fn an_export_refuses_damaged_records_that_would_paste_as_valid_json() {
     let name = fresh_name("export-damaged");
     let store = open(&name, Durability::Default).await;
-    for id in ["title", "two", "key", "wizard", "pair", "good"] {
+    for id in ["title", "two", "key", "wizard", "pair", "lead", "good"] {
         store.create_session(new(id)).await.unwrap();
     }
     // Each would join into a document that parses, holding what no one
-    // saved: a key `injected`, a key "", a message no store accepts.
+    // saved: a key `injected`, a key "", a message dropped or split.
     write_behind(
         &store,
         "tx.objectStore('sessions').put({ id: 'title', json: '{\"id\":\"title\",\"title\":5,\"createdAt\":1,\"updatedAt\":1,\"meta\":{}}' });
@@ -814,10 +814,12 @@ async fn an_export_refuses_damaged_records_that_would_paste_as_valid_json() {
         tx.objectStore('session_state').put({ sessionId: 'key', key: 7, json: '1' });
         tx.objectStore('messages').add({ sessionId: 'wizard', json: '{\"role\":\"wizard\",\"content\":\"b\"}' });
         tx.objectStore('messages').add({ sessionId: 'pair', json: '{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"user\",\"content\":\"b\"}' });
+        tx.objectStore('messages').add({ sessionId: 'lead', json: '' });
+        tx.objectStore('messages').add({ sessionId: 'lead', json: '{\"role\":\"user\",\"content\":\"a\"}' });
         tx.objectStore('session_state').put({ sessionId: 'good', key: 'k', json: '{\"a\":1}' });",
     )
     .await;
-    for id in ["title", "two", "key", "wizard", "pair"] {
+    for id in ["title", "two", "key", "pair", "lead"] {
         let error = store.export_session(id).await.unwrap_err();
         assert_eq!(
             (error.code(), error.field()),
@@ -825,6 +827,13 @@ async fn an_export_refuses_damaged_records_that_would_paste_as_valid_json() {
             "{id}: {error}"
         );
     }
+    // An empty record first joined into `[]` and vanished from a load.
+    let error = store.load_messages("lead").await.unwrap_err();
+    assert_eq!(error.field(), Some("stored"), "{error}");
+    // One record, one value: a message an older version stored exports as
+    // it loads, and its import then says what is wrong with it.
+    let wizard = store.export_session("wizard").await.unwrap();
+    assert!(wizard.contains(r#""role":"wizard""#), "{wizard}");
     let good = store.export_session("good").await.unwrap();
     assert!(good.contains(r#""state":{"k":{"a":1}}"#), "{good}");
     store.close();

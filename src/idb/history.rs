@@ -52,8 +52,7 @@ pub(super) fn message_records(session_id: &str, messages: &[Value]) -> Vec<JsVal
 }
 
 /// A JSON array of the records' payloads, as stored; with `batches`, of
-/// the frames each payload holds, so an empty batch adds none. An empty
-/// payload otherwise stays, for the parse to find it damaged.
+/// the frames each payload holds, so an empty batch adds none.
 pub(super) fn join_records(records: &[JsValue], batches: bool) -> Result<String, Error> {
     let mut list = String::from("[");
     for record in records {

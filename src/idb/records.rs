@@ -23,6 +23,8 @@ pub fn payload_text(record: &JsValue) -> Result<String, Error> {
     Reflect::get(record, &"json".into())
         .ok()
         .and_then(|json| json.as_string())
+        // Empty is no JSON, and joined into a list it would vanish.
+        .filter(|json| !json.is_empty())
         .ok_or_else(|| corrupt("a record has no JSON payload"))
 }
 
