@@ -50,7 +50,7 @@ fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
                     "data",
                     object([("type", "data".into()), ("data", data.as_str().into())]),
                 ),
-                ("mediaType", media_type.as_str().into()),
+                ("mediaType", media_type.to_ascii_lowercase().into()),
             ]),
             // The SDK wants a URL object there, which JSON cannot carry.
             _ => {
@@ -126,7 +126,8 @@ pub fn to_ai_sdk(
                     object([
                         ("type", "file".into()),
                         ("data", data.as_str().into()),
-                        ("mediaType", media_type.into()),
+                        // Lower case, as a provider lists types.
+                        ("mediaType", media_type.to_ascii_lowercase().into()),
                     ])
                 }
                 Part::Thinking {

@@ -440,10 +440,14 @@ pub(crate) fn sent_image<'a>(
     }
 }
 
+/// An image as a URL; a type goes in lower case, as a provider lists it
+/// (`image/PNG` may be stored: a type is any case).
 pub(crate) fn image_url(image: &Image) -> String {
     match image {
         Image::Url(url) => url.clone(),
-        Image::Base64 { media_type, data } => format!("data:{media_type};base64,{data}"),
+        Image::Base64 { media_type, data } => {
+            format!("data:{};base64,{data}", media_type.to_ascii_lowercase())
+        }
     }
 }
 

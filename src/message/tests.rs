@@ -1277,3 +1277,24 @@ fn an_image_type_in_any_case_comes_in_lower_case_so_later_turns_take_it() {
         assert_eq!(back, *message);
     }
 }
+
+#[test]
+fn a_stored_image_type_in_any_case_goes_out_in_lower_case() {
+    let png = Part::Image(Image::Base64 {
+        media_type: "image/PNG".into(),
+        data: "iVBORw0KGgo=".into(),
+    });
+    let user = Message::new(Role::User, vec![png.clone()]);
+    let sent = to_openai(&sourced(&[user.clone()]), None).unwrap();
+    assert_eq!(
+        sent[0]["content"][0]["image_url"]["url"],
+        "data:image/png;base64,iVBORw0KGgo="
+    );
+    let history = [user, call("c1"), answer("c1", vec![png], false)];
+    let sent = to_ai_sdk(&sourced(&history), None, None).unwrap();
+    assert_eq!(sent[0]["content"][0]["mediaType"], "image/png");
+    assert_eq!(
+        sent[2]["content"][0]["output"]["value"][0]["mediaType"],
+        "image/png"
+    );
+}
