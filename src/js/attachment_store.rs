@@ -21,6 +21,8 @@ pub struct AttachmentStore {
     pub(crate) prefix: RefCell<attachment::PrefixTracker>,
     /// The prefix's characters and bytes, with the revision they measure.
     pub(crate) prefix_size: RefCell<Option<(u64, u64, usize)>>,
+    /// The host counter's answer for the prefix: revision, function, tokens.
+    pub(crate) prefix_counted: RefCell<Option<(u64, JsValue, u64)>>,
 }
 
 #[wasm_bindgen]

@@ -47,8 +47,9 @@ impl JsCounter {
         )?))
     }
 
-    /// One message of `chars` rendered characters; the host's function, if
-    /// that is the counter, gets the message itself.
+    /// The consolidated message, of `chars` rendered characters; the
+    /// host's function, if that is the counter, gets it as it is (frozen,
+    /// attache's own: no copy to check).
     pub(crate) fn count_one(
         &self,
         message: &JsValue,
@@ -56,7 +57,7 @@ impl JsCounter {
     ) -> Result<u64, Error> {
         match self {
             JsCounter::Builtin(counter) => Ok(counter.count_chars(&[chars()])),
-            JsCounter::Host(_) => self.count(&Array::of1(message), "prefix"),
+            JsCounter::Host(function) => host_count(function, &Array::of1(message)),
         }
     }
 
@@ -79,39 +80,44 @@ impl JsCounter {
     ) -> Result<u64, Error> {
         match self {
             JsCounter::Builtin(counter) => Ok(counter.count_messages(checked)),
-            JsCounter::Host(function) => {
-                let messages = for_counter(items);
-                let counted = super::attempt::call1(function, &JsValue::UNDEFINED, &messages)
-                    .map_err(|e| {
-                        super::error::keep_cause("counter", &e);
-                        // An Error's message; JSON.stringify(error) is "{}".
-                        let said = super::attempt::get(&e, "message")
-                            .ok()
-                            .and_then(|m| m.as_string())
-                            .or_else(|| e.as_string())
-                            .unwrap_or_else(|| "a value that is not an Error".to_owned());
-                        Error::InvalidArgument {
-                            field: "counter".to_owned(),
-                            reason: format!("threw: {said}"),
-                        }
-                    })?;
-                // A part of a token is a token: `text.length / 4` counts.
-                // One reason for NaN, -1, undefined or a Promise: a counter
-                // runs synchronously.
-                // Rounded up, then bounded as any count argument is.
-                counted
-                    .as_f64()
-                    .filter(|n| *n >= 0.0)
-                    .and_then(|n| tokens(&JsValue::from_f64(n.ceil()), "counter").ok().flatten())
-                    .ok_or_else(|| {
-                        Error::argument(
-                            "counter",
-                            "must return a non-negative number of tokens, at most 2^53 - 1, synchronously",
-                        )
-                    })
-            }
+            JsCounter::Host(function) => host_count(function, &for_counter(items)),
         }
     }
+}
+
+/// The host's count of `messages`.
+fn host_count(function: &Function, messages: &JsValue) -> Result<u64, Error> {
+    let counted = super::attempt::call1(function, &JsValue::UNDEFINED, messages).map_err(|e| {
+        super::error::keep_cause("counter", &e);
+        // An Error's message; JSON.stringify(error) is "{}".
+        let said = super::attempt::get(&e, "message")
+            .ok()
+            .and_then(|m| m.as_string())
+            .or_else(|| e.as_string())
+            .unwrap_or_else(|| "a value that is not an Error".to_owned());
+        Error::InvalidArgument {
+            field: "counter".to_owned(),
+            reason: format!("threw: {said}"),
+        }
+    })?;
+    // A part of a token is a token: `text.length / 4` counts.
+    // One reason for NaN, -1, undefined or a Promise: a counter
+    // runs synchronously.
+    // Rounded up, then bounded as any count argument is.
+    counted
+        .as_f64()
+        .filter(|n| *n >= 0.0)
+        .and_then(|n| {
+            tokens(&JsValue::from_f64(n.ceil()), "counter")
+                .ok()
+                .flatten()
+        })
+        .ok_or_else(|| {
+            Error::argument(
+                "counter",
+                "must return a non-negative number of tokens, at most 2^53 - 1, synchronously",
+            )
+        })
 }
 
 /// Messages as the host's counter gets them: without `meta`, which is

@@ -43,6 +43,29 @@ impl AttachmentStore {
         }
     }
 
+    /// A host counter is asked once per revision and function, so an
+    /// unchanged turn costs what the built-in count does: nothing.
+    fn prefix_tokens(
+        &self,
+        revision: u64,
+        counter: &JsCounter,
+        message: &JsValue,
+        chars: u64,
+    ) -> Result<u64, Error> {
+        let JsCounter::Host(function) = counter else {
+            return counter.count_one(message, || chars);
+        };
+        let function: &JsValue = function;
+        if let Some((seen, counted_by, tokens)) = &*self.prefix_counted.borrow() {
+            if *seen == revision && counted_by == function {
+                return Ok(*tokens);
+            }
+        }
+        let tokens = counter.count_one(message, || chars)?;
+        *self.prefix_counted.borrow_mut() = Some((revision, function.clone(), tokens));
+        Ok(tokens)
+    }
+
     fn check(&self, options: &JsValue) -> Result<JsValue, Error> {
         let options = Options::read(options, &["provider", "model", "minTokens", "counter"])?;
         let get = |name: &str| options.get(name);
@@ -86,7 +109,7 @@ impl AttachmentStore {
         let prefix_tokens = if message.is_undefined() {
             0
         } else {
-            counter.count_one(&message, || prefix_chars)?
+            self.prefix_tokens(revision, &counter, &message, prefix_chars)?
         };
         // Only once the counter has answered: a refused call must leave the
         // baseline where it was, so the next call still reports the change.

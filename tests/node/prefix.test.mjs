@@ -82,6 +82,22 @@ test("a counter that fails leaves the baseline: the next check still reports the
   store.free();
 });
 
+test("the host's counter gets the consolidated message itself, once per change of the pins", () => {
+  const store = pinned();
+  const seen = [];
+  const counter = (messages) => { seen.push(messages[0]); return 7 * seen.length; };
+  for (let turn = 0; turn < 3; turn++) assert.equal(store.checkPrefix({ counter }).prefixTokens, 7);
+  assert.equal(seen.length, 1, "an unchanged turn asks the counter nothing");
+  assert.equal(seen[0], store.consolidatedMessage(), "the frozen message, not a copy");
+  // Another function is asked, and so is the same one after a change.
+  assert.equal(store.checkPrefix({ counter: (m) => (counter(m), 1) }).prefixTokens, 1);
+  store.setAttachment({ kind: "memory", slug: "style", memory: "be brief, always" });
+  assert.equal(store.checkPrefix({ counter }).prefixTokens, 21);
+  assert.equal(seen.length, 3);
+  assert.equal(seen[2], store.consolidatedMessage());
+  store.free();
+});
+
 test("an unknown provider or a non-string model is INVALID_ARGUMENT, not the defaults taken silently", () => {
   const store = new AttachmentStore();
   store.setAttachment({ kind: "memory", slug: "a", memory: "A" });
