@@ -303,7 +303,9 @@ impl RequestSummary {
     /// Adds a batch of `frames` appended at `at` to the summaries, in
     /// first-append order.
     pub fn add(list: &mut Vec<RequestSummary>, request_id: &str, frames: u64, at: f64) {
-        match list.iter_mut().find(|r| r.request_id == request_id) {
+        // From the end: a request's batches come together, so its summary
+        // is the last one or near it. A new request still scans them all.
+        match list.iter_mut().rev().find(|r| r.request_id == request_id) {
             Some(summary) => {
                 summary.frames += frames;
                 // Stamped when called, stored when its transaction ran: a
@@ -730,7 +732,8 @@ pub(crate) fn frame_group<T>(
             .checked_sub(1)
             .filter(|&last| groups[last].0 == request_id)
     } else {
-        groups.iter().position(|(id, _)| id == request_id)
+        // From the end, as `RequestSummary::add` looks.
+        groups.iter().rposition(|(id, _)| id == request_id)
     }
 }
 
