@@ -107,10 +107,24 @@ pub fn register_host_secret(secret: &str) -> Result<(), Error> {
 /// guard in some routes, and an error names what it refused: a key, a
 /// kind. An error must never echo a secret, not even a part of it.
 pub fn scrub(text: &str) -> String {
+    // A path goes on after a key with `.` or `[`, which the key's own run
+    // may take in (a SendGrid key holds dots, an AWS secret ends at its
+    // 40th character): so each is tried as the text's end too. An error's
+    // text is short, and taking too much there costs nothing.
     let mut out = text.to_owned();
-    match redact_text("", &mut out, &mut Vec::new()) {
-        Ok(()) => out,
-        Err(_) => "[REDACTED]".to_owned(),
+    let mut at = 0;
+    loop {
+        let end = crate::text::tail(&out, at).find(['.', '[']).map(|p| at + p);
+        let mut head = crate::text::head(&out, end.unwrap_or(out.len())).to_owned();
+        if redact_text("", &mut head, &mut Vec::new()).is_err() {
+            return "[REDACTED]".to_owned();
+        }
+        let Some(end) = end else {
+            return head;
+        };
+        at = head.len() + 1;
+        head.push_str(crate::text::tail(&out, end));
+        out = head;
     }
 }
 

@@ -403,8 +403,12 @@ fn scrub_leaves_no_part_of_any_secret_in_an_error_a_shape_check_made() {
         // that is no kind, a path built from a key.
         let spec = json!([{"kind": (secret.clone())}]);
         let unknown = crate::attachment::AttachmentStore::from_specs(&spec).unwrap_err();
+        // A key goes on into the path under it: `.label` ran a SendGrid
+        // key on past its exact shape.
         let keyed = Error::value(&format!("frames[0].{secret}"), "is NaN");
-        for error in [unknown, keyed] {
+        let deeper = Error::value(&format!("keys.{secret}.label"), "is NaN");
+        let item = Error::value(&format!("keys.{secret}[0].f"), "is NaN");
+        for error in [unknown, keyed, deeper, item] {
             let shown = format!(
                 "{} {}",
                 scrub(&error.to_string()),
