@@ -124,7 +124,9 @@ impl AttachmentStore {
         Ok(value_to_js(&crate::json!({
             "first": status.first,
             "stable": status.stable(),
-            "change": status.change.map(|c| crate::json!({"offset": c.offset, "attachmentId": c.attachment_id})),
+            // A detached pin's id comes from the baseline, which the
+            // pins' secret check does not see: a secret registered since.
+            "change": status.change.map(|c| crate::json!({"offset": c.offset, "attachmentId": crate::credentials::scrub(&c.attachment_id)})),
             "prefixBytes": prefix_bytes,
             "prefixTokens": prefix_tokens,
             "minCacheableTokens": min_tokens,

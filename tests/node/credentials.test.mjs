@@ -70,6 +70,24 @@ test("a secret registered after it was pinned stops the message, the render and 
   }
 });
 
+test("a detached pin whose id holds a secret registered since is not named by the prefix check", () => {
+  const pinned = new AttachmentStore();
+  const secret = "Zq7vK2mP9xR4tW8nB3cL";
+  pinned.setAttachment({ kind: "memory", slug: `k${secret}`, memory: "m" });
+  pinned.setAttachment({ kind: "memory", slug: "other", memory: "o" });
+  pinned.checkPrefix();
+  attache.registerSecret(secret);
+  try {
+    assert.equal(pinned.detachAttachment(`memory:k${secret}`), true);
+    const { change } = pinned.checkPrefix();
+    assert.ok(change.attachmentId.startsWith("memory:k[REDACTED:"), change.attachmentId);
+    assert.ok(!change.attachmentId.includes(secret));
+  } finally {
+    attache.forgetSecrets();
+    pinned.free();
+  }
+});
+
 test("pins saved before their secret was registered load held, beside the others, and detach", async () => {
   const sessions = new MemorySessionStore();
   await sessions.createSession({ id: "s" });
