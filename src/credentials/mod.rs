@@ -114,7 +114,9 @@ pub fn scrub(text: &str) -> String {
     let mut out = text.to_owned();
     let mut at = 0;
     loop {
-        let end = crate::text::tail(&out, at).find(['.', '[']).map(|p| at + p);
+        let end = (out.as_bytes().get(at..).unwrap_or_default().iter())
+            .position(|&b| b == b'.' || b == b'[')
+            .map(|p| at + p);
         let mut head = crate::text::head(&out, end.unwrap_or(out.len())).to_owned();
         if redact_text("", &mut head, &mut Vec::new()).is_err() {
             return "[REDACTED]".to_owned();
