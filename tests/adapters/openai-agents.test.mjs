@@ -97,6 +97,13 @@ for (const [name, backend] of Object.entries(backends)) {
         await expect(untouched.addItems(bad)).rejects.toThrow(UserError);
       }
       expect(await store.getSession("untouched")).toBeNull();
+      // A role is named in the error, as a log keeps it: no key, no TypeError.
+      const key = `sk-proj-${"L9YYy38iU4xjsATaY2TZ".repeat(2)}mRmmMpcwR`;
+      for (const role of [key, Symbol("r")]) {
+        const error = await untouched.addItems([{ role, content: "x" }]).catch((e) => e);
+        expect(error).toBeInstanceOf(UserError);
+        expect(error.message).not.toContain(key.slice(8));
+      }
       expect(typeof (await session.getSessionId())).toBe("string");
     });
 

@@ -55,7 +55,7 @@ function toMessage(item) {
   switch (item.type ?? "message") {
     case "message": {
       const role = roleOf(item);
-      if (!["system", "user", "assistant"].includes(role)) throw new UserError(`Unknown message role: ${item.role}`);
+      if (!["system", "user", "assistant"].includes(role)) throw new UserError(`Unknown message role: ${shown(role)}`);
       return { role, content: textOf(item.content), meta };
     }
     case "function_call":
@@ -71,6 +71,15 @@ function toMessage(item) {
 }
 
 /** The role of an item's neutral form. */
+/** A host's value in an error's text: as a log may keep it, so no secret. */
+function shown(value) {
+  try {
+    return stringifyJson(redactCredentials(String(value)).value);
+  } catch {
+    return `a ${typeof value}`;
+  }
+}
+
 function roleOf(item) {
   const type = item.type ?? "message";
   if (type === "message") return item.role === "developer" ? "system" : item.role;
