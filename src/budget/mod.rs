@@ -4,6 +4,7 @@
 mod counter;
 mod plan;
 
+pub(crate) use counter::chars;
 pub use counter::{rendered_chars, Counter, TokenCounter};
 pub use plan::{
     plan_turn, Action, Plan, Transient, TurnBudget, DEFAULT_THRESHOLD_PERCENT, TRANSIENTS,

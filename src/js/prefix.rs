@@ -35,7 +35,7 @@ impl AttachmentStore {
             Some((seen, chars, bytes)) if seen == revision => (chars, bytes),
             _ => {
                 let texts = self.core().render_all();
-                let chars = texts.iter().map(|t| t.chars().count() as u64).sum();
+                let chars = texts.iter().map(|t| crate::budget::chars(t)).sum();
                 let bytes = texts.iter().map(|t| t.len()).sum();
                 *cached = Some((revision, chars, bytes));
                 (chars, bytes)

@@ -11,7 +11,7 @@ use crate::Error;
 /// characters, `_` and 16 hex digits of its FNV-1a hash. It depends on the
 /// id alone, so its result and later turns send the same.
 fn wire_id(id: &str) -> Value {
-    if id.chars().count() <= 40 {
+    if crate::budget::chars(id) <= 40 {
         return id.into();
     }
     let hash = id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
