@@ -319,6 +319,42 @@ for (const [name, open] of Object.entries(stores)) {
       expect((await saver.getTuple(at)).pendingWrites).toHaveLength(2);
     });
 
+    it("an id that is no string, or a value the serializer cannot write, is refused before it is stored", async () => {
+      const store = await open();
+      const saver = new AttacheCheckpointSaver(store);
+      const cp = (id, extra = {}) => ({ ...emptyCheckpoint(), id, channel_values: { a: 1 }, channel_versions: { a: 1 }, ...extra });
+      const at = await saver.put(thread(), cp("c1"), metadata(0), { a: 1 });
+      const before = await saver.getTuple(thread());
+      // Stored, a task id or task path that is no string broke each later read of the thread.
+      for (const [task, path] of [[["x"], ""], [42, ""], [Symbol("t"), ""], ["t", 7]]) {
+        await expect(saver.putWrites(at, [["a", 2]], task, path)).rejects.toBeInstanceOf(TypeError);
+      }
+      for (const writes of [null, [null], [[5, 1]]]) {
+        await expect(saver.putWrites(at, writes, "t")).rejects.toBeInstanceOf(TypeError);
+      }
+      // Stored, the serializer's "[unable to serialize…]" read back as the checkpoint.
+      await expect(saver.put(thread(), cp("c2", { v: 10n }), metadata(1), {})).rejects.toThrow(/cannot be serialized/);
+      await expect(saver.put(thread(), cp("c2", { channel_values: { a: 10n } }), metadata(1), { a: 2 })).rejects.toThrow(/channel "a"/);
+      await expect(saver.put(thread(), cp(5), metadata(1), {})).rejects.toBeInstanceOf(TypeError);
+      await expect(saver.putWrites(at, [["a", "[unable to serialize, circular reference is too complex to analyze]"]], "own")).resolves.toBeUndefined();
+      expect((await saver.getTuple(thread())).pendingWrites).toEqual([["own", "a", "[unable to serialize, circular reference is too complex to analyze]"]]);
+      expect((await saver.getTuple(thread())).checkpoint).toEqual(before.checkpoint);
+      // Read with a namespace or id that is no string, or bad options: a TypeError, not an engine's.
+      const ns = (value) => ({ configurable: { thread_id: "t", checkpoint_ns: value } });
+      for (const bad of [Object.create(null), [Symbol("s")], 5]) {
+        await expect(saver.getTuple(ns(bad))).rejects.toThrow(/checkpoint_ns must be a string/);
+        await expect(saver.list(ns(bad)).next()).rejects.toThrow(/checkpoint_ns must be a string/);
+      }
+      await expect(saver.list(thread(), { before: { configurable: { checkpoint_id: Symbol("b") } } }).next()).rejects.toThrow(/checkpoint_id must be a string/);
+      await expect(saver.list(thread(), { limit: Symbol("l") }).next()).rejects.toThrow(/limit must be a number/);
+      const listed = [];
+      for await (const tuple of saver.list(thread(), null)) listed.push(tuple.config.configurable.checkpoint_id);
+      expect(listed).toEqual(["c1"]);
+      // An endless iterable of channels hung the walk.
+      const endless = { *[Symbol.iterator]() { for (;;) yield "a"; }, length: 1, includes: () => false };
+      await expect(saver.getDeltaChannelHistory({ config: thread(), channels: endless })).rejects.toThrow(/array of strings/);
+    });
+
     it("no writes on a thread not yet stored make no session", async () => {
       const store = await open();
       const saver = new AttacheCheckpointSaver(store);

@@ -37,6 +37,22 @@ const LIST_PAGE = 16;
 // The most keys loadSessionStates takes in one call.
 const LOAD_MAX = 10000;
 const dec = decodeURIComponent;
+
+/**
+ * A namespace, checkpoint id or task id as MemorySaver takes one: a
+ * string. Stored otherwise, it would break each later read of its thread
+ * (the writes' order compares strings).
+ */
+function identifier(what, value) {
+  if (typeof value !== "string") {
+    const got = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+    throw new TypeError(`The ${what} must be a string (got ${got}).`);
+  }
+  return value;
+}
+// The serializer's text for a value it cannot write (a BigInt, a throwing
+// toJSON): stored, it would read back as this string.
+const UNSERIALIZABLE = "[unable to serialize, circular reference is too complex to analyze]";
 // JSON nested deeper is kept as its text: the store takes 128 levels, and
 // a write's record wraps the value in two more.
 const VALUE_DEPTH = 100;
@@ -182,9 +198,12 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
         new TypeError(`A value${name === undefined ? "" : ` of channel "${name}"`} holds two keys of one object that are the same once lone surrogates are U+FFFD: it cannot be stored.`));
       // A function or a symbol: JSON has nothing for it to read back.
       if (text === "") throw new TypeError(`A value${name === undefined ? "" : ` of channel "${name}"`} has no JSON form (a function or a symbol, say): it cannot be stored.`);
+      if (text === `"${UNSERIALIZABLE}"` && value !== UNSERIALIZABLE) {
+        throw new TypeError(`A value${name === undefined ? "" : ` of channel "${name}"`} cannot be serialized (a BigInt, or a toJSON that throws): it cannot be stored.`);
+      }
       if (depthOf(text) > VALUE_DEPTH) return { t: type, ...named, as: "s", value: text };
-      const value = parseJson(text);
-      return packBytes(value) ? { t: type, ...named, bytes: 1, value } : { t: type, ...named, value };
+      const parsed = parseJson(text);
+      return packBytes(parsed) ? { t: type, ...named, bytes: 1, value: parsed } : { t: type, ...named, value: parsed };
     }
     if (typeof data === "string") return { t: type, ...named, as: "s", value: data };
     const text = utf8(data);
@@ -327,8 +346,9 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     const threadId = config?.configurable?.thread_id;
     // As MemorySaver: no thread, no checkpoint.
     if (threadId === undefined || threadId === null || threadId === "") return undefined;
-    const ns = config.configurable.checkpoint_ns ?? "";
-    const id = getCheckpointId(config) || (await this._latestId(threadId, ns));
+    const ns = identifier("config's configurable.checkpoint_ns", config.configurable.checkpoint_ns ?? "");
+    const asked = getCheckpointId(config);
+    const id = asked ? identifier("config's configurable.checkpoint_id", asked) : await this._latestId(threadId, ns);
     if (!id) return undefined;
     const [record] = await this.store.loadSessionStates(threadId, [checkpointKey(ns, id)]);
     return record ? { threadId, ns, id, record } : undefined;
@@ -343,7 +363,10 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
    * checkpoints' writes in one listing and one load.
    */
   async getDeltaChannelHistory(options) {
-    const { config, channels } = options;
+    const { config, channels } = options ?? {};
+    if (!Array.isArray(channels) || !channels.every((ch) => typeof ch === "string")) {
+      throw new TypeError("getDeltaChannelHistory needs its channels as an array of strings.");
+    }
     // An old checkpoint's pending sends are rebuilt by _tuple: the default walk.
     if (channels.length === 0 || channels.includes(TASKS)) return super.getDeltaChannelHistory(options);
     const target = await this._target(config);
@@ -397,13 +420,17 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
   }
 
   /** Newest first: by checkpoint id across namespaces, then threads in the store's order. */
-  async *list(config, options = {}) {
-    const { before, filter } = options;
-    let { limit } = options;
+  async *list(config, options) {
+    const { before, filter } = options ?? {};
+    let { limit } = options ?? {};
+    if (limit !== undefined && typeof limit !== "number") throw new TypeError(`The list's limit must be a number (got ${typeof limit}).`);
     const threadId = config?.configurable?.thread_id;
     const ns = config?.configurable?.checkpoint_ns;
+    if (ns !== undefined) identifier("config's configurable.checkpoint_ns", ns);
     const onlyId = config?.configurable?.checkpoint_id;
+    if (onlyId) identifier("config's configurable.checkpoint_id", onlyId);
     const beforeId = before?.configurable?.checkpoint_id;
+    if (beforeId) identifier("before's configurable.checkpoint_id", beforeId);
     // As MemorySaver: an empty thread id lists every thread.
     const threads = threadId ? [threadId] : (await this.store.listSessions()).map((s) => s.id);
     for (const thread of threads) {
@@ -436,7 +463,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
 
   async put(config, checkpoint, metadata, newVersions) {
     const threadId = required(config, "thread_id", "put a checkpoint");
-    const ns = config.configurable.checkpoint_ns ?? "";
+    const ns = identifier("config's configurable.checkpoint_ns", config.configurable.checkpoint_ns ?? "");
+    identifier("checkpoint's id", checkpoint?.id);
     const prepared = copyCheckpoint(checkpoint);
     const values = prepared.channel_values ?? {};
     prepared.channel_values = {};
@@ -463,13 +491,19 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
   async putWrites(config, writes, taskId, taskPath) {
     const threadId = required(config, "thread_id", "put writes");
     const checkpointId = required(config, "checkpoint_id", "put writes");
-    const ns = config.configurable.checkpoint_ns ?? "";
+    const ns = identifier("config's configurable.checkpoint_ns", config.configurable.checkpoint_ns ?? "");
+    identifier("task id", taskId);
+    if (taskPath != null) identifier("task path", taskPath);
+    if (!Array.isArray(writes)) throw new TypeError("putWrites needs its writes as an array.");
     // Nothing to keep: no session is made for it, as MemorySaver makes none.
     if (writes.length === 0) return;
     const state = {};
     const stateIfAbsent = {};
     const names = {};
-    for (const [i, [channel, value]] of writes.entries()) {
+    for (const [i, write] of writes.entries()) {
+      if (!Array.isArray(write)) throw new TypeError("Each write must be a [channel, value] array.");
+      const [channel, value] = write;
+      identifier("write's channel", channel);
       // Own keys only: a channel named `toString` is no special one.
       const special = Object.hasOwn(WRITES_IDX_MAP, channel) ? WRITES_IDX_MAP[channel] : undefined;
       const idx = special ?? i;
