@@ -95,8 +95,15 @@ for (const [name, backend] of Object.entries(backends)) {
       for (const bad of [5, null, { length: 1 }]) {
         await expect(untouched.replaceHistoryWithCompaction(bad)).rejects.toThrow(UserError);
         await expect(untouched.addItems(bad)).rejects.toThrow(UserError);
+        expect(() => untouched.prepareHistoryItemsForPersistenceComparison(bad)).toThrow(UserError);
+      }
+      // Items that are no messages create no session, in a transaction too.
+      for (const transaction of [{ type: "append_items", items: [42] }, { type: "replace_suffix", expectedSuffix: [], replacement: [null] }]) {
+        await expect(untouched.applyHistoryTransaction({ operationId: "op", transaction })).rejects.toThrow(UserError);
       }
       expect(await store.getSession("untouched")).toBeNull();
+      // Compared as JSON.stringify writes them: an undefined item is null.
+      expect(untouched.prepareHistoryItemsForPersistenceComparison([undefined, { role: "user", content: "x" }])).toEqual([null, { role: "user", content: "x" }]);
       // A role is named in the error, as a log keeps it: no key, no TypeError.
       const key = `sk-proj-${"L9YYy38iU4xjsATaY2TZ".repeat(2)}mRmmMpcwR`;
       for (const role of [key, Symbol("r")]) {

@@ -236,7 +236,17 @@ function transactionAsStored(transaction) {
  * the store may hold markers (or, once a secret is registered, text now
  * found to hold one). Both sides compared this way match exactly.
  */
-const comparable = (items) => items.map((item) => redactCredentials(asStored(item)).value);
+function comparable(items) {
+  if (!Array.isArray(items)) throw new UserError("Session items must be an array.");
+  let stored;
+  try {
+    // The whole array: an item with no JSON form (undefined) is null.
+    stored = asStored(items);
+  } catch {
+    throw new UserError("Session items must be JSON (no cycle, no BigInt).");
+  }
+  return stored.map((item) => redactCredentials(item).value);
+}
 
 /** Whether stored JSON `a` is `b`, in any key order, once both are comparable. */
 const equal = (a, b) => canonical(comparable([a])) === canonical(comparable([b]));
@@ -529,7 +539,9 @@ export class AttacheSession {
    */
   async applyHistoryTransaction(args) {
     const { key, transaction } = checkedTransaction(args);
-    return this.#onSession((id) => exclusive(id, () => this.#apply(id, key, transaction)));
+    // Checked before the session is made, as addItems checks.
+    const incoming = (transaction.type === "append_items" ? transaction.items : transaction.replacement).map(toMessage);
+    return this.#onSession((id) => exclusive(id, () => this.#apply(id, key, transaction, incoming)));
   }
 
   /** Whether this transaction took operation key `key` already; another that took it is a UserError. */
@@ -540,14 +552,12 @@ export class AttacheSession {
     throw new UserError("Session history operation was already applied with a different transaction.");
   }
 
-  async #apply(id, key, transaction) {
+  async #apply(id, key, transaction, incoming) {
     // Redacted once, whatever the retries: the digest, and the suffix as a
     // redacting store would keep it (the transaction came through transactionAsStored).
     const redacted = redactCredentials(transaction).value;
     const digest = digestOf(redacted);
     const expected = transaction.type === "replace_suffix" ? canonical(redacted.expectedSuffix) : undefined;
-    // Built once, whatever the retries: the items came through transactionAsStored.
-    const incoming = (transaction.type === "append_items" ? transaction.items : transaction.replacement).map(toMessage);
     // Another writer may come between the read and the commit: the commit
     // then conflicts, and the precondition is read again. An append has no
     // precondition on the history, so it commits first and reads only
