@@ -102,6 +102,7 @@ for (const [name, backend] of Object.entries(backends)) {
         await expect(untouched.applyHistoryTransaction({ operationId: "op", transaction })).rejects.toThrow(UserError);
       }
       expect(await store.getSession("untouched")).toBeNull();
+      for (const limit of [Symbol("l"), Object.create(null)]) await expect(untouched.getItems(limit)).rejects.toThrow(UserError);
       // Compared as JSON.stringify writes them: an undefined item is null.
       expect(untouched.prepareHistoryItemsForPersistenceComparison([undefined, { role: "user", content: "x" }])).toEqual([null, { role: "user", content: "x" }]);
       // A role is named in the error, as a log keeps it: no key, no TypeError.

@@ -442,9 +442,15 @@ export class AttacheSession {
 
   /** The last `limit` items, as MemorySession slices them (1.5 is 2; NaN and Infinity, all). */
   async getItems(limit) {
-    if (limit !== undefined && limit <= 0) return [];
+    let asked;
+    try {
+      asked = limit === undefined ? NaN : Number(limit);
+    } catch {
+      throw new UserError("getItems' limit must be a number.");
+    }
+    if (asked <= 0) return [];
     const id = await this.getSessionId();
-    const count = limit === undefined ? NaN : Math.ceil(Number(limit));
+    const count = Math.ceil(asked);
     const limited = Number.isSafeInteger(count);
     const messages = await this.#store.loadMessages(id, limited ? { limit: count } : undefined);
     // A message stands for one item or more, so `limit` messages hold the
