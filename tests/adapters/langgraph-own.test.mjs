@@ -336,6 +336,15 @@ for (const [name, open] of Object.entries(stores)) {
       await expect(saver.put(thread(), cp("c2", { v: 10n }), metadata(1), {})).rejects.toThrow(/cannot be serialized/);
       await expect(saver.put(thread(), cp("c2", { channel_values: { a: 10n } }), metadata(1), { a: 2 })).rejects.toThrow(/channel "a"/);
       await expect(saver.put(thread(), cp(5), metadata(1), {})).rejects.toBeInstanceOf(TypeError);
+      // Stored, an empty id was listed but no getTuple found it, and a
+      // parent that is no string gave a parentConfig getTuple refuses.
+      await expect(saver.put(thread(), cp(""), metadata(1), {})).rejects.toThrow(/must not be empty/);
+      await expect(saver.put({ configurable: { ...thread().configurable, checkpoint_id: ["c1"] } }, cp("c3"), metadata(1), {})).rejects.toThrow(/checkpoint_id must be a string/);
+      // JSON the serializer's reviver takes for a LangChain object it does
+      // not know (a tool's output of that shape) broke each later read.
+      const foreign = { lc: 1, type: "constructor", id: ["nope", "X"], kwargs: {} };
+      await expect(saver.put(thread(), cp("c2", { channel_values: { a: foreign } }), metadata(1), { a: 2 })).rejects.toThrow(/read back/);
+      await expect(saver.putWrites(at, [["a", { deep: [foreign] }]], "lc")).rejects.toThrow(/read back/);
       await expect(saver.putWrites(at, [["a", "[unable to serialize, circular reference is too complex to analyze]"]], "own")).resolves.toBeUndefined();
       expect((await saver.getTuple(thread())).pendingWrites).toEqual([["own", "a", "[unable to serialize, circular reference is too complex to analyze]"]]);
       expect((await saver.getTuple(thread())).checkpoint).toEqual(before.checkpoint);
@@ -347,6 +356,12 @@ for (const [name, open] of Object.entries(stores)) {
       }
       await expect(saver.list(thread(), { before: { configurable: { checkpoint_id: Symbol("b") } } }).next()).rejects.toThrow(/checkpoint_id must be a string/);
       await expect(saver.list(thread(), { limit: Symbol("l") }).next()).rejects.toThrow(/limit must be a number/);
+      // As MemorySaver compares a limit: "1" is 1, null is 0.
+      for (const [limit, count] of [["1", 1], [null, 0], [1n, 1]]) {
+        const found = [];
+        for await (const tuple of saver.list(thread(), { limit })) found.push(tuple);
+        expect(found).toHaveLength(count);
+      }
       const listed = [];
       for await (const tuple of saver.list(thread(), null)) listed.push(tuple.config.configurable.checkpoint_id);
       expect(listed).toEqual(["c1"]);

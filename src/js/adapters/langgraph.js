@@ -191,19 +191,35 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
   async _encode(value, name) {
     const [type, data] = await this.serde.dumpsTyped(value);
     const named = name === undefined ? {} : { name };
+    const what = `A value${name === undefined ? "" : ` of channel "${name}"`}`;
     if (type === "json") {
       // A lone surrogate (text cut through an emoji) becomes U+FFFD: the
       // store refuses it, and kept as text the guard would read less.
       const text = wellFormedJson(typeof data === "string" ? data : new TextDecoder().decode(data), () =>
-        new TypeError(`A value${name === undefined ? "" : ` of channel "${name}"`} holds two keys of one object that are the same once lone surrogates are U+FFFD: it cannot be stored.`));
+        new TypeError(`${what} holds two keys of one object that are the same once lone surrogates are U+FFFD: it cannot be stored.`));
       // A function or a symbol: JSON has nothing for it to read back.
-      if (text === "") throw new TypeError(`A value${name === undefined ? "" : ` of channel "${name}"`} has no JSON form (a function or a symbol, say): it cannot be stored.`);
+      if (text === "") throw new TypeError(`${what} has no JSON form (a function or a symbol, say): it cannot be stored.`);
       if (text === `"${UNSERIALIZABLE}"` && value !== UNSERIALIZABLE) {
-        throw new TypeError(`A value${name === undefined ? "" : ` of channel "${name}"`} cannot be serialized (a BigInt, or a toJSON that throws): it cannot be stored.`);
+        throw new TypeError(`${what} cannot be serialized (a BigInt, or a toJSON that throws): it cannot be stored.`);
       }
-      if (depthOf(text) > VALUE_DEPTH) return { t: type, ...named, as: "s", value: text };
-      const parsed = parseJson(text);
-      return packBytes(parsed) ? { t: type, ...named, bytes: 1, value: parsed } : { t: type, ...named, value: parsed };
+      let record;
+      if (depthOf(text) > VALUE_DEPTH) record = { t: type, ...named, as: "s", value: text };
+      else {
+        const parsed = parseJson(text);
+        record = packBytes(parsed) ? { t: type, ...named, bytes: 1, value: parsed } : { t: type, ...named, value: parsed };
+      }
+      // The reviver takes an object with an `lc` key for LangChain's own;
+      // one it cannot revive (a tool's JSON of that shape) would break
+      // each read of the thread. Read back once (a copy: _decode takes
+      // bytes out in place). No cause: its message quotes the value.
+      if (text.includes('"lc"')) {
+        try {
+          await this._decode(record.as === "s" ? record : { ...record, value: parseJson(stringifyJson(record.value)) });
+        } catch {
+          throw new TypeError(`${what} cannot be read back by the serializer (an object with an "lc" key it takes for a LangChain object it does not know, say): it cannot be stored.`);
+        }
+      }
+      return record;
     }
     if (typeof data === "string") return { t: type, ...named, as: "s", value: data };
     const text = utf8(data);
@@ -421,9 +437,14 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
 
   /** Newest first: by checkpoint id across namespaces, then threads in the store's order. */
   async *list(config, options) {
-    const { before, filter } = options ?? {};
-    let { limit } = options ?? {};
-    if (limit !== undefined && typeof limit !== "number") throw new TypeError(`The list's limit must be a number (got ${typeof limit}).`);
+    const { before, filter, limit: asked } = options ?? {};
+    // As MemorySaver compares it: "2" is 2, null is 0.
+    let limit;
+    try {
+      limit = asked === undefined ? undefined : Number(asked);
+    } catch {
+      throw new TypeError(`The list's limit must be a number (got ${typeof asked}).`);
+    }
     const threadId = config?.configurable?.thread_id;
     const ns = config?.configurable?.checkpoint_ns;
     if (ns !== undefined) identifier("config's configurable.checkpoint_ns", ns);
@@ -464,7 +485,11 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
   async put(config, checkpoint, metadata, newVersions) {
     const threadId = required(config, "thread_id", "put a checkpoint");
     const ns = identifier("config's configurable.checkpoint_ns", config.configurable.checkpoint_ns ?? "");
-    identifier("checkpoint's id", checkpoint?.id);
+    // Empty, it would be stored, and listed, but no getTuple finds it.
+    if (identifier("checkpoint's id", checkpoint?.id) === "") throw new TypeError("The checkpoint's id must not be empty.");
+    // The parent: a tuple's parentConfig names it, and getTuple takes a string.
+    const parent = config.configurable.checkpoint_id || null;
+    if (parent !== null) identifier("config's configurable.checkpoint_id", parent);
     const prepared = copyCheckpoint(checkpoint);
     const values = prepared.channel_values ?? {};
     prepared.channel_values = {};
@@ -481,7 +506,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     state[key] = {
       checkpoint: await this._encode(prepared),
       metadata: await this._encode(metadata),
-      parent: config.configurable.checkpoint_id ?? null,
+      parent,
     };
     await this._commit(threadId, { state }, names);
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
