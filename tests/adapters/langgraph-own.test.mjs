@@ -8,6 +8,7 @@ import "fake-indexeddb/auto";
 import { describe, it, expect, vi } from "vitest";
 import { BaseCheckpointSaver, JsonPlusSerializer, emptyCheckpoint, uuid6, ERROR } from "@langchain/langgraph-checkpoint";
 import { Annotation, StateGraph, START, END } from "@langchain/langgraph";
+import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { MemorySessionStore, IdbSessionStore } from "../../pkg/index.js";
 import { AttacheCheckpointSaver } from "../../pkg/langgraph.js";
 import { counted } from "./counted.mjs";
@@ -343,8 +344,10 @@ for (const [name, open] of Object.entries(stores)) {
       // JSON the serializer's reviver takes for a LangChain object it does
       // not know (a tool's output of that shape) broke each later read.
       const foreign = { lc: 1, type: "constructor", id: ["nope", "X"], kwargs: {} };
-      await expect(saver.put(thread(), cp("c2", { channel_values: { a: foreign } }), metadata(1), { a: 2 })).rejects.toThrow(/read back/);
+      // The reviver's reason is given, not the value it quotes.
+      await expect(saver.put(thread(), cp("c2", { channel_values: { a: foreign } }), metadata(1), { a: 2 })).rejects.toThrow(/read back by the serializer \(Invalid namespace: \$\)/);
       await expect(saver.putWrites(at, [["a", { deep: [foreign] }]], "lc")).rejects.toThrow(/read back/);
+      await expect(saver.putWrites(at, [["a", [new HumanMessage("ok"), foreign]]], "lc")).rejects.toThrow(/read back/);
       await expect(saver.putWrites(at, [["a", "[unable to serialize, circular reference is too complex to analyze]"]], "own")).resolves.toBeUndefined();
       expect((await saver.getTuple(thread())).pendingWrites).toEqual([["own", "a", "[unable to serialize, circular reference is too complex to analyze]"]]);
       expect((await saver.getTuple(thread())).checkpoint).toEqual(before.checkpoint);
@@ -368,6 +371,32 @@ for (const [name, open] of Object.entries(stores)) {
       // An endless iterable of channels hung the walk.
       const endless = { *[Symbol.iterator]() { for (;;) yield "a"; }, length: 1, includes: () => false };
       await expect(saver.getDeltaChannelHistory({ config: thread(), channels: endless })).rejects.toThrow(/array of strings/);
+    });
+
+    it("a messages channel's earlier messages are not read back again at each put", async () => {
+      const serde = new JsonPlusSerializer();
+      // Characters of JSON the serializer is handed to read.
+      let reads = 0;
+      const loadsTyped = serde.loadsTyped.bind(serde);
+      serde.loadsTyped = (type, data) => ((reads += String(data).length), loadsTyped(type, data));
+      const one = (message) => JSON.stringify(message).length;
+      const saver = new AttacheCheckpointSaver(await open(), serde);
+      const messages = Array.from({ length: 50 }, (_, i) => (i % 2 ? new AIMessage(`a${i}`) : new HumanMessage(`h${i}`)));
+      const put = async (id, list, version) => {
+        const checkpoint = { ...emptyCheckpoint(), id, channel_values: { messages: list }, channel_versions: { messages: version } };
+        await saver.put(thread(), checkpoint, metadata(version), { messages: version });
+      };
+      await put(uuid6(0), messages, 1);
+      expect(reads).toBeGreaterThan(50 * one(messages[0]));
+      // The graph puts the messages it read with getTuple, and one more.
+      const read = (await saver.getTuple(thread())).checkpoint.channel_values.messages;
+      reads = 0;
+      await put(uuid6(1), [...read, new AIMessage("new")], 2);
+      expect(reads).toBeGreaterThan(0);
+      expect(reads).toBeLessThan(2 * one(new AIMessage("new")));
+      reads = 0;
+      await put(uuid6(2), [...messages, new AIMessage("again")], 3);
+      expect(reads).toBeLessThan(2 * one(new AIMessage("again")));
     });
 
     it("no writes on a thread not yet stored make no session", async () => {

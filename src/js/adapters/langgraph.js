@@ -185,6 +185,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       throw new TypeError("AttacheCheckpointSaver needs a MemorySessionStore or an IdbSessionStore");
     }
     this.store = store;
+    // Items of array values the serializer has read back (see _readsBack).
+    this._readable = new WeakSet();
   }
 
   /** The serializer's output, as JSON where it is JSON, named by `name` (a channel's). */
@@ -203,27 +205,53 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
         throw new TypeError(`${what} cannot be serialized (a BigInt, or a toJSON that throws): it cannot be stored.`);
       }
       let record;
-      if (depthOf(text) > VALUE_DEPTH) record = { t: type, ...named, as: "s", value: text };
+      const depth = depthOf(text);
+      if (depth > VALUE_DEPTH) record = { t: type, ...named, as: "s", value: text };
       else {
         const parsed = parseJson(text);
         record = packBytes(parsed) ? { t: type, ...named, bytes: 1, value: parsed } : { t: type, ...named, value: parsed };
       }
-      // The reviver takes an object with an `lc` key for LangChain's own;
-      // one it cannot revive (a tool's JSON of that shape) would break
-      // each read of the thread. Read back once (a copy: _decode takes
-      // bytes out in place). No cause: its message quotes the value.
-      if (text.includes('"lc"')) {
-        try {
-          await this._decode(record.as === "s" ? record : { ...record, value: parseJson(stringifyJson(record.value)) });
-        } catch {
-          throw new TypeError(`${what} cannot be read back by the serializer (an object with an "lc" key it takes for a LangChain object it does not know, say): it cannot be stored.`);
-        }
-      }
+      if (text.includes('"lc"')) await this._readsBack(value, record, depth, what);
       return record;
     }
     if (typeof data === "string") return { t: type, ...named, as: "s", value: data };
     const text = utf8(data);
     return text === null ? { t: type, ...named, as: "l", value: latin1(data) } : { t: type, ...named, as: "u", value: text };
+  }
+
+  /**
+   * Refuses what the serializer cannot read back. Its reviver takes an
+   * object with an `lc` key for LangChain's own, and one it cannot revive
+   * (a tool's JSON of that shape, a missing secret, kwargs past its 50
+   * levels) would break each read of the thread. An array (a messages
+   * channel) is read an item at a time, each item object once per saver,
+   * so a step does not read the conversation again; JSON deep enough to
+   * reach the reviver's limit is read whole, as the limit counts from it.
+   */
+  async _readsBack(value, record, depth, what) {
+    const byItem = record.as === undefined && Array.isArray(value) && Array.isArray(record.value) && value.length === record.value.length && depth <= 40;
+    const items = byItem ? record.value.map((item, i) => [value[i], item]) : [[undefined, record.value]];
+    for (const [original, item] of items) {
+      const known = original !== null && typeof original === "object";
+      if (known && this._readable.has(original)) continue;
+      // A copy: _decode takes bytes out in place.
+      const itemText = record.as === "s" ? item : stringifyJson(item);
+      if (!itemText.includes('"lc"')) continue;
+      try {
+        await this._decode(record.as === "s" ? record : { ...record, value: parseJson(itemText) });
+      } catch (e) {
+        // Its reason, without the value its message quotes after " -> ".
+        const reason = redactCredentials(String(e?.message).split(" -> ")[0].slice(0, 200)).value;
+        throw new TypeError(`${what} cannot be read back by the serializer (${reason}): it cannot be stored.`);
+      }
+      if (known && byItem) this._readable.add(original);
+    }
+  }
+
+  /** A channel value the serializer read: its items are readable, put again. */
+  _read(value) {
+    if (Array.isArray(value)) for (const item of value) if (item !== null && typeof item === "object") this._readable.add(item);
+    return value;
   }
 
   async _decode(stored) {
@@ -295,7 +323,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     checkpoint.channel_values = {};
     for (const [i, [channel]] of versions.entries()) {
       const blob = values[i];
-      if (blob && blob.t !== "empty") checkpoint.channel_values[channel] = await this._decode(blob);
+      if (blob && blob.t !== "empty") checkpoint.channel_values[channel] = this._read(await this._decode(blob));
     }
     const writes = values.slice(versions.length).filter(Boolean);
     if (checkpoint.v < 4 && record.parent != null) await this._migratePendingSends(checkpoint, threadId, ns, record.parent);
@@ -488,8 +516,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     // Empty, it would be stored, and listed, but no getTuple finds it.
     if (identifier("checkpoint's id", checkpoint?.id) === "") throw new TypeError("The checkpoint's id must not be empty.");
     // The parent: a tuple's parentConfig names it, and getTuple takes a string.
-    const parent = config.configurable.checkpoint_id || null;
-    if (parent !== null) identifier("config's configurable.checkpoint_id", parent);
+    const asked = config.configurable.checkpoint_id;
+    const parent = asked === undefined || asked === null || asked === "" ? null : identifier("config's configurable.checkpoint_id", asked);
     const prepared = copyCheckpoint(checkpoint);
     const values = prepared.channel_values ?? {};
     prepared.channel_values = {};
