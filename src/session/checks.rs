@@ -64,6 +64,9 @@ pub fn nesting(path: &str, value: &Value) -> Result<(), Error> {
 /// the two typed keys enforced.
 pub fn state_value(key: &str, value: &Value) -> Result<(), Error> {
     nesting(key, value)?;
+    // Credentials first, as for messages: a secret used as a key would
+    // otherwise be a shape error (`INVALID_VALUE`) at a path that holds it.
+    crate::credentials::check_field(key, value)?;
     let mut pins = None;
     match key {
         super::SNAPSHOT_KEY => snapshot(value)?,
@@ -78,8 +81,6 @@ pub fn state_value(key: &str, value: &Value) -> Result<(), Error> {
         }
         _ => {}
     }
-    // A credential before a duplicate, as a redacting store refuses pins.
-    crate::credentials::check_field(key, value)?;
     // Loaded, one would replace the other: the store would not give back
     // what was saved.
     match pins {

@@ -427,3 +427,28 @@ fn a_request_spans_its_batches_times_in_whatever_order_they_were_stored() {
     let r = &list[0];
     assert_eq!((r.frames, r.first_at, r.last_at), (4, 1000.0, 2000.0));
 }
+
+#[test]
+fn a_secret_used_as_a_key_in_a_typed_state_value_is_a_credential() {
+    // Shape checks came first: INVALID_VALUE or INVALID_SPEC, at a path
+    // where the key had been replaced by a marker.
+    let key = format!("sk-proj-{}mRmmMpcwR", "L9YYy38iU4xjsATaY2TZ".repeat(2));
+    let mut env = json::Map::new();
+    env.insert(key.clone(), json!(1));
+    let env = json::Value::Object(env);
+    let cases = [
+        (super::REPL_STATE_KEY, env.clone()),
+        (super::ATTACHMENTS_KEY, json!([env])),
+        (super::SNAPSHOT_KEY, json!({"children": env})),
+    ];
+    for (name, value) in cases {
+        let error = state_value(name, &value).unwrap_err();
+        assert_eq!(error.code(), "CREDENTIAL", "{name}");
+        assert!(!format!("{error}").contains(&key[8..]), "{name}");
+    }
+    // A shape error without a secret keeps its own code.
+    assert_eq!(
+        code(state_value(super::REPL_STATE_KEY, &json!({"x": 1}))),
+        "INVALID_VALUE"
+    );
+}
