@@ -397,6 +397,11 @@ for (const [name, open] of Object.entries(stores)) {
       reads = 0;
       await put(uuid6(2), [...messages, new AIMessage("again")], 3);
       expect(reads).toBeLessThan(2 * one(new AIMessage("again")));
+      // A message edited in place (updateState after getState) is read
+      // again: one the reviver cannot read is refused, the thread kept.
+      read[3].additional_kwargs = { found: { lc: 1, type: "constructor", id: ["nope", "X"], kwargs: {} } };
+      await expect(put(uuid6(3), read, 4)).rejects.toThrow(/read back/);
+      expect((await saver.getTuple(thread())).checkpoint.channel_values.messages).toHaveLength(51);
     });
 
     it("no writes on a thread not yet stored make no session", async () => {

@@ -185,8 +185,9 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       throw new TypeError("AttacheCheckpointSaver needs a MemorySessionStore or an IdbSessionStore");
     }
     this.store = store;
-    // Items of array values the serializer has read back (see _readsBack).
-    this._readable = new WeakSet();
+    // Items of array values the serializer has read back, each to the
+    // JSON text it read (see _readsBack).
+    this._readable = new WeakMap();
   }
 
   /** The serializer's output, as JSON where it is JSON, named by `name` (a channel's). */
@@ -205,13 +206,12 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
         throw new TypeError(`${what} cannot be serialized (a BigInt, or a toJSON that throws): it cannot be stored.`);
       }
       let record;
-      const depth = depthOf(text);
-      if (depth > VALUE_DEPTH) record = { t: type, ...named, as: "s", value: text };
+      if (depthOf(text) > VALUE_DEPTH) record = { t: type, ...named, as: "s", value: text };
       else {
         const parsed = parseJson(text);
         record = packBytes(parsed) ? { t: type, ...named, bytes: 1, value: parsed } : { t: type, ...named, value: parsed };
       }
-      if (text.includes('"lc"')) await this._readsBack(value, record, depth, what);
+      if (text.includes('"lc"')) await this._readsBack(value, record, what);
       return record;
     }
     if (typeof data === "string") return { t: type, ...named, as: "s", value: data };
@@ -223,20 +223,20 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
    * Refuses what the serializer cannot read back. Its reviver takes an
    * object with an `lc` key for LangChain's own, and one it cannot revive
    * (a tool's JSON of that shape, a missing secret, kwargs past its 50
-   * levels) would break each read of the thread. An array (a messages
-   * channel) is read an item at a time, each item object once per saver,
-   * so a step does not read the conversation again; JSON deep enough to
-   * reach the reviver's limit is read whole, as the limit counts from it.
+   * levels, which it counts from each LangChain object) would break each
+   * read of the thread. An array (a messages channel) is read an item at
+   * a time, and an item object whose JSON is what read back before is
+   * not read again: a step reads its new and its edited messages only.
    */
-  async _readsBack(value, record, depth, what) {
-    const byItem = record.as === undefined && Array.isArray(value) && Array.isArray(record.value) && value.length === record.value.length && depth <= 40;
+  async _readsBack(value, record, what) {
+    const byItem = record.as === undefined && Array.isArray(value) && Array.isArray(record.value) && value.length === record.value.length;
     const items = byItem ? record.value.map((item, i) => [value[i], item]) : [[undefined, record.value]];
     for (const [original, item] of items) {
-      const known = original !== null && typeof original === "object";
-      if (known && this._readable.has(original)) continue;
-      // A copy: _decode takes bytes out in place.
+      // Also a copy: _decode takes bytes out in place.
       const itemText = record.as === "s" ? item : stringifyJson(item);
       if (!itemText.includes('"lc"')) continue;
+      const known = byItem && original !== null && typeof original === "object";
+      if (known && this._readable.get(original) === itemText) continue;
       try {
         await this._decode(record.as === "s" ? record : { ...record, value: parseJson(itemText) });
       } catch (e) {
@@ -244,13 +244,16 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
         const reason = redactCredentials(String(e?.message).split(" -> ")[0].slice(0, 200)).value;
         throw new TypeError(`${what} cannot be read back by the serializer (${reason}): it cannot be stored.`);
       }
-      if (known && byItem) this._readable.add(original);
+      if (known) this._readable.set(original, itemText);
     }
   }
 
-  /** A channel value the serializer read: its items are readable, put again. */
-  _read(value) {
-    if (Array.isArray(value)) for (const item of value) if (item !== null && typeof item === "object") this._readable.add(item);
+  /** A channel value the serializer read from `stored`: its items read back, as `texts` (their stored JSON) held. */
+  _read(value, texts) {
+    if (!texts || !Array.isArray(value) || value.length !== texts.length) return value;
+    for (const [i, item] of value.entries()) {
+      if (item !== null && typeof item === "object" && texts[i].includes('"lc"')) this._readable.set(item, texts[i]);
+    }
     return value;
   }
 
@@ -323,7 +326,11 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     checkpoint.channel_values = {};
     for (const [i, [channel]] of versions.entries()) {
       const blob = values[i];
-      if (blob && blob.t !== "empty") checkpoint.channel_values[channel] = this._read(await this._decode(blob));
+      if (blob && blob.t !== "empty") {
+        // Taken before _decode takes bytes out of them.
+        const texts = blob.as === undefined && Array.isArray(blob.value) ? blob.value.map((item) => stringifyJson(item)) : null;
+        checkpoint.channel_values[channel] = this._read(await this._decode(blob), texts);
+      }
     }
     const writes = values.slice(versions.length).filter(Boolean);
     if (checkpoint.v < 4 && record.parent != null) await this._migratePendingSends(checkpoint, threadId, ns, record.parent);
