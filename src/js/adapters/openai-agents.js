@@ -70,7 +70,6 @@ function toMessage(item) {
   }
 }
 
-/** The role of an item's neutral form. */
 /** A host's value in an error's text: as a log may keep it, so no secret. */
 function shown(value) {
   try {
@@ -80,6 +79,7 @@ function shown(value) {
   }
 }
 
+/** The role of an item's neutral form. */
 function roleOf(item) {
   const type = item.type ?? "message";
   if (type === "message") return item.role === "developer" ? "system" : item.role;
