@@ -1158,3 +1158,25 @@ fn a_jwt_after_sendgrid_looking_text_is_redacted_whole() {
         Some("sendgrid_key")
     );
 }
+
+#[test]
+fn scrub_reads_a_bounded_window_per_separator() {
+    // Each `.` tried against the whole text before it made a 32 KB dotted
+    // error take 20 s in a browser: the bytes read grew with its square.
+    let dotted = "a.".repeat(16_000);
+    let runs = format!("{}.", "x".repeat(17)).repeat(2_000);
+    for text in [dotted, runs] {
+        SCRUBBED.with(|n| n.set(0));
+        assert_eq!(scrub(&text), text);
+        let read = SCRUBBED.with(std::cell::Cell::get);
+        assert!(
+            read <= 32 * text.len(),
+            "{read} bytes read for {}",
+            text.len()
+        );
+    }
+    // A separator after no key's tail is not tried at all.
+    SCRUBBED.with(|n| n.set(0));
+    scrub(&"a.".repeat(16_000));
+    assert_eq!(SCRUBBED.with(std::cell::Cell::get), 0);
+}
