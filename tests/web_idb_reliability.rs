@@ -802,7 +802,9 @@ async fn write_behind(store: &attache::idb::IdbSessionStore, body: &str) {
 async fn an_export_refuses_damaged_records_that_would_paste_as_valid_json() {
     let name = fresh_name("export-damaged");
     let store = open(&name, Durability::Default).await;
-    for id in ["title", "two", "key", "wizard", "pair", "lead", "good"] {
+    for id in [
+        "title", "two", "key", "wizard", "pair", "lead", "good", "frames", "frames2",
+    ] {
         store.create_session(new(id)).await.unwrap();
     }
     // Each would join into a document that parses, holding what no one
@@ -816,10 +818,17 @@ async fn an_export_refuses_damaged_records_that_would_paste_as_valid_json() {
         tx.objectStore('messages').add({ sessionId: 'pair', json: '{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"user\",\"content\":\"b\"}' });
         tx.objectStore('messages').add({ sessionId: 'lead', json: '' });
         tx.objectStore('messages').add({ sessionId: 'lead', json: '{\"role\":\"user\",\"content\":\"a\"}' });
-        tx.objectStore('session_state').put({ sessionId: 'good', key: 'k', json: '{\"a\":1}' });",
+        tx.objectStore('session_state').put({ sessionId: 'good', key: 'k', json: '{\"a\":1}' });
+        tx.objectStore('activity_frames').add({ sessionId: 'frames', requestId: 'r', json: '[{\"t\":1}]},{\"requestId\":\"never\",\"frames\":[{\"t\":2}]' });
+        tx.objectStore('activity_frames').add({ sessionId: 'frames2', requestId: 'r', json: '[{\"t\":\"]\\\\\"}\"}],\"injected\":[{\"t\":2}]' });",
     )
     .await;
-    for id in ["title", "two", "key", "pair", "lead"] {
+    // A frame batch that closes early pasted a request no one stored.
+    for id in ["frames", "frames2"] {
+        let error = store.load_frames_by_request(id).await.unwrap_err();
+        assert_eq!(error.field(), Some("stored"), "{id}: {error}");
+    }
+    for id in ["title", "two", "key", "pair", "lead", "frames", "frames2"] {
         let error = store.export_session(id).await.unwrap_err();
         assert_eq!(
             (error.code(), error.field()),
@@ -834,6 +843,14 @@ async fn an_export_refuses_damaged_records_that_would_paste_as_valid_json() {
     // it loads, and its import then says what is wrong with it.
     let wizard = store.export_session("wizard").await.unwrap();
     assert!(wizard.contains(r#""role":"wizard""#), "{wizard}");
+    // Brackets and escaped quotes inside a frame's strings are its own.
+    let tricky = vec![json!({"t": "]}\"],[{"}), json!({"u": "\\"})];
+    store
+        .append_activity_frames("good", "r", tricky.clone())
+        .await
+        .unwrap();
+    let grouped = store.load_frames_by_request("good").await.unwrap();
+    assert_eq!(grouped, vec![("r".to_owned(), tricky)]);
     let good = store.export_session("good").await.unwrap();
     assert!(good.contains(r#""state":{"k":{"a":1}}"#), "{good}");
     store.close();
