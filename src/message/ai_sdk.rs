@@ -372,7 +372,8 @@ fn content_item(value: &Value, at: At) -> Result<Part, Error> {
 /// tagged, `{ type: "url", url }` (as `convertToModelMessages` gives it)
 /// or `{ type: "data", data }`.
 fn image_file(item: &Fields) -> Result<Part, Error> {
-    let media_type = item.string("mediaType")?;
+    // In lower case, as the other converters take a type in.
+    let media_type = item.string("mediaType")?.to_ascii_lowercase();
     if !super::is_image_type(&media_type) {
         return Err(item.wrong("mediaType", "only images convert"));
     }
@@ -399,7 +400,7 @@ fn image_file(item: &Fields) -> Result<Part, Error> {
 /// Base64 image data's type, which must name one: the SDK reads `image/*`
 /// as `image`, and neither says which.
 fn base64_type(item: &Fields, media_type: Option<String>) -> Result<String, Error> {
-    match media_type {
+    match media_type.map(|t| t.to_ascii_lowercase()) {
         Some(t) if super::is_image_type(&t) && super::named_type(&t) => Ok(t),
         _ => Err(item.wrong("mediaType", "must name the image type for base64 data")),
     }

@@ -1263,13 +1263,17 @@ fn an_image_type_in_any_case_comes_in_lower_case_so_later_turns_take_it() {
     let anthropic = json!({"role": "user", "content": [
         {"type": "image", "source": {"type": "base64", "media_type": "IMAGE/PNG", "data": "iVBORw0KGgo="}},
         {"type": "image", "source": {"type": "url", "url": "data:Image/png;base64,iVBORw0KGgo="}}]});
+    let ai_sdk = json!({"role": "user", "content": [
+        {"type": "file", "data": "iVBORw0KGgo=", "mediaType": "IMAGE/PNG"},
+        {"type": "image", "image": "iVBORw0KGgo=", "mediaType": "Image/Png"}]});
     let mut read = from_openai(&openai, At::Name("x")).unwrap();
     read.extend(from_anthropic(&anthropic, At::Name("x")).unwrap());
+    read.extend(from_ai_sdk(&ai_sdk, At::Name("x")).unwrap());
     let png = Part::Image(Image::Base64 {
         media_type: "image/png".into(),
         data: "iVBORw0KGgo=".into(),
     });
-    assert_eq!(read.iter().map(|m| m.parts.len()).sum::<usize>(), 3);
+    assert_eq!(read.iter().map(|m| m.parts.len()).sum::<usize>(), 5);
     for message in &read {
         assert!(message.parts.iter().all(|part| *part == png), "{message:?}");
         // As appendMessages takes it back: before, refused there.
