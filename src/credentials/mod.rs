@@ -122,13 +122,18 @@ pub fn scrub(text: &str) -> String {
         |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'+' | b'/' | b'=');
     let mut out = text.to_owned();
     let (mut at, mut run) = (0, 0);
-    while let Some(&b) = out.as_bytes().get(at) {
-        if (b == b'.' || b == b'[') && run >= TAIL {
-            let bytes = out.as_bytes();
-            let mut from = at.saturating_sub(WINDOW);
+    loop {
+        // The text's end is the last try, over the whole text.
+        let b = out.as_bytes().get(at).copied();
+        if b.is_none() || (matches!(b, Some(b'.' | b'[')) && run >= TAIL) {
+            let mut from = if b.is_none() {
+                0
+            } else {
+                at.saturating_sub(WINDOW)
+            };
             // From a boundary: a key's middle would read as a key's start.
             if from > 0 {
-                from += bytes[from..at]
+                from += out.as_bytes()[from..at]
                     .iter()
                     .position(|&b| !key_byte(b))
                     .map_or(0, |p| p + 1);
@@ -139,10 +144,11 @@ pub fn scrub(text: &str) -> String {
             let mut part = crate::text::part(&out, from, at).to_owned();
             #[cfg(test)]
             SCRUBBED.with(|n| n.set(n.get() + part.len()));
-            if redact_text("", &mut part, &mut Vec::new()).is_err() {
+            let mut found = Vec::new();
+            if redact_text("", &mut part, &mut found).is_err() {
                 return "[REDACTED]".to_owned();
             }
-            if part != crate::text::part(&out, from, at) {
+            if !found.is_empty() {
                 let mut rebuilt = crate::text::head(&out, from).to_owned();
                 rebuilt.push_str(&part);
                 let separator = rebuilt.len();
@@ -150,13 +156,10 @@ pub fn scrub(text: &str) -> String {
                 (out, at) = (rebuilt, separator);
             }
         }
+        let Some(b) = b else { return out };
         run = if key_byte(b) { run + 1 } else { 0 };
         at += 1;
     }
-    if redact_text("", &mut out, &mut Vec::new()).is_err() {
-        return "[REDACTED]".to_owned();
-    }
-    out
 }
 
 /// Forgets every registered secret.

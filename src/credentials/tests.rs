@@ -1175,8 +1175,9 @@ fn scrub_reads_a_bounded_window_per_separator() {
             text.len()
         );
     }
-    // A separator after no key's tail is not tried at all.
+    // A separator after no key's tail is not tried: the text is read once.
+    let dotted = "a.".repeat(16_000);
     SCRUBBED.with(|n| n.set(0));
-    scrub(&"a.".repeat(16_000));
-    assert_eq!(SCRUBBED.with(std::cell::Cell::get), 0);
+    scrub(&dotted);
+    assert_eq!(SCRUBBED.with(std::cell::Cell::get), dotted.len());
 }
