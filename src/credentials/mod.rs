@@ -111,32 +111,36 @@ pub fn register_host_secret(secret: &str) -> Result<(), Error> {
 /// kind. An error must never echo a secret, not even a part of it.
 pub fn scrub(text: &str) -> String {
     // A path goes on after a key with `.` or `[`, which the key's own run
-    // may take in (a SendGrid key holds dots, an AWS secret ends at its
-    // 40th character): so one that ends a key's random tail (a run of 16
-    // key bytes) is tried as the text's end too, over the bytes before it
-    // back to a boundary at most WINDOW away. Each try reads a bounded
-    // window: the whole text each time made a 32 KB dotted error take 20 s.
+    // may take in (a SendGrid key holds dots, a password's value followed
+    // by `.label` reads as code): so each that ends a segment long enough
+    // to end a credential (8 bytes, the shortest value the guard takes) is
+    // tried as the text's end too, over at most WINDOW bytes before it.
+    // The whole text each time made a 32 KB dotted error take 20 s.
     const WINDOW: usize = 512;
-    const TAIL: usize = 16;
-    let key_byte =
-        |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'+' | b'/' | b'=');
+    const SEGMENT: usize = 8;
     let mut out = text.to_owned();
-    let (mut at, mut run) = (0, 0);
+    let (mut at, mut segment) = (0, 0);
     loop {
         // The text's end is the last try, over the whole text.
         let b = out.as_bytes().get(at).copied();
-        if b.is_none() || (matches!(b, Some(b'.' | b'[')) && run >= TAIL) {
+        let separator = matches!(b, Some(b'.' | b'['));
+        if b.is_none() || (separator && segment >= SEGMENT) {
             let mut from = if b.is_none() {
                 0
             } else {
                 at.saturating_sub(WINDOW)
             };
-            // From a boundary: a key's middle would read as a key's start.
+            // From a boundary where one is near the window's start (a
+            // key's middle would read as a key's start), keeping at least
+            // half the window: a long run may be glued to a key's name.
             if from > 0 {
-                from += out.as_bytes()[from..at]
-                    .iter()
-                    .position(|&b| !key_byte(b))
-                    .map_or(0, |p| p + 1);
+                let key_byte = |b: &u8| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'+' | b'/' | b'=')
+                };
+                match out.as_bytes()[from..at].iter().position(|b| !key_byte(b)) {
+                    Some(p) if p < WINDOW / 2 => from += p + 1,
+                    _ => {}
+                }
             }
             while !out.is_char_boundary(from) {
                 from += 1;
@@ -156,8 +160,10 @@ pub fn scrub(text: &str) -> String {
                 (out, at) = (rebuilt, separator);
             }
         }
-        let Some(b) = b else { return out };
-        run = if key_byte(b) { run + 1 } else { 0 };
+        if b.is_none() {
+            return out;
+        }
+        segment = if separator { 0 } else { segment + 1 };
         at += 1;
     }
 }

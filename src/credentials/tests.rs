@@ -1175,9 +1175,57 @@ fn scrub_reads_a_bounded_window_per_separator() {
             text.len()
         );
     }
-    // A separator after no key's tail is not tried: the text is read once.
+    // A separator after a short segment is not tried: the text is read once.
     let dotted = "a.".repeat(16_000);
     SCRUBBED.with(|n| n.set(0));
     scrub(&dotted);
     assert_eq!(SCRUBBED.with(std::cell::Cell::get), dotted.len());
+}
+
+#[test]
+fn scrub_finds_a_short_password_or_a_glued_key_where_a_path_goes_on() {
+    // A value followed by `.label` reads as code, and SendGrid's exact
+    // length is broken by it: only a try that ends at the `.` finds them.
+    let sendgrid = secrets()
+        .into_iter()
+        .find(|(_, k)| *k == "sendgrid_key")
+        .unwrap()
+        .0;
+    let aws = secrets()
+        .into_iter()
+        .find(|(s, _)| s.starts_with("aws_secret_access_key"))
+        .unwrap()
+        .0;
+    let cases = [
+        ("password=Hunter2024!".to_owned(), "Hunter2024!".to_owned()),
+        (
+            "api_token: 9f8e7d6c5b4a".to_owned(),
+            "9f8e7d6c5b4a".to_owned(),
+        ),
+        ("secret=abc12345".to_owned(), "abc12345".to_owned()),
+        (
+            "x-api-key: AbCdEfGhIjKl".to_owned(),
+            "AbCdEfGhIjKl".to_owned(),
+        ),
+        // Glued to a long run, the window starts inside it, not past the name.
+        (
+            format!("{}={sendgrid}", "a".repeat(460)),
+            sendgrid[3..].to_owned(),
+        ),
+        (
+            format!("{}/{aws}", "Q".repeat(500)),
+            aws[aws.len() - 40..].to_owned(),
+        ),
+    ];
+    for (key, secret) in cases {
+        for path in [
+            format!("k.{key}.label"),
+            format!("k.{key}[0].f"),
+            format!("{}.{key}.x.y", "p".repeat(600)),
+        ] {
+            let shown = scrub(&format!("value at `{path}`: is NaN"));
+            assert!(!shown.contains(&secret), "{shown}");
+            assert!(shown.contains("[REDACTED:"), "{shown}");
+        }
+    }
 }
