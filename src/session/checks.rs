@@ -64,21 +64,20 @@ pub fn nesting(path: &str, value: &Value) -> Result<(), Error> {
 /// the two typed keys enforced.
 pub fn state_value(key: &str, value: &Value) -> Result<(), Error> {
     nesting(key, value)?;
-    // Credentials first, as for messages: a secret used as a key would
-    // otherwise be a shape error (`INVALID_VALUE`) at a path that holds it.
-    crate::credentials::check_field(key, value)?;
     let mut pins = None;
+    if matches!(key, super::ATTACHMENTS_KEY | super::PREFIX_BASELINE_KEY) && !value.is_null() {
+        // The spec's own code (UNKNOWN_KIND, INVALID_SPEC, ...) first, as
+        // setAttachment reports it: a code does not change with the route.
+        let store =
+            crate::attachment::AttachmentStore::from_specs(value).map_err(|e| e.within(key))?;
+        pins = Some(store.len());
+    }
+    // Credentials before the other shapes, as for messages: a secret used
+    // as a key would be a shape error at a path that holds it.
+    crate::credentials::check_field(key, value)?;
     match key {
         super::SNAPSHOT_KEY => snapshot(value)?,
         super::REPL_STATE_KEY => repl_state(value)?,
-        super::PREFIX_BASELINE_KEY if value.is_null() => {}
-        super::ATTACHMENTS_KEY | super::PREFIX_BASELINE_KEY => {
-            // Keeps the spec's own code (UNKNOWN_KIND, INVALID_SPEC, ...), as
-            // setAttachment reports it.
-            let store =
-                crate::attachment::AttachmentStore::from_specs(value).map_err(|e| e.within(key))?;
-            pins = Some(store.len());
-        }
         _ => {}
     }
     // Loaded, one would replace the other: the store would not give back

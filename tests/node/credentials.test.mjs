@@ -258,9 +258,15 @@ test("an error never echoes a secret, whichever check refused first", async () =
   };
   // A key that is not JSON data: the path is built from the key.
   await assert.rejects(store.appendActivityFrames(id, "r", [{ [key]: NaN }]), silent("INVALID_VALUE"));
-  // Shape checks that run before the credential walk name what they refused.
+  // A pin's spec is checked before the credential walk, as setAttachment
+  // checks it; other typed state after it, as a redacting store reports it.
   await assert.rejects(store.saveSessionState(id, "attachments", [{ kind: key }]), silent("UNKNOWN_KIND"));
-  await assert.rejects(store.saveReplState(id, { [key]: 1 }), silent("INVALID_VALUE"));
+  await assert.rejects(store.saveReplState(id, { [key]: 1 }), (e) => {
+    assert.equal(e.code, "CREDENTIAL");
+    assert.equal(e.kind, "openai_key");
+    assert.ok(!`${e.message} ${e.field}`.includes(key.slice(-10)), `no part of the secret: ${e.message}`);
+    return true;
+  });
   const pinned = new AttachmentStore();
   assert.throws(() => pinned.setAttachment({ kind: key }), silent("UNKNOWN_KIND"));
   pinned.free();
