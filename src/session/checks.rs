@@ -65,7 +65,8 @@ pub fn nesting(path: &str, value: &Value) -> Result<(), Error> {
 pub fn state_value(key: &str, value: &Value) -> Result<(), Error> {
     nesting(key, value)?;
     let mut pins = None;
-    if matches!(key, super::ATTACHMENTS_KEY | super::PREFIX_BASELINE_KEY) && !value.is_null() {
+    // A baseline may be null (none yet); pins may not.
+    if key == super::ATTACHMENTS_KEY || (key == super::PREFIX_BASELINE_KEY && !value.is_null()) {
         // The spec's own code (UNKNOWN_KIND, INVALID_SPEC, ...) first, as
         // setAttachment reports it: a code does not change with the route.
         let store =

@@ -452,6 +452,16 @@ fn a_secret_used_as_a_key_in_a_typed_state_value_is_a_credential() {
         let shown = crate::credentials::scrub(&format!("{error}"));
         assert!(!shown.contains(&key[8..]), "{name}");
     }
+    // Pins may not be null (every later load would refuse them); a
+    // baseline may (none yet).
+    assert_eq!(
+        code(state_value(super::ATTACHMENTS_KEY, &json::Value::Null)),
+        "INVALID_SPEC"
+    );
+    assert_eq!(
+        code(state_value(super::PREFIX_BASELINE_KEY, &json::Value::Null)),
+        "OK"
+    );
     // A shape error without a secret keeps its own code.
     assert_eq!(
         code(state_value(super::REPL_STATE_KEY, &json!({"x": 1}))),
