@@ -114,9 +114,10 @@ pub fn scrub(text: &str) -> String {
     // may take in (a SendGrid key holds dots, a password's value followed
     // by `.label` reads as code): so each that ends a segment long enough
     // to end a credential (8 bytes, the shortest value the guard takes) is
-    // tried as the text's end too, over at most WINDOW bytes before it.
-    // The whole text each time made a 32 KB dotted error take 20 s.
-    const WINDOW: usize = 512;
+    // tried as the text's end too, over at most WINDOW bytes before it: a
+    // value the guard measures (512 bytes at most) with its name. The
+    // whole text each time made a 32 KB dotted error take 20 s.
+    const WINDOW: usize = 1024;
     const SEGMENT: usize = 8;
     let mut out = text.to_owned();
     let (mut at, mut segment) = (0, 0);
@@ -132,13 +133,13 @@ pub fn scrub(text: &str) -> String {
             };
             // From a boundary where one is near the window's start (a
             // key's middle would read as a key's start), keeping at least
-            // half the window: a long run may be glued to a key's name.
+            // three quarters: a long run may be glued to a key's name.
             if from > 0 {
                 let key_byte = |b: &u8| {
                     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'+' | b'/' | b'=')
                 };
                 match out.as_bytes()[from..at].iter().position(|b| !key_byte(b)) {
-                    Some(p) if p < WINDOW / 2 => from += p + 1,
+                    Some(p) if p < WINDOW / 4 => from += p + 1,
                     _ => {}
                 }
             }
