@@ -119,11 +119,14 @@ pub fn scrub(text: &str) -> String {
     // whole text each time made a 32 KB dotted error take 20 s.
     const WINDOW: usize = 1024;
     const SEGMENT: usize = 8;
-    let mut out = text.to_owned();
+    // Each try's spans are taken against the text itself and joined where
+    // they overlap: replaced as found, a header's later segments were left
+    // without its name for the tries after (a signed cookie's signature).
+    let mut spans: Vec<Hit> = Vec::new();
     let (mut at, mut segment) = (0, 0);
     loop {
         // The text's end is the last try, over the whole text.
-        let b = out.as_bytes().get(at).copied();
+        let b = text.as_bytes().get(at).copied();
         let separator = matches!(b, Some(b'.' | b'['));
         if b.is_none() || (separator && segment >= SEGMENT) {
             let mut from = if b.is_none() {
@@ -138,35 +141,68 @@ pub fn scrub(text: &str) -> String {
                 let key_byte = |b: &u8| {
                     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'+' | b'/' | b'=')
                 };
-                match out.as_bytes()[from..at].iter().position(|b| !key_byte(b)) {
+                match text.as_bytes()[from..at].iter().position(|b| !key_byte(b)) {
                     Some(p) if p < WINDOW / 4 => from += p + 1,
                     _ => {}
                 }
             }
-            while !out.is_char_boundary(from) {
+            while !text.is_char_boundary(from) {
                 from += 1;
             }
-            let mut part = crate::text::part(&out, from, at).to_owned();
+            let part = crate::text::part(text, from, at);
             #[cfg(test)]
             SCRUBBED.with(|n| n.set(n.get() + part.len()));
+            let mut redacted = part.to_owned();
             let mut found = Vec::new();
-            if redact_text("", &mut part, &mut found).is_err() {
+            if redact_text("", &mut redacted, &mut found).is_err() {
                 return "[REDACTED]".to_owned();
             }
-            if !found.is_empty() {
-                let mut rebuilt = crate::text::head(&out, from).to_owned();
-                rebuilt.push_str(&part);
-                let separator = rebuilt.len();
-                rebuilt.push_str(crate::text::tail(&out, at));
-                (out, at) = (rebuilt, separator);
+            // Where it changed, against the text itself: from the first
+            // hit to the last (what lies between goes too).
+            if let Some(first) = found.first() {
+                let (old, new) = (part.as_bytes(), redacted.as_bytes());
+                let head = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+                let tail = old
+                    .iter()
+                    .rev()
+                    .zip(new.iter().rev())
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                // Both on char boundaries: a marker is ASCII, and a hit
+                // starts and ends on one.
+                let (start, end) = (from + head, at - tail);
+                if start < end {
+                    spans.push(Hit {
+                        kind: first.kind,
+                        start,
+                        end,
+                    });
+                }
             }
         }
         if b.is_none() {
-            return out;
+            break;
         }
         segment = if separator { 0 } else { segment + 1 };
         at += 1;
     }
+    // Joined where they overlap, under the kind of the first.
+    let (mut out, mut pos) = (String::with_capacity(text.len()), 0);
+    while let Some(&first) = spans
+        .iter()
+        .filter(|s| s.start >= pos)
+        .min_by_key(|s| s.start)
+    {
+        let mut end = first.end;
+        while let Some(s) = spans.iter().find(|s| s.start < end && s.end > end) {
+            end = s.end;
+        }
+        out.push_str(crate::text::part(text, pos, first.start));
+        out.push_str(&redact::marker(first.kind));
+        pos = end;
+    }
+    out.push_str(crate::text::tail(text, pos));
+    out
 }
 
 /// Forgets every registered secret.

@@ -158,7 +158,7 @@ fn name_before(bytes: &[u8], end: usize) -> usize {
     at
 }
 
-fn marker(kind: &str) -> String {
+pub(super) fn marker(kind: &str) -> String {
     format!("[REDACTED:{kind}]")
 }
 

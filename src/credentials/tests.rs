@@ -1261,3 +1261,24 @@ fn scrub_finds_a_long_value_with_its_name_where_a_path_goes_on() {
         }
     }
 }
+
+#[test]
+fn scrub_hides_every_segment_of_a_dotted_value_a_header_names() {
+    // Replaced as found, the first try left `Cookie: [REDACTED].seg2.seg3`,
+    // and no later try saw the header's name before the rest.
+    let signature = "Vb2NcX9mQ4rT7yU1iO3pA5sD8fG0hJ2kL4zX6cV8bN";
+    for value in [
+        format!("Cookie: connect.sid=s%3AQx7fLm2Np4Qr6St8Uv0Wx2Yz4Ab6CdK0.{signature}"),
+        format!("Cookie: session=eyJ1c2VySWQiOjQyfQ.ZkR3aQ.{signature}"),
+        format!("Set-Cookie: sid=abcdefgh12345678.{signature}; HttpOnly"),
+    ] {
+        for text in [
+            format!("value at `k.{value}.label`: is NaN"),
+            format!("unknown kind \"{value}\""),
+        ] {
+            let shown = scrub(&text);
+            assert!(!shown.contains(&signature[..12]), "{shown}");
+            assert!(shown.contains("[REDACTED:"), "{shown}");
+        }
+    }
+}
