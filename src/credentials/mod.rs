@@ -152,33 +152,14 @@ pub fn scrub(text: &str) -> String {
             let part = crate::text::part(text, from, at);
             #[cfg(test)]
             SCRUBBED.with(|n| n.set(n.get() + part.len()));
-            let mut redacted = part.to_owned();
-            let mut found = Vec::new();
-            if redact_text("", &mut redacted, &mut found).is_err() {
+            let Ok(found) = redact::spans("", part) else {
                 return "[REDACTED]".to_owned();
-            }
-            // Where it changed, against the text itself: from the first
-            // hit to the last (what lies between goes too).
-            if let Some(first) = found.first() {
-                let (old, new) = (part.as_bytes(), redacted.as_bytes());
-                let head = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-                let tail = old
-                    .iter()
-                    .rev()
-                    .zip(new.iter().rev())
-                    .take_while(|(a, b)| a == b)
-                    .count();
-                // Both on char boundaries: a marker is ASCII, and a hit
-                // starts and ends on one.
-                let (start, end) = (from + head, at - tail);
-                if start < end {
-                    spans.push(Hit {
-                        kind: first.kind,
-                        start,
-                        end,
-                    });
-                }
-            }
+            };
+            spans.extend(found.into_iter().map(|hit| Hit {
+                start: from + hit.start,
+                end: from + hit.end,
+                ..hit
+            }));
         }
         if b.is_none() {
             break;
@@ -187,7 +168,7 @@ pub fn scrub(text: &str) -> String {
         at += 1;
     }
     // Joined where they overlap, under the kind of the first.
-    let (mut out, mut pos) = (String::with_capacity(text.len()), 0);
+    let (mut joined, mut pos) = (Vec::new(), 0);
     while let Some(&first) = spans
         .iter()
         .filter(|s| s.start >= pos)
@@ -197,12 +178,10 @@ pub fn scrub(text: &str) -> String {
         while let Some(s) = spans.iter().find(|s| s.start < end && s.end > end) {
             end = s.end;
         }
-        out.push_str(crate::text::part(text, pos, first.start));
-        out.push_str(&redact::marker(first.kind));
+        joined.push(Hit { end, ..first });
         pos = end;
     }
-    out.push_str(crate::text::tail(text, pos));
-    out
+    redact::replaced(text, &joined)
 }
 
 /// Forgets every registered secret.

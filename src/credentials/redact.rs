@@ -158,7 +158,7 @@ fn name_before(bytes: &[u8], end: usize) -> usize {
     at
 }
 
-pub(super) fn marker(kind: &str) -> String {
+fn marker(kind: &str) -> String {
     format!("[REDACTED:{kind}]")
 }
 
@@ -171,18 +171,28 @@ pub(super) fn marker(kind: &str) -> String {
 /// before the span's end, at the name (`DB_PASSWORD=`) the span may have
 /// cut into, so the value after it is found. A marker is never scanned.
 pub fn redact_text(path: &str, text: &mut String, found: &mut Vec<Redaction>) -> Result<(), Error> {
-    let source = text.as_str();
+    let spans = spans(path, text)?;
+    if spans.is_empty() {
+        return Ok(());
+    }
+    *text = replaced(text, &spans);
+    found.extend(spans.iter().map(|hit| Redaction {
+        path: path.to_owned(),
+        kind: hit.kind,
+    }));
+    Ok(())
+}
+
+/// What `redact_text` replaces: spans in order and apart, each with the
+/// kind of the hit it starts with.
+pub fn spans(path: &str, source: &str) -> Result<Vec<Hit>, Error> {
+    let mut spans = Vec::new();
     let scanners = patterns::DETECTORS + super::host_secret_count();
     let detect = |which: usize, from: usize| match which {
         w if w < patterns::DETECTORS => patterns::detect(w, source, from),
         w => super::host_secret_from(w - patterns::DETECTORS, source, from),
     };
     let mut next: Vec<Option<Hit>> = (0..scanners).map(|w| detect(w, 0)).collect();
-    if next.iter().all(Option::is_none) {
-        return Ok(());
-    }
-    let mut out = String::with_capacity(source.len());
-    let mut pos = 0;
     while let Some(hit) = next.iter().flatten().min_by_key(|h| h.start).copied() {
         // Every span holds a byte; were one empty, refusing beats looping.
         if hit.end <= hit.start {
@@ -207,15 +217,20 @@ pub fn redact_text(path: &str, text: &mut String, found: &mut Vec<Redaction>) ->
                 }
             }
         }
+        spans.push(Hit { end, ..hit });
+    }
+    Ok(spans)
+}
+
+/// `source` with each span (in order, apart) replaced by its marker.
+pub fn replaced(source: &str, spans: &[Hit]) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut pos = 0;
+    for hit in spans {
         out.push_str(crate::text::part(source, pos, hit.start));
         out.push_str(&marker(hit.kind));
-        found.push(Redaction {
-            path: path.to_owned(),
-            kind: hit.kind,
-        });
-        pos = end;
+        pos = hit.end;
     }
     out.push_str(crate::text::tail(source, pos));
-    *text = out;
-    Ok(())
+    out
 }

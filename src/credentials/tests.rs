@@ -1282,3 +1282,18 @@ fn scrub_hides_every_segment_of_a_dotted_value_a_header_names() {
         }
     }
 }
+
+#[test]
+fn scrub_keeps_what_lies_between_two_credentials() {
+    // A span from the first hit to the last swallowed the path between.
+    let found = secrets();
+    let kind_of = |k: &str| found.iter().find(|(_, kind)| *kind == k).unwrap().0.clone();
+    let (a, b) = (kind_of("openai_key"), kind_of("github_token"));
+    let text = format!("value at `keys.{a}.usage.daily.byModel.{b}.cost`: is NaN");
+    let shown = scrub(&text);
+    assert!(
+        shown.contains(".usage.daily.byModel.[REDACTED:github_token].cost"),
+        "{shown}"
+    );
+    assert!(shown.contains("keys.[REDACTED:openai_key]"), "{shown}");
+}
