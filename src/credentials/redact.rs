@@ -185,7 +185,7 @@ pub fn redact_text(path: &str, text: &mut String, found: &mut Vec<Redaction>) ->
 
 /// What `redact_text` replaces: spans in order and apart, each with the
 /// kind of the hit it starts with.
-pub fn spans(path: &str, source: &str) -> Result<Vec<Hit>, Error> {
+pub(super) fn spans(path: &str, source: &str) -> Result<Vec<Hit>, Error> {
     let mut spans = Vec::new();
     let scanners = patterns::DETECTORS + super::host_secret_count();
     let detect = |which: usize, from: usize| match which {
@@ -223,7 +223,7 @@ pub fn spans(path: &str, source: &str) -> Result<Vec<Hit>, Error> {
 }
 
 /// `source` with each span (in order, apart) replaced by its marker.
-pub fn replaced(source: &str, spans: &[Hit]) -> String {
+pub(super) fn replaced(source: &str, spans: &[Hit]) -> String {
     let mut out = String::with_capacity(source.len());
     let mut pos = 0;
     for hit in spans {

@@ -287,7 +287,10 @@ fn part(value: &Value, at: At, role: Role) -> Result<Part, Error> {
             if image.contains(':') {
                 super::image_in(&part, "image", image)?
             } else {
-                let media_type = base64_type(&part, part.opt_string("mediaType")?)?;
+                let media_type = part
+                    .opt_string("mediaType")?
+                    .map(|t| t.to_ascii_lowercase());
+                let media_type = base64_type(&part, media_type)?;
                 Part::Image(Image::Base64 {
                     media_type,
                     data: image.to_owned(),
@@ -400,7 +403,7 @@ fn image_file(item: &Fields) -> Result<Part, Error> {
 /// Base64 image data's type, which must name one: the SDK reads `image/*`
 /// as `image`, and neither says which.
 fn base64_type(item: &Fields, media_type: Option<String>) -> Result<String, Error> {
-    match media_type.map(|t| t.to_ascii_lowercase()) {
+    match media_type {
         Some(t) if super::is_image_type(&t) && super::named_type(&t) => Ok(t),
         _ => Err(item.wrong("mediaType", "must name the image type for base64 data")),
     }
