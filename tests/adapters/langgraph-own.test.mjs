@@ -359,7 +359,8 @@ for (const [name, open] of Object.entries(stores)) {
       }
       await expect(saver.list(thread(), { before: { configurable: { checkpoint_id: Symbol("b") } } }).next()).rejects.toThrow(/checkpoint_id must be a string/);
       await expect(saver.list(thread(), { limit: Symbol("l") }).next()).rejects.toThrow(/limit must be a number/);
-      // As MemorySaver compares a limit: "1" is 1, null is 0.
+      // As MemorySaver compares a limit: "1" is 1, null is 0 (of two).
+      await saver.put(thread(), cp("c5"), metadata(5), {});
       for (const [limit, count] of [["1", 1], [null, 0], [1n, 1]]) {
         const found = [];
         for await (const tuple of saver.list(thread(), { limit })) found.push(tuple);
@@ -367,7 +368,7 @@ for (const [name, open] of Object.entries(stores)) {
       }
       const listed = [];
       for await (const tuple of saver.list(thread(), null)) listed.push(tuple.config.configurable.checkpoint_id);
-      expect(listed).toEqual(["c1"]);
+      expect(listed).toEqual(["c5", "c1"]);
       // An endless iterable of channels hung the walk.
       const endless = { *[Symbol.iterator]() { for (;;) yield "a"; }, length: 1, includes: () => false };
       await expect(saver.getDeltaChannelHistory({ config: thread(), channels: endless })).rejects.toThrow(/array of strings/);

@@ -232,13 +232,13 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     const byItem = record.as === undefined && Array.isArray(value) && Array.isArray(record.value) && value.length === record.value.length;
     const items = byItem ? record.value.map((item, i) => [value[i], item]) : [[undefined, record.value]];
     for (const [original, item] of items) {
-      // Also a copy: _decode takes bytes out in place.
       const itemText = record.as === "s" ? item : stringifyJson(item);
       if (!itemText.includes('"lc"')) continue;
       const known = byItem && original !== null && typeof original === "object";
       if (known && this._readable.get(original) === itemText) continue;
       try {
-        await this._decode(record.as === "s" ? record : { ...record, value: parseJson(itemText) });
+        // Bytes need _decode, which takes them out in place: of a copy.
+        await (record.bytes === 1 ? this._decode({ ...record, value: parseJson(itemText) }) : this.serde.loadsTyped(record.t, itemText));
       } catch (e) {
         // Its reason, without the value its message quotes after " -> ".
         const reason = redactCredentials(String(e?.message).split(" -> ")[0].slice(0, 200)).value;
@@ -248,7 +248,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     }
   }
 
-  /** A channel value the serializer read from `stored`: its items read back, as `texts` (their stored JSON) held. */
+  /** Each object item of `value`, decoded from stored JSON `texts[i]`, as read back already. */
   _read(value, texts) {
     if (!texts || !Array.isArray(value) || value.length !== texts.length) return value;
     for (const [i, item] of value.entries()) {
