@@ -95,6 +95,12 @@ pub fn secrets() -> Vec<(String, &'static str)> {
             "slack_token",
         ),
         (format!("xoxp-{}", a(40, 24)), "slack_token"),
+        // Socket Mode's app-level token, and a rotation's refresh token.
+        (
+            format!("xapp-1-A{}-{}-{}", a(10, 90), chars("0123456789", 13, 91), a(64, 92)),
+            "slack_token",
+        ),
+        (format!("xoxe-1-{}", a(140, 93)), "slack_token"),
         (
             format!(
                 "https://hooks.slack.com/services/T{}/B{}/{}",
@@ -184,6 +190,16 @@ pub fn secrets() -> Vec<(String, &'static str)> {
         ),
         (
             "https://user:pa55word@example.com/private".to_owned(),
+            "url_password",
+        ),
+        // Raw `#`, `?`, `/` in a `.env`'s password: a URL parser reads the
+        // authority as ending there.
+        (
+            "postgres://admin:Tr0ub4dor#2024@db.internal:5432/app".to_owned(),
+            "url_password",
+        ),
+        (
+            "mysql://root:S3cr3tPass?w0rd/42@127.0.0.1/app".to_owned(),
             "url_password",
         ),
         (

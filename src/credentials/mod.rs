@@ -428,6 +428,26 @@ fn header_entry(items: &[Value], i: usize) -> Option<Hit> {
     }
 }
 
+/// Whether a list is `[name, value]` pairs: `Object.entries(env)`,
+/// `[...formData]`, `[...headers]`, `[...url.searchParams]`, which name a
+/// credential as an object's key does. A lone pair is none: a schema's
+/// `required: ["apiKey", "model"]` would read as one.
+fn entries(items: &[Value]) -> bool {
+    !items.is_empty()
+        && items
+            .iter()
+            .all(|item| matches!(item, Value::Array(p) if p.len() == 2 && p[0].as_str().is_some()))
+}
+
+/// Whether a pair of such a list names a credential holding text. A
+/// header's value is read as its line instead (`["cookie", "accepted"]`
+/// is a consent flag).
+fn named_entry(item: &Value) -> bool {
+    matches!(item, Value::Array(p) if p[0].as_str().is_some_and(|name| {
+        !patterns::is_header(name) && named_credential(name, &p[1])
+    }))
+}
+
 fn walk(path: &str, value: &Value) -> Result<(), Error> {
     match value {
         Value::Object(fields) => {
@@ -444,9 +464,13 @@ fn walk(path: &str, value: &Value) -> Result<(), Error> {
             Ok(())
         }
         Value::Array(items) => {
+            let entries = entries(items);
             for (i, item) in items.iter().enumerate() {
                 if let Some(hit) = header_entry(items, i) {
                     return Err(refused(&format!("{path}[{i}]"), hit.kind));
+                }
+                if entries && named_entry(item) {
+                    return Err(refused(&format!("{path}[{i}][1]"), "credential_field"));
                 }
                 walk(&format!("{path}[{i}]"), item)?;
             }

@@ -141,6 +141,19 @@ const KEYED: &[Keyed] = &[
         min: 10,
         alphabet: word,
     },
+    // An app-level token (Socket Mode's), and a rotation's refresh token.
+    Keyed {
+        kind: "slack_token",
+        prefix: b"xapp-",
+        min: 10,
+        alphabet: word,
+    },
+    Keyed {
+        kind: "slack_token",
+        prefix: b"xoxe-",
+        min: 10,
+        alphabet: word,
+    },
     Keyed {
         kind: "slack_webhook",
         prefix: b"hooks.slack.com/services/",
@@ -914,6 +927,11 @@ pub fn header_pair(name: &str, value: &str) -> Option<Hit> {
     header_value(name, value, &mut 0).filter(|hit| paired(name, value, hit))
 }
 
+/// Whether a list's `name` is a header `header_pair` reads.
+pub fn is_header(name: &str) -> bool {
+    HEADERS.iter().any(|n| n.eq_ignore_ascii_case(name))
+}
+
 /// A list's `x-api-key` entry holds a digit: a schema's enum
 /// (`["x-api-key", "authorization"]`) is no header.
 fn paired(name: &str, value: &str, hit: &Hit) -> bool {
@@ -1090,6 +1108,26 @@ fn url_password(bytes: &[u8], from: usize) -> Option<Hit> {
                 if !password.is_empty() && !stands_in(password) {
                     let start = authority_start + colon + 1;
                     return Some(Hit::new("url_password", start, authority_start + at));
+                }
+            }
+        } else if let (Some(colon), false) = (
+            authority.iter().position(|&b| b == b':'),
+            authority.first() == Some(&b'['),
+        ) {
+            // A password with a raw `#`, `?` or `/` (a `.env`'s
+            // DATABASE_URL) runs on past where a URL parser ends the
+            // authority; a port (`:8080/users/a@b`) or IPv6 host does not.
+            let before = &authority[colon + 1..];
+            let rest = &bytes[authority_start + authority.len()..];
+            let at = rest
+                .iter()
+                .take_while(|&&b| !b.is_ascii_whitespace() && b != b'"' && b != b'\'')
+                .position(|&b| b == b'@');
+            if let (Some(at), false) = (at, before.iter().all(u8::is_ascii_digit)) {
+                let start = authority_start + colon + 1;
+                let end = authority_start + authority.len() + at;
+                if !stands_in(&bytes[start..end]) {
+                    return Some(Hit::new("url_password", start, end));
                 }
             }
         }

@@ -2,7 +2,9 @@
 //! `[REDACTED:<kind>]`, and where is reported, for a host that would rather
 //! keep the rest of a frame than lose it all.
 
-use super::{field_path, header_entry, named_credential, named_pair, patterns, Hit};
+use super::{
+    entries, field_path, header_entry, named_credential, named_entry, named_pair, patterns, Hit,
+};
 use crate::json::Value;
 use crate::Error;
 
@@ -68,6 +70,17 @@ fn walk(
             each_field(path, fields, names, found)?;
         }
         Value::Array(items) => {
+            let entries = entries(items);
+            for (i, item) in items.iter_mut().enumerate() {
+                if let (true, Value::Array(pair)) = (entries && named_entry(item), item) {
+                    replace(
+                        &mut pair[1],
+                        format!("{path}[{i}][1]"),
+                        "credential_field",
+                        found,
+                    );
+                }
+            }
             for i in 0..items.len() {
                 // A header list's value, whole: a line's would keep its scheme.
                 if let Some(hit) = header_entry(items, i) {

@@ -35,6 +35,11 @@ fn near_misses_pass() {
         "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----",
         "https://example.com/path?user=alice",
         "https://alice@example.com/",
+        // A port, an IPv6 host, a path or query with `:` and `@` in it.
+        "http://localhost:3000/users/alice@example.com",
+        "http://[::1]:8080/v1/a@b",
+        "https://example.com/a:b@c and https://example.com?x=a:b@c",
+        "https://medium.com/@alice, https://host:443/@alice",
         "PWD=/home/alice/projects/attache",
         "fetch(url, { credentials: \"include\" })",
         "let password = read_password_from_keychain();",
@@ -1317,5 +1322,60 @@ fn scrub_joins_its_hits_in_n_log_n() {
         let bound = 3 * hits * (usize::BITS - hits.leading_zeros()) as usize;
         let steps = JOIN_STEPS.with(std::cell::Cell::get);
         assert!(steps <= bound, "{steps} comparisons for {n} keys");
+    }
+}
+
+#[test]
+fn a_list_of_name_value_pairs_names_a_credential_as_keys_do() {
+    // `[...formData]`, `Object.entries(env)`, `[...url.searchParams]`,
+    // `[...headers]`: the same data as an object was refused.
+    for (value, field) in [
+        (
+            json!({"form": [["user", "bob"], ["password", "Tr0ub4dor&3"]]}),
+            "v.form[1][1]",
+        ),
+        (
+            json!([["PATH", "/usr/bin"], ["MISTRAL_API_KEY", "q8Zr4mLx9Tv2Kp7W"]]),
+            "v[1][1]",
+        ),
+        (json!([["q", "cats"], ["api_key", "k3y0123456"]]), "v[1][1]"),
+        (json!([["api-key", "0a1b2c3d4e5f"]]), "v[0][1]"),
+    ] {
+        let refused = Err(Error::Credential {
+            path: field.into(),
+            kind: "credential_field".into(),
+        });
+        assert_eq!(check_value("v", &value), refused, "{value}");
+        let mut redacted = value.clone();
+        let mut found = Vec::new();
+        redact_value("v", &mut redacted, &[], &mut found).unwrap();
+        assert_eq!(found.len(), 1, "{redacted}");
+        assert_eq!(found[0].path, field);
+        let at = |v: &Value| match v {
+            Value::Array(items) => items.clone(),
+            Value::Object(fields) => match fields.get("form") {
+                Some(Value::Array(items)) => items.clone(),
+                _ => unreachable!(),
+            },
+            _ => unreachable!(),
+        };
+        // The pair's value alone is replaced, its name and the rest kept.
+        let (before, after) = (at(&value), at(&redacted));
+        let i = before.len() - 1;
+        assert_eq!(before[..i], after[..i]);
+        assert_eq!(
+            after[i],
+            json!([(before[i].as_array().unwrap()[0].as_str().unwrap()), "[REDACTED:credential_field]"])
+        );
+    }
+    // A lone pair is a list of names; a schema's properties hold no text;
+    // a header's value is read as its line.
+    for value in [
+        json!({"required": ["password", "username"]}),
+        json!([["apiKey", {"type": "string"}], ["model", {"type": "string"}]]),
+        json!([["password", ""], ["user", "bob"]]),
+        json!([["cookie", "accepted"], ["theme", "dark"]]),
+    ] {
+        assert_eq!(check_value("v", &value), Ok(()), "{value}");
     }
 }
