@@ -18,6 +18,9 @@ const MAX_ITEMS = 4_000_000;
 // e-mail addresses, one that sorts keys) would change what is stored.
 const stringify = JSON.stringify;
 const MAX_TEXT = 64 * 1024 * 1024;
+// As src/json/text.rs: past PARSE_DEPTH the walk stops, naming where.
+const MAX_DEPTH = 128;
+const PARSE_DEPTH = MAX_DEPTH + 4;
 
 // Checks that a value is JSON data before it is stored, and returns its JSON
 // text. Runs in JS because walking a value from wasm would cross the
@@ -29,6 +32,8 @@ const MAX_TEXT = 64 * 1024 * 1024;
 // taken for an id's path.
 export function toJson(value, path, ids) {
   const seen = new Set();
+  // The paths of the objects and arrays being walked.
+  const trail = [];
   let items = 0;
   const field = (at, key) => (at ? `${at}.${key}` : key);
   // Each id path as the steps left to it: a key, "[]" for any item, "*" for keys.
@@ -93,6 +98,8 @@ export function toJson(value, path, ids) {
     let result;
     if (out !== v) {
       result = check(out, at, key, true, pats);
+    } else if (trail.push(at) > PARSE_DEPTH) {
+      throw { path: trail[trail.length - MAX_DEPTH - 1], reason: `nests more than ${MAX_DEPTH} levels deep` };
     } else if (array) {
       result = [];
       const itemPats = down(pats, "[]");
@@ -116,6 +123,7 @@ export function toJson(value, path, ids) {
         if (item !== undefined) result[k] = check(item, field(at, k), k, false, down(pats, k, true));
       }
     }
+    if (out === v) trail.pop();
     seen.delete(v);
     return result;
   };

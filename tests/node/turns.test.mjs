@@ -92,7 +92,30 @@ test("a value 128 levels deep is stored by any route, and its export imports bac
   assert.deepEqual(await store.loadActivityFrames(copy.id, "r"), [nested(128)]);
   await assert.rejects(store.saveSessionState(id, "k", nested(129)), code("INVALID_VALUE", "k"));
   await assert.rejects(store.commitTurn(id, { state: { t: nested(129) } }), code("INVALID_VALUE", "state.t"));
-  await assert.rejects(store.saveSessionState(id, "k", nested(200)), code("INVALID_VALUE", "k"));
+  // Past the 132 levels an argument may take, the walk stops where it is.
+  await assert.rejects(store.saveSessionState(id, "k", nested(200)), code("INVALID_VALUE", "k.a.a.a.a"));
+  store.free();
+});
+
+test("a value too deep is named where it is in a batch or a document, however deep", async () => {
+  const nested = (depth) => { let v = []; for (let i = 1; i < depth; i++) v = { a: v }; return v; };
+  const store = new MemorySessionStore();
+  const { id } = await store.createSession();
+  await store.commitTurn(id, { messages: [say("q")], frames: [{ requestId: "r", frames: [{ n: 1 }] }] });
+  const doc = await store.exportSession(id);
+  const tooDeep = (prefix) => (e) =>
+    isAttacheError(e) && e.code === "INVALID_VALUE" && e.field.startsWith(prefix) && e.message.includes("nests more than 128 levels deep");
+  // Past the argument's own 132 levels the batch or document was named
+  // whole; past about 2,000 the walk ran out of stack ("is not JSON data").
+  for (const depth of [129, 133, 200, 5_000, 50_000]) {
+    const deep = nested(depth);
+    await assert.rejects(store.appendActivityFrames(id, "r", [{ n: 2 }, { n: 3 }, deep]), tooDeep("frames[2]"), `${depth}`);
+    await assert.rejects(store.appendMessages(id, [say("a"), { ...say("b"), meta: { x: deep } }]), tooDeep("messages[1]"), `${depth}`);
+    const frames = [{ requestId: "r", frames: [...doc.frames[0].frames, deep] }];
+    await assert.rejects(store.importSession({ ...doc, frames }, { id: "copy" }), tooDeep("document.frames[0].frames[1]"), `${depth}`);
+  }
+  assert.deepEqual(await store.exportSession(id), doc, "nothing written");
+  assert.equal(await store.getSession("copy"), null);
   store.free();
 });
 
