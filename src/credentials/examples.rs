@@ -97,7 +97,12 @@ pub fn secrets() -> Vec<(String, &'static str)> {
         (format!("xoxp-{}", a(40, 24)), "slack_token"),
         // Socket Mode's app-level token, and a rotation's refresh token.
         (
-            format!("xapp-1-A{}-{}-{}", a(10, 90), chars("0123456789", 13, 91), a(64, 92)),
+            format!(
+                "xapp-1-A{}-{}-{}",
+                a(10, 90),
+                chars("0123456789", 13, 91),
+                a(64, 92)
+            ),
             "slack_token",
         ),
         (format!("xoxe-1-{}", a(140, 93)), "slack_token"),

@@ -428,24 +428,29 @@ fn header_entry(items: &[Value], i: usize) -> Option<Hit> {
     }
 }
 
-/// Whether a list is `[name, value]` pairs: `Object.entries(env)`,
-/// `[...formData]`, `[...headers]`, `[...url.searchParams]`, which name a
-/// credential as an object's key does. A lone pair is none: a schema's
-/// `required: ["apiKey", "model"]` would read as one.
-fn entries(items: &[Value]) -> bool {
-    !items.is_empty()
-        && items
-            .iter()
-            .all(|item| matches!(item, Value::Array(p) if p.len() == 2 && p[0].as_str().is_some()))
-}
-
-/// Whether a pair of such a list names a credential holding text. A
-/// header's value is read as its line instead (`["cookie", "accepted"]`
+/// Whether a list's item is a `[name, value]` pair naming a credential
+/// holding text, as `Object.entries(env)`, `[...formData]`,
+/// `[...url.searchParams]` and `[...headers]` give them: read as an
+/// object's field. A name holds no space (a FAQ's `["How do I reset my
+/// password?", …]` is prose). A header's line is read by its own rule
+/// first, and a cookie's value is left to it (`["cookie", "accepted"]`
 /// is a consent flag).
 fn named_entry(item: &Value) -> bool {
-    matches!(item, Value::Array(p) if p[0].as_str().is_some_and(|name| {
-        !patterns::is_header(name) && named_credential(name, &p[1])
-    }))
+    let Value::Array(pair) = item else {
+        return false;
+    };
+    match &pair[..] {
+        [Value::String(name), value] => {
+            let name = name.trim();
+            header_entry(pair, 1).is_none()
+                && !name.bytes().any(|b| b.is_ascii_whitespace())
+                && !["cookie", "set-cookie"]
+                    .iter()
+                    .any(|c| c.eq_ignore_ascii_case(name))
+                && named_credential(name, value)
+        }
+        _ => false,
+    }
 }
 
 fn walk(path: &str, value: &Value) -> Result<(), Error> {
@@ -464,12 +469,11 @@ fn walk(path: &str, value: &Value) -> Result<(), Error> {
             Ok(())
         }
         Value::Array(items) => {
-            let entries = entries(items);
             for (i, item) in items.iter().enumerate() {
                 if let Some(hit) = header_entry(items, i) {
                     return Err(refused(&format!("{path}[{i}]"), hit.kind));
                 }
-                if entries && named_entry(item) {
+                if named_entry(item) {
                     return Err(refused(&format!("{path}[{i}][1]"), "credential_field"));
                 }
                 walk(&format!("{path}[{i}]"), item)?;

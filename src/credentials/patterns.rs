@@ -144,13 +144,13 @@ const KEYED: &[Keyed] = &[
     // An app-level token (Socket Mode's), and a rotation's refresh token.
     Keyed {
         kind: "slack_token",
-        prefix: b"xapp-",
+        prefix: b"xapp-1-",
         min: 10,
         alphabet: word,
     },
     Keyed {
         kind: "slack_token",
-        prefix: b"xoxe-",
+        prefix: b"xoxe-1-",
         min: 10,
         alphabet: word,
     },
@@ -927,11 +927,6 @@ pub fn header_pair(name: &str, value: &str) -> Option<Hit> {
     header_value(name, value, &mut 0).filter(|hit| paired(name, value, hit))
 }
 
-/// Whether a list's `name` is a header `header_pair` reads.
-pub fn is_header(name: &str) -> bool {
-    HEADERS.iter().any(|n| n.eq_ignore_ascii_case(name))
-}
-
 /// A list's `x-api-key` entry holds a digit: a schema's enum
 /// (`["x-api-key", "authorization"]`) is no header.
 fn paired(name: &str, value: &str, hit: &Hit) -> bool {
@@ -1090,6 +1085,18 @@ fn url_password(bytes: &[u8], from: usize) -> Option<Hit> {
                     && b != b'\''
             })
             .collect();
+        // A `.env`'s DATABASE_URL may hold a raw `@`, `#`, `?` or `/` in
+        // its password, which runs past where a URL parser ends the
+        // authority: to the last `@` before a space, a quote or a `)`.
+        let after = authority_start + authority.len();
+        let run = bytes[after..]
+            .iter()
+            .take_while(|&&b| !b.is_ascii_whitespace() && !matches!(b, b'"' | b'\'' | b')'))
+            .count();
+        let last = bytes[after..after + run]
+            .iter()
+            .rposition(|&b| b == b'@')
+            .map(|at| after + at);
         if let Some(at) = authority.iter().rposition(|&b| b == b'@') {
             let userinfo = &authority[..at];
             // A key redacted as the user (`https://[REDACTED:github_token]@…`)
@@ -1107,28 +1114,31 @@ fn url_password(bytes: &[u8], from: usize) -> Option<Hit> {
                 let password = &userinfo[colon + 1..];
                 if !password.is_empty() && !stands_in(password) {
                     let start = authority_start + colon + 1;
-                    return Some(Hit::new("url_password", start, authority_start + at));
-                }
-            }
-        } else if let (Some(colon), false) = (
-            authority.iter().position(|&b| b == b':'),
-            authority.first() == Some(&b'['),
-        ) {
-            // A password with a raw `#`, `?` or `/` (a `.env`'s
-            // DATABASE_URL) runs on past where a URL parser ends the
-            // authority; a port (`:8080/users/a@b`) or IPv6 host does not.
-            let before = &authority[colon + 1..];
-            let rest = &bytes[authority_start + authority.len()..];
-            let at = rest
-                .iter()
-                .take_while(|&&b| !b.is_ascii_whitespace() && b != b'"' && b != b'\'')
-                .position(|&b| b == b'@');
-            if let (Some(at), false) = (at, before.iter().all(u8::is_ascii_digit)) {
-                let start = authority_start + colon + 1;
-                let end = authority_start + authority.len() + at;
-                if !stands_in(&bytes[start..end]) {
+                    let end = last.unwrap_or(authority_start + at);
                     return Some(Hit::new("url_password", start, end));
                 }
+            }
+        } else if let (Some(colon), false, Some(end)) = (
+            authority.iter().position(|&b| b == b':'),
+            authority.first() == Some(&b'['),
+            last,
+        ) {
+            // Unless what ends at the raw character is a port, or one's
+            // name (`:${PORT}/@vite/client`, a host list's
+            // `:27017,h2:27017/?app=a@b`); before a `/`, a path's
+            // (`:v2/me@2x.png`) unless it has a letter and a digit, in 4
+            // bytes or more.
+            let head = &authority[colon + 1..];
+            let slash = bytes[after] == b'/';
+            let password = !head.iter().all(u8::is_ascii_digit)
+                && !head.iter().any(|b| matches!(b, b'$' | b'{' | b'<' | b','))
+                && (!slash
+                    || head.len() >= 4
+                        && head.iter().any(u8::is_ascii_digit)
+                        && head.iter().any(u8::is_ascii_alphabetic));
+            let start = authority_start + colon + 1;
+            if password && !stands_in(&bytes[start..end]) {
+                return Some(Hit::new("url_password", start, end));
             }
         }
         from = authority_start;

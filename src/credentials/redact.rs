@@ -2,9 +2,7 @@
 //! `[REDACTED:<kind>]`, and where is reported, for a host that would rather
 //! keep the rest of a frame than lose it all.
 
-use super::{
-    entries, field_path, header_entry, named_credential, named_entry, named_pair, patterns, Hit,
-};
+use super::{field_path, header_entry, named_credential, named_entry, named_pair, patterns, Hit};
 use crate::json::Value;
 use crate::Error;
 
@@ -70,9 +68,8 @@ fn walk(
             each_field(path, fields, names, found)?;
         }
         Value::Array(items) => {
-            let entries = entries(items);
             for (i, item) in items.iter_mut().enumerate() {
-                if let (true, Value::Array(pair)) = (entries && named_entry(item), item) {
+                if let (true, Value::Array(pair)) = (named_entry(item), item) {
                     replace(
                         &mut pair[1],
                         format!("{path}[{i}][1]"),

@@ -40,6 +40,14 @@ fn near_misses_pass() {
         "http://[::1]:8080/v1/a@b",
         "https://example.com/a:b@c and https://example.com?x=a:b@c",
         "https://medium.com/@alice, https://host:443/@alice",
+        // A port's name, a host list, a version, a Markdown link's end.
+        "const hmr = `http://localhost:${port}/@vite/client`;",
+        "curl http://localhost:$PORT/@fs/home/me/app/src/main.ts",
+        "mongodb://h1:27017,h2:27017/app?appName=svc@prod",
+        "http://api.local:v2/users/me@2x.png",
+        "[docs](http://localhost:PORT/api)@alice",
+        // Projects named xapp, which a Slack app token's prefix starts.
+        "git clone https://github.com/acme/xapp-backend-v2; npm i xapp-cli-tools-v2",
         "PWD=/home/alice/projects/attache",
         "fetch(url, { credentials: \"include\" })",
         "let password = read_password_from_keychain();",
@@ -1335,11 +1343,26 @@ fn a_list_of_name_value_pairs_names_a_credential_as_keys_do() {
             "v.form[1][1]",
         ),
         (
-            json!([["PATH", "/usr/bin"], ["MISTRAL_API_KEY", "q8Zr4mLx9Tv2Kp7W"]]),
+            json!([
+                ["PATH", "/usr/bin"],
+                ["MISTRAL_API_KEY", "q8Zr4mLx9Tv2Kp7W"]
+            ]),
             "v[1][1]",
         ),
         (json!([["q", "cats"], ["api_key", "k3y0123456"]]), "v[1][1]"),
         (json!([["api-key", "0a1b2c3d4e5f"]]), "v[0][1]"),
+        // A raw key in Authorization (no scheme), and an item not a pair.
+        (
+            json!([
+                ["accept", "json"],
+                ["authorization", "abcdef0123456789abcdef"]
+            ]),
+            "v[1][1]",
+        ),
+        (
+            json!({"form": [["user", "bob"], ["password", "Tr0ub4dor&3x"], "extra"]}),
+            "v.form[1][1]",
+        ),
     ] {
         let refused = Err(Error::Credential {
             path: field.into(),
@@ -1361,11 +1384,21 @@ fn a_list_of_name_value_pairs_names_a_credential_as_keys_do() {
         };
         // The pair's value alone is replaced, its name and the rest kept.
         let (before, after) = (at(&value), at(&redacted));
-        let i = before.len() - 1;
+        // The pair's index: the field's `[i]` before its `[1]`.
+        let i: usize = field
+            .trim_end_matches("][1]")
+            .rsplit('[')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
         assert_eq!(before[..i], after[..i]);
         assert_eq!(
             after[i],
-            json!([(before[i].as_array().unwrap()[0].as_str().unwrap()), "[REDACTED:credential_field]"])
+            json!([
+                (before[i].as_array().unwrap()[0].as_str().unwrap()),
+                "[REDACTED:credential_field]"
+            ])
         );
     }
     // A lone pair is a list of names; a schema's properties hold no text;
@@ -1375,7 +1408,30 @@ fn a_list_of_name_value_pairs_names_a_credential_as_keys_do() {
         json!([["apiKey", {"type": "string"}], ["model", {"type": "string"}]]),
         json!([["password", ""], ["user", "bob"]]),
         json!([["cookie", "accepted"], ["theme", "dark"]]),
+        // Prose: a FAQ's, a table's rows.
+        json!([["How do I reset my password?", "Click Forgot password."]]),
+        json!([["Setting", "Value"], ["Two-factor secret", "Enabled"]]),
     ] {
         assert_eq!(check_value("v", &value), Ok(()), "{value}");
+    }
+}
+
+#[test]
+fn a_url_password_with_raw_at_and_hash_is_redacted_whole() {
+    // Cut at its first `@`, the rest of the password stayed, and a
+    // redacting store refused its own output.
+    for (url, secret) in [
+        ("postgres://admin:p#ss@w0rdX9@db/app", "w0rdX9"),
+        ("postgres://admin:p@ss#w0rdX9@db/app", "w0rdX9"),
+        ("mysql://root:S3cr?t@42xyZ@db/app", "42xyZ"),
+    ] {
+        let text = format!("DATABASE_URL={url} # prod");
+        let (mut shown, mut found) = (text.clone(), Vec::new());
+        redact_text("v", &mut shown, &mut found).unwrap();
+        assert!(!shown.contains(secret), "{shown}");
+        let kinds: Vec<&str> = found.iter().map(|r| r.kind).collect();
+        assert_eq!(kinds, ["url_password"], "{shown}");
+        assert!(shown.ends_with("@db/app # prod"), "{shown}");
+        assert_eq!(find(&shown), None, "{shown}");
     }
 }
