@@ -96,7 +96,13 @@ pub fn to_ai_sdk(
         }
         let content_at = at.field("content");
         let mut parts = Vec::new();
+        // Blank text beside other parts carries nothing, and Anthropic
+        // refuses it (Claude's `\n\n` before a tool call).
+        let all_blank = message.parts.iter().all(super::blank);
         for (i, part) in message.parts.iter().enumerate() {
+            if !all_blank && super::blank(part) {
+                continue;
+            }
             parts.push(match part {
                 Part::Text(text) => {
                     object([("type", "text".into()), ("text", text.as_str().into())])
@@ -185,11 +191,9 @@ pub fn to_ai_sdk(
                 }
             });
         }
-        // As Anthropic's: the last two pinned parts that are not blank,
-        // which Anthropic drops.
-        if let Some(marker) = cache_control.filter(|_| pinned_at == Some(index)) {
-            let sent = parts.iter_mut().zip(&message.parts).rev();
-            for (part, _) in sent.filter(|(_, p)| !super::blank(p)).take(2) {
+        // As Anthropic's: the last two pinned parts that are not blank.
+        if let Some(marker) = cache_control.filter(|_| pinned_at == Some(index) && !all_blank) {
+            for part in parts.iter_mut().rev().take(2) {
                 if let Value::Object(part) = part {
                     part.insert(
                         "providerOptions".into(),
@@ -213,6 +217,20 @@ pub fn to_ai_sdk(
         }
         out.push(object([("role", role), ("content", Value::Array(parts))]));
     }
+    // Ids as Anthropic takes them, for a provider behind the SDK too.
+    super::anthropic::wire_ids(
+        &mut out.iter_mut().filter_map(|m| {
+            let assistant = m["role"] == "assistant";
+            match m {
+                Value::Object(m) => match m.get_mut("content") {
+                    Some(Value::Array(parts)) => Some((assistant, parts)),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }),
+        ["tool-call", "toolCallId", "toolCallId"],
+    );
     Ok(Value::Array(out))
 }
 

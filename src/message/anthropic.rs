@@ -195,7 +195,12 @@ pub fn to_anthropic(
             _ => turns.push((role, blocks, opens)),
         }
     }
-    wire_ids(&mut turns);
+    wire_ids(
+        &mut turns
+            .iter_mut()
+            .map(|(role, blocks, _)| (*role == "assistant", blocks)),
+        ["tool_use", "id", "tool_use_id"],
+    );
     // A request that ends on an assistant turn continues it (a prefill),
     // and Anthropic refuses one whose text ends in whitespace.
     if let Some(("assistant", blocks, _)) = turns.last_mut() {
@@ -228,23 +233,28 @@ pub fn to_anthropic(
 /// every reply) are rewritten: another character becomes `_`, a repeat
 /// gets `_2`, `_3`…, and each result follows its call. Other ids go as they
 /// are, and a rewrite depends only on what came before: the prefix holds.
-fn wire_ids(turns: &mut [(&str, Vec<Value>, Join)]) {
+/// `turns`: whether each is the assistant's, and its blocks; `keys`: a
+/// call's type, its id's key and a result's (the AI SDK's parts too).
+pub(super) fn wire_ids(
+    turns: &mut dyn Iterator<Item = (bool, &mut Vec<Value>)>,
+    [call_type, call_key, result_key]: [&str; 3],
+) {
     // Sorted, searched by halves (a gateway's `call_0` repeats every
     // turn), each with the next suffix to try after it.
     let mut used: Vec<(String, usize)> = Vec::new();
     // The last assistant turn's calls not yet answered: (id, wire id).
     let mut open: Vec<(String, String)> = Vec::new();
     let valid = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    for (role, blocks, _) in turns.iter_mut() {
-        if *role == "assistant" {
+    for (assistant, blocks) in turns {
+        if assistant {
             open.clear();
         }
         for block in blocks.iter_mut() {
             let Value::Object(block) = block else {
                 continue;
             };
-            let call = matches!(block.get("type"), Some(Value::String(t)) if t == "tool_use");
-            let key = if call { "id" } else { "tool_use_id" };
+            let call = matches!(block.get("type"), Some(Value::String(t)) if t == call_type);
+            let key = if call { call_key } else { result_key };
             let Some(Value::String(id)) = block.get_mut(key) else {
                 continue;
             };

@@ -1063,6 +1063,51 @@ fn anthropic_gets_tool_ids_it_takes_each_once_with_results_following() {
     let shorter = to_anthropic(&sourced(&messages[..10]), None, None).unwrap();
     let shorter = shorter["messages"].as_array().unwrap();
     assert_eq!(shorter[..], turns[..shorter.len()]);
+    // The AI SDK's parts the same: a provider behind it may be Anthropic.
+    let sent = to_ai_sdk(&sourced(&messages), None, None).unwrap();
+    let mut ids = Vec::new();
+    for message in sent.as_array().unwrap() {
+        for part in message["content"].as_array().into_iter().flatten() {
+            if let Some(id) = part["toolCallId"].as_str() {
+                ids.push(id.to_owned());
+            }
+        }
+    }
+    assert_eq!(ids, anthropic_ids(&request));
+}
+
+#[test]
+fn the_ai_sdk_gets_no_blank_text_beside_other_parts() {
+    // Claude's `\n\n` before a tool call: `@ai-sdk/anthropic` sends it
+    // as a block, and Anthropic refuses a blank one.
+    let mut turn = call("c1");
+    turn.parts.insert(0, Part::Text("\n\n".into()));
+    let spaced = Message::new(
+        Role::User,
+        vec![Part::Text("a".into()), Part::Text(" ".into())],
+    );
+    let blank = Message::new(Role::User, vec![Part::Text("  ".into())]);
+    let messages = [turn, answer("c1", vec![], false), spaced, blank];
+    let sent = to_ai_sdk(
+        &sourced(&messages),
+        Some(2),
+        Some(&json!({"type": "ephemeral"})),
+    )
+    .unwrap();
+    let types = |i: usize| -> Vec<String> {
+        let parts = sent[i]["content"].as_array().unwrap();
+        parts
+            .iter()
+            .map(|p| p["type"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(types(0), ["tool-call"]);
+    assert_eq!(
+        sent[2]["content"],
+        json!([{"type": "text", "text": "a", "providerOptions": {"anthropic": {"cacheControl": {"type": "ephemeral"}}}}])
+    );
+    // A message of blank text alone stays: nothing would be left of it.
+    assert_eq!(sent[3]["content"], json!([{"type": "text", "text": "  "}]));
 }
 
 #[test]
