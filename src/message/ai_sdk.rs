@@ -218,19 +218,7 @@ pub fn to_ai_sdk(
         out.push(object([("role", role), ("content", Value::Array(parts))]));
     }
     // Ids as Anthropic takes them, for a provider behind the SDK too.
-    super::anthropic::wire_ids(
-        &mut out.iter_mut().filter_map(|m| {
-            let assistant = m["role"] == "assistant";
-            match m {
-                Value::Object(m) => match m.get_mut("content") {
-                    Some(Value::Array(parts)) => Some((assistant, parts)),
-                    _ => None,
-                },
-                _ => None,
-            }
-        }),
-        ["tool-call", "toolCallId", "toolCallId"],
-    );
+    super::anthropic::wire_ids(&mut out, ["tool-call", "toolCallId", "toolCallId"]);
     Ok(Value::Array(out))
 }
 

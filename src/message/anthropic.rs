@@ -195,12 +195,6 @@ pub fn to_anthropic(
             _ => turns.push((role, blocks, opens)),
         }
     }
-    wire_ids(
-        &mut turns
-            .iter_mut()
-            .map(|(role, blocks, _)| (*role == "assistant", blocks)),
-        ["tool_use", "id", "tool_use_id"],
-    );
     // A request that ends on an assistant turn continues it (a prefill),
     // and Anthropic refuses one whose text ends in whitespace.
     if let Some(("assistant", blocks, _)) = turns.last_mut() {
@@ -220,10 +214,11 @@ pub fn to_anthropic(
     } else if !system.is_empty() {
         request.push_field("system".into(), Value::Array(system));
     }
-    let messages = turns
+    let mut messages: Vec<Value> = turns
         .into_iter()
         .map(|(role, blocks, _)| object([("role", role.into()), ("content", Value::Array(blocks))]))
         .collect();
+    wire_ids(&mut messages, ["tool_use", "id", "tool_use_id"]);
     request.push_field("messages".into(), Value::Array(messages));
     Ok(Value::Object(request))
 }
@@ -233,22 +228,23 @@ pub fn to_anthropic(
 /// every reply) are rewritten: another character becomes `_`, a repeat
 /// gets `_2`, `_3`…, and each result follows its call. Other ids go as they
 /// are, and a rewrite depends only on what came before: the prefix holds.
-/// `turns`: whether each is the assistant's, and its blocks; `keys`: a
-/// call's type, its id's key and a result's (the AI SDK's parts too).
-pub(super) fn wire_ids(
-    turns: &mut dyn Iterator<Item = (bool, &mut Vec<Value>)>,
-    [call_type, call_key, result_key]: [&str; 3],
-) {
+/// `keys`: a call's type, its id's key and a result's (the AI SDK's parts
+/// too).
+pub(super) fn wire_ids(messages: &mut [Value], [call_type, call_key, result_key]: [&str; 3]) {
     // Sorted, searched by halves (a gateway's `call_0` repeats every
     // turn), each with the next suffix to try after it.
     let mut used: Vec<(String, usize)> = Vec::new();
     // The last assistant turn's calls not yet answered: (id, wire id).
     let mut open: Vec<(String, String)> = Vec::new();
     let valid = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    for (assistant, blocks) in turns {
-        if assistant {
+    for message in messages {
+        if message["role"] == "assistant" {
             open.clear();
         }
+        // Every message here was built with a content.
+        let Value::Array(blocks) = &mut message["content"] else {
+            continue;
+        };
         for block in blocks.iter_mut() {
             let Value::Object(block) = block else {
                 continue;
