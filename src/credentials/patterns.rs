@@ -1085,18 +1085,6 @@ fn url_password(bytes: &[u8], from: usize) -> Option<Hit> {
                     && b != b'\''
             })
             .collect();
-        // A `.env`'s DATABASE_URL may hold a raw `@`, `#`, `?` or `/` in
-        // its password, which runs past where a URL parser ends the
-        // authority: to the last `@` before a space, a quote or a `)`.
-        let after = authority_start + authority.len();
-        let run = bytes[after..]
-            .iter()
-            .take_while(|&&b| !b.is_ascii_whitespace() && !matches!(b, b'"' | b'\'' | b')'))
-            .count();
-        let last = bytes[after..after + run]
-            .iter()
-            .rposition(|&b| b == b'@')
-            .map(|at| after + at);
         if let Some(at) = authority.iter().rposition(|&b| b == b'@') {
             let userinfo = &authority[..at];
             // A key redacted as the user (`https://[REDACTED:github_token]@…`)
@@ -1114,31 +1102,33 @@ fn url_password(bytes: &[u8], from: usize) -> Option<Hit> {
                 let password = &userinfo[colon + 1..];
                 if !password.is_empty() && !stands_in(password) {
                     let start = authority_start + colon + 1;
-                    let end = last.unwrap_or(authority_start + at);
-                    return Some(Hit::new("url_password", start, end));
+                    return Some(Hit::new("url_password", start, authority_start + at));
                 }
             }
-        } else if let (Some(colon), false, Some(end)) = (
-            authority.iter().position(|&b| b == b':'),
-            authority.first() == Some(&b'['),
-            last,
-        ) {
-            // Unless what ends at the raw character is a port, or one's
-            // name (`:${PORT}/@vite/client`, a host list's
-            // `:27017,h2:27017/?app=a@b`); before a `/`, a path's
-            // (`:v2/me@2x.png`) unless it has a letter and a digit, in 4
-            // bytes or more.
+        } else if let Some(colon) = authority.iter().position(|&b| b == b':') {
+            // A `.env`'s DATABASE_URL may hold a raw `#`, `?` or `/` in its
+            // password, where a URL parser ends the authority: the head
+            // before it must read as a password (a letter and a digit in 4
+            // bytes or more, not a port's name: `:${PORT}`, `:v2`, a host
+            // list's `:27017,h2`), and the `@` come within 256 bytes of
+            // it, before a space, a quote or a delimiter.
             let head = &authority[colon + 1..];
-            let slash = bytes[after] == b'/';
-            let password = !head.iter().all(u8::is_ascii_digit)
-                && !head.iter().any(|b| matches!(b, b'$' | b'{' | b'<' | b','))
-                && (!slash
-                    || head.len() >= 4
-                        && head.iter().any(u8::is_ascii_digit)
-                        && head.iter().any(u8::is_ascii_alphabetic));
-            let start = authority_start + colon + 1;
-            if password && !stands_in(&bytes[start..end]) {
-                return Some(Hit::new("url_password", start, end));
+            let password = head.len() >= 4
+                && head.iter().any(u8::is_ascii_digit)
+                && head.iter().any(u8::is_ascii_alphabetic)
+                && !head.contains(&b',')
+                && authority.first() != Some(&b'[')
+                && !stands_in(head);
+            let after = authority_start + authority.len();
+            let run = bytes[after..]
+                .iter()
+                .take(256)
+                .take_while(|&&b| !b.is_ascii_whitespace() && !b"\"'`()<>[]{},;|\\".contains(&b))
+                .count();
+            let last = bytes[after..after + run].iter().rposition(|&b| b == b'@');
+            if let (true, Some(last)) = (password, last) {
+                let start = authority_start + colon + 1;
+                return Some(Hit::new("url_password", start, after + last));
             }
         }
         from = authority_start;

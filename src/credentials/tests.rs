@@ -46,6 +46,12 @@ fn near_misses_pass() {
         "mongodb://h1:27017,h2:27017/app?appName=svc@prod",
         "http://api.local:v2/users/me@2x.png",
         "[docs](http://localhost:PORT/api)@alice",
+        // A format string, a Windows placeholder, a port's name, a query
+        // after a password-less URL, an IPv6 host.
+        "fmt.Sprintf(\"http://%s:%d?user=%s@%s\", h, p, u, d)",
+        "curl \"http://localhost:%PORT%?email=me@x.com\"",
+        "GET http://localhost:PORT?email=a@b.com; open http://localhost:port#/login?user=a@b.com",
+        "http://[fe80::a1]:8080/x@y, https://user@example.com/@scope/pkg?x=a@b",
         // Projects named xapp, which a Slack app token's prefix starts.
         "git clone https://github.com/acme/xapp-backend-v2; npm i xapp-cli-tools-v2",
         "PWD=/home/alice/projects/attache",
@@ -1421,9 +1427,9 @@ fn a_url_password_with_raw_at_and_hash_is_redacted_whole() {
     // Cut at its first `@`, the rest of the password stayed, and a
     // redacting store refused its own output.
     for (url, secret) in [
-        ("postgres://admin:p#ss@w0rdX9@db/app", "w0rdX9"),
-        ("postgres://admin:p@ss#w0rdX9@db/app", "w0rdX9"),
+        ("postgres://admin:Tr0ub4dor#p@ss9@db/app", "ss9"),
         ("mysql://root:S3cr?t@42xyZ@db/app", "42xyZ"),
+        ("postgres://admin:pa$$w0rd#1@db/app", "w0rd"),
     ] {
         let text = format!("DATABASE_URL={url} # prod");
         let (mut shown, mut found) = (text.clone(), Vec::new());
@@ -1433,5 +1439,36 @@ fn a_url_password_with_raw_at_and_hash_is_redacted_whole() {
         assert_eq!(kinds, ["url_password"], "{shown}");
         assert!(shown.ends_with("@db/app # prod"), "{shown}");
         assert_eq!(find(&shown), None, "{shown}");
+    }
+}
+
+#[test]
+fn a_url_password_is_redacted_up_to_its_host_and_no_further() {
+    // Run to the last `@`, a password took the host, the path and the
+    // next line of a tool's output with it.
+    for (text, kept) in [
+        (
+            "https://user:tok3n@registry.npmjs.org/@types/node",
+            "@registry.npmjs.org/@types/node",
+        ),
+        (
+            "https://user:tok3n@example.com/a?email=a@b.com",
+            "@example.com/a?email=a@b.com",
+        ),
+        (
+            r#"{"stdout":"DATABASE_URL=postgres://u:p4ss@h/db\nADMIN_EMAIL=admin@example.com\n"}"#,
+            r#"@h/db\nADMIN_EMAIL=admin@example.com\n"}"#,
+        ),
+        (
+            "postgres://u:Tr0ub4dor#1@h/db,ops@example.com",
+            "@h/db,ops@example.com",
+        ),
+    ] {
+        let (mut shown, mut found) = (text.to_owned(), Vec::new());
+        redact_text("v", &mut shown, &mut found).unwrap();
+        assert!(
+            shown.ends_with(&format!("[REDACTED:url_password]{kept}")),
+            "{shown}"
+        );
     }
 }
