@@ -99,6 +99,12 @@ pub fn to_ai_sdk(
         // Blank text beside other parts carries nothing, and Anthropic
         // refuses it (Claude's `\n\n` before a tool call).
         let all_blank = message.parts.iter().all(super::blank);
+        // An assistant message of blank text alone goes too, as the
+        // Anthropic format leaves it out: the SDK's Anthropic provider
+        // sends adjacent assistant messages as one turn.
+        if all_blank && message.role == Role::Assistant {
+            continue;
+        }
         for (i, part) in message.parts.iter().enumerate() {
             if !all_blank && super::blank(part) {
                 continue;

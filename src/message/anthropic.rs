@@ -234,13 +234,13 @@ pub(super) fn wire_ids(messages: &mut [Value], [call_type, call_key, result_key]
     // Sorted, searched by halves (a gateway's `call_0` repeats every
     // turn), each with the next suffix to try after it.
     let mut used: Vec<(String, usize)> = Vec::new();
-    // The last assistant turn's calls not yet answered: (id, wire id).
-    let mut open: Vec<(String, String)> = Vec::new();
+    // Calls not yet answered: (id, wire id, message). A result answers
+    // the newest message's call of its id, the first of them there: the
+    // AI SDK's format lets a result come turns later (toAiSdk checks no
+    // pairs), and a reused id's older call may be unanswered.
+    let mut open: Vec<(String, String, usize)> = Vec::new();
     let valid = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    for message in messages {
-        if message["role"] == "assistant" {
-            open.clear();
-        }
+    for (turn, message) in messages.iter_mut().enumerate() {
         // Every message here was built with a content.
         let Value::Array(blocks) = &mut message["content"] else {
             continue;
@@ -255,7 +255,12 @@ pub(super) fn wire_ids(messages: &mut [Value], [call_type, call_key, result_key]
                 continue;
             };
             if !call {
-                if let Some(k) = open.iter().position(|(from, _)| from == id) {
+                if let Some(last) = open.iter().rposition(|(from, ..)| from == id) {
+                    let newest = open[last].2;
+                    let k = open
+                        .iter()
+                        .position(|(from, _, t)| from == id && *t == newest)
+                        .unwrap_or(last);
                     *id = open.remove(k).1;
                 }
                 continue;
@@ -279,7 +284,7 @@ pub(super) fn wire_ids(messages: &mut [Value], [call_type, call_key, result_key]
                 }
             };
             used.insert(at, (wire.clone(), 2));
-            open.push((std::mem::replace(id, wire.clone()), wire));
+            open.push((std::mem::replace(id, wire.clone()), wire, turn));
         }
     }
 }

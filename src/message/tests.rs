@@ -1074,6 +1074,40 @@ fn anthropic_gets_tool_ids_it_takes_each_once_with_results_following() {
         }
     }
     assert_eq!(ids, anthropic_ids(&request));
+    // toAiSdk checks no pairs: a result turns after its call still gets
+    // the call's id, not another call's of the same id.
+    let late = [
+        user(),
+        call("functions.get:0"),
+        call("call_0"),
+        answer("call_0", vec![], false),
+        user(),
+        call("call_0"),
+        Message::new(Role::Assistant, vec![Part::Text("waiting".into())]),
+        user(),
+        answer("functions.get:0", vec![], false),
+        answer("call_0", vec![], false),
+    ];
+    let sent = to_ai_sdk(&sourced(&late), None, None).unwrap();
+    let mut ids = Vec::new();
+    for message in sent.as_array().unwrap() {
+        for part in message["content"].as_array().into_iter().flatten() {
+            if let Some(id) = part["toolCallId"].as_str() {
+                ids.push(id.to_owned());
+            }
+        }
+    }
+    assert_eq!(
+        ids,
+        [
+            "functions_get_0",
+            "call_0",
+            "call_0",
+            "call_0_2",
+            "functions_get_0",
+            "call_0_2"
+        ]
+    );
 }
 
 #[test]
@@ -1087,7 +1121,7 @@ fn the_ai_sdk_gets_no_blank_text_beside_other_parts() {
         vec![Part::Text("a".into()), Part::Text(" ".into())],
     );
     let blank = Message::new(Role::User, vec![Part::Text("  ".into())]);
-    let messages = [turn, answer("c1", vec![], false), spaced, blank];
+    let messages = [turn, answer("c1", vec![], false), spaced, blank.clone()];
     let sent = to_ai_sdk(
         &sourced(&messages),
         Some(2),
@@ -1108,6 +1142,24 @@ fn the_ai_sdk_gets_no_blank_text_beside_other_parts() {
     );
     // A message of blank text alone stays: nothing would be left of it.
     assert_eq!(sent[3]["content"], json!([{"type": "text", "text": "  "}]));
+    // But an assistant's goes, as the Anthropic format leaves it out:
+    // joined to a call, or beside one in the turn the SDK's Anthropic
+    // provider makes of adjacent assistant messages.
+    let said = Message::new(Role::Assistant, vec![Part::Text("\n\n".into())]);
+    let user = Message::new(Role::User, vec![Part::Text("go".into())]);
+    for messages in [
+        vec![
+            user.clone(),
+            call("c1"),
+            said.clone(),
+            answer("c1", vec![], false),
+        ],
+        vec![user, said, call("c1"), answer("c1", vec![], false)],
+    ] {
+        let sent = to_ai_sdk(&sourced(&messages), None, None).unwrap();
+        assert!(!sent.to_json().contains("\\n\\n"), "{sent}");
+        assert_eq!(sent.as_array().unwrap().len(), 3, "{sent}");
+    }
 }
 
 #[test]
