@@ -1005,6 +1005,15 @@ fn anthropic_ids(request: &Value) -> Vec<String> {
     ids
 }
 
+/// The tool-call ids of AI SDK messages, calls and results, in order.
+fn ai_sdk_ids(messages: &Value) -> Vec<String> {
+    let parts = messages.as_array().unwrap().iter();
+    let parts = parts.flat_map(|m| m["content"].as_array().into_iter().flatten());
+    parts
+        .filter_map(|p| p["toolCallId"].as_str().map(str::to_owned))
+        .collect()
+}
+
 #[test]
 fn anthropic_gets_tool_ids_it_takes_each_once_with_results_following() {
     let user = || Message::new(Role::User, vec![Part::Text("go".into())]);
@@ -1065,15 +1074,7 @@ fn anthropic_gets_tool_ids_it_takes_each_once_with_results_following() {
     assert_eq!(shorter[..], turns[..shorter.len()]);
     // The AI SDK's parts the same: a provider behind it may be Anthropic.
     let sent = to_ai_sdk(&sourced(&messages), None, None).unwrap();
-    let mut ids = Vec::new();
-    for message in sent.as_array().unwrap() {
-        for part in message["content"].as_array().into_iter().flatten() {
-            if let Some(id) = part["toolCallId"].as_str() {
-                ids.push(id.to_owned());
-            }
-        }
-    }
-    assert_eq!(ids, anthropic_ids(&request));
+    assert_eq!(ai_sdk_ids(&sent), anthropic_ids(&request));
     // toAiSdk checks no pairs: a result turns after its call still gets
     // the call's id, not another call's of the same id.
     let late = [
@@ -1089,16 +1090,8 @@ fn anthropic_gets_tool_ids_it_takes_each_once_with_results_following() {
         answer("call_0", vec![], false),
     ];
     let sent = to_ai_sdk(&sourced(&late), None, None).unwrap();
-    let mut ids = Vec::new();
-    for message in sent.as_array().unwrap() {
-        for part in message["content"].as_array().into_iter().flatten() {
-            if let Some(id) = part["toolCallId"].as_str() {
-                ids.push(id.to_owned());
-            }
-        }
-    }
     assert_eq!(
-        ids,
+        ai_sdk_ids(&sent),
         [
             "functions_get_0",
             "call_0",
