@@ -39,7 +39,7 @@ fn from(
 pub fn to_openai(
     #[wasm_bindgen(unchecked_param_type = "readonly MessageInput[]")] messages: JsValue,
 ) -> Result<JsValue, JsValue> {
-    to(&messages, |m| openai::to_openai(m, None))
+    to(&messages, |m| openai::to_openai(m, None, false))
 }
 
 /// `await store.appendMessages(id, fromOpenAI(completion))`: messages, one

@@ -28,6 +28,7 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
             "memories",
             "history",
             "cacheControl",
+            "reasoningContent",
         ],
     )?;
     let get = |name: &str| options.get(name);
@@ -65,6 +66,12 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
         v if absent(&v) || v.as_bool() == Some(false) => None,
         v => Some(from_js(&v, "cacheControl")?),
     };
+    let reasoning_content = match get("reasoningContent") {
+        v if absent(&v) => false,
+        v => v
+            .as_bool()
+            .ok_or_else(|| Error::argument("reasoningContent", "must be a boolean"))?,
+    };
     let system = match get("system") {
         v if absent(&v) => None,
         // Through the JSON check, so a lone surrogate is refused, not replaced.
@@ -90,6 +97,7 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
         memories: list("memories")?,
         history: list("history")?,
         cache_control,
+        reasoning_content,
     };
     Ok(value_to_js(&build_request(format, turn)?))
 }

@@ -78,7 +78,7 @@ export interface OpenAIToolCall { id: string; type: "function"; function: { name
 export type OpenAIChatMessage =
   | { role: "system"; content: string | OpenAITextPart[] }
   | { role: "user"; content: string | Array<OpenAITextPart | OpenAIImagePart> }
-  | { role: "assistant"; content: string | OpenAITextPart[] | null; tool_calls?: OpenAIToolCall[] }
+  | { role: "assistant"; content: string | OpenAITextPart[] | null; tool_calls?: OpenAIToolCall[]; reasoning_content?: string }
   | { role: "tool"; tool_call_id: string; content: string | OpenAITextPart[] };
 export interface OpenAIRequest { messages: OpenAIChatMessage[] }
 
@@ -175,6 +175,9 @@ export interface BuildRequestOptions {
   /** Anthropic and the AI SDK: cache breakpoints on the last two parts of the pinned prefix.
    * (The blocks sent carry `AnthropicCacheControl`, with no `undefined`, as the SDK's types want.) */
   cacheControl?: boolean | { type: "ephemeral"; ttl?: "5m" | "1h" | undefined } | undefined;
+  /** OpenAI: an assistant message's thinking goes as its `reasoning_content`, which
+   * DeepSeek's thinking mode needs back after a tool call; servers that refuse the field do not want it. */
+  reasoningContent?: boolean | undefined;
 }
 /** `buildRequest`'s result in the generic format. */
 export interface GenericRequest { messages: Message[] }

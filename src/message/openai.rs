@@ -1,6 +1,6 @@
 //! OpenAI Chat Completions. Thinking parts are not sent (Chat Completions
-//! takes none back), and a tool result's `isError` has no field there: its
-//! text carries the error.
+//! takes none back) unless asked, as DeepSeek's `reasoning_content`; a tool
+//! result's `isError` has no field there: its text carries the error.
 
 use super::{image_url, object, At, Fields, Message, Part, Role, Sourced};
 use crate::json::{self, Value};
@@ -40,12 +40,20 @@ fn content(parts: Vec<Value>) -> Value {
 }
 
 /// `pinned_at`: the consolidated message, sent as parts even when one.
-pub fn to_openai(messages: &[Sourced], pinned_at: Option<usize>) -> Result<Value, Error> {
+/// `reasoning`: an assistant message's thinking goes as its
+/// `reasoning_content`, which DeepSeek's thinking mode needs back after a
+/// tool call (a 400 without it) and stricter servers refuse.
+pub fn to_openai(
+    messages: &[Sourced],
+    pinned_at: Option<usize>,
+    reasoning: bool,
+) -> Result<Value, Error> {
     let mut out = Vec::new();
     for (index, (at, message)) in messages.iter().enumerate() {
         let role = Value::from(message.role.as_str());
         let mut texts = Vec::new();
         let mut calls = Vec::new();
+        let mut thought = String::new();
         let content_at = at.field("content");
         for (i, part) in message.parts.iter().enumerate() {
             match part {
@@ -103,7 +111,11 @@ pub fn to_openai(messages: &[Sourced], pinned_at: Option<usize>) -> Result<Value
                         ("content", result),
                     ]));
                 }
-                Part::Thinking { .. } => {}
+                Part::Thinking { thinking, .. } => {
+                    if reasoning {
+                        join(&mut thought, thinking);
+                    }
+                }
             }
         }
         // Assistant messages after one with tool calls are its turn (the
@@ -112,6 +124,14 @@ pub fn to_openai(messages: &[Sourced], pinned_at: Option<usize>) -> Result<Value
         if let (Role::Assistant, Some(Value::Object(last))) = (message.role, out.last_mut()) {
             if let Some(Value::Array(all)) = last.get_mut("tool_calls") {
                 all.extend(calls);
+                if !thought.is_empty() {
+                    let mut all = match last.get("reasoning_content") {
+                        Some(Value::String(text)) => text.clone(),
+                        _ => String::new(),
+                    };
+                    join(&mut all, &thought);
+                    last.insert("reasoning_content".into(), all.into());
+                }
                 if !texts.is_empty() {
                     let mut parts = match last.insert("content".into(), Value::Null) {
                         Some(Value::String(text)) => vec![text_part(&text)],
@@ -162,8 +182,21 @@ pub fn to_openai(messages: &[Sourced], pinned_at: Option<usize>) -> Result<Value
                 out.push(object([("role", role), ("content", text)]));
             }
         }
+        if let (Role::Assistant, false, Some(Value::Object(last))) =
+            (message.role, thought.is_empty(), out.last_mut())
+        {
+            last.insert("reasoning_content".into(), thought.into());
+        }
     }
     Ok(Value::Array(out))
+}
+
+/// Thinking texts of one turn, a blank line between.
+fn join(all: &mut String, text: &str) {
+    if !all.is_empty() {
+        all.push_str("\n\n");
+    }
+    all.push_str(text);
 }
 
 /// Chat Completions messages, one message, or a response (its

@@ -139,7 +139,7 @@ fn openai_conversations_and_responses_convert_both_ways() {
     let openai = fixture("openai");
     let conversation = &openai["conversation"];
     let messages = from_openai(conversation, At::Name("input")).unwrap();
-    let back = to_openai(&sourced(&messages), None).unwrap();
+    let back = to_openai(&sourced(&messages), None, false).unwrap();
     assert_eq!(back, *conversation, "the provider's shape, exactly");
     let reply = from_openai(&openai["response"], At::Name("response")).unwrap();
     assert_eq!(
@@ -172,7 +172,7 @@ fn as_openai_keeps_it(messages: &[Message]) -> Vec<Message> {
 #[test]
 fn neutral_messages_survive_openai_except_what_it_has_no_field_for() {
     let messages = neutral();
-    let sent = to_openai(&sourced(&messages), None).unwrap();
+    let sent = to_openai(&sourced(&messages), None, false).unwrap();
     let back = from_openai(&sent, At::Name("x")).unwrap();
     assert_eq!(back, as_openai_keeps_it(&messages));
 }
@@ -384,14 +384,14 @@ fn anthropic_history_reaches_openai_as_tool_messages() {
     let anthropic = fixture("anthropic");
     let messages = from_anthropic(&anthropic["conversation"], At::Name("input")).unwrap();
     assert_eq!(
-        refused(to_openai(&sourced(&messages), None)),
+        refused(to_openai(&sourced(&messages), None, false)),
         (
             "INVALID_VALUE",
             "messages[6].content[0].content[1]".to_owned()
         ),
         "a screenshot in a tool result has nowhere to go in Chat Completions"
     );
-    let sent = to_openai(&sourced(&messages[..6]), None).unwrap();
+    let sent = to_openai(&sourced(&messages[..6]), None, false).unwrap();
     let sent = sent.as_array().unwrap();
     let roles: Vec<&str> = sent.iter().map(|m| m["role"].as_str().unwrap()).collect();
     assert_eq!(
@@ -542,7 +542,7 @@ fn what_a_provider_cannot_take_is_refused_before_sending() {
         json!({"role": "tool", "content": [{"type": "tool_result", "callId": "c", "content": [{"type": "image", "url": "u"}]}]}),
     );
     assert_eq!(
-        refused(to_openai(&image_result, None)),
+        refused(to_openai(&image_result, None, false)),
         (
             "INVALID_VALUE",
             "history[0].content[0].content[0]".to_owned()
@@ -571,7 +571,7 @@ fn what_a_provider_cannot_take_is_refused_before_sending() {
             at,
             "{media_type}"
         );
-        assert_eq!(refused(to_openai(&image, None)), at, "{media_type}");
+        assert_eq!(refused(to_openai(&image, None, false)), at, "{media_type}");
     }
     // A subtype is any case (RFC 2045), and Anthropic gets it in lower case.
     let upper = message(
@@ -582,7 +582,7 @@ fn what_a_provider_cannot_take_is_refused_before_sending() {
             ["media_type"],
         "image/png"
     );
-    assert!(to_openai(&upper, None).is_ok());
+    assert!(to_openai(&upper, None, false).is_ok());
     let two_texts = json!({"role": "tool", "content": [{"type": "tool_result", "callId": "c", "isError": true,
         "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}]});
     let calls = json!({"role": "assistant", "content": [{"type": "tool_call", "id": "c", "name": "n", "arguments": {}}]});
@@ -620,7 +620,7 @@ fn what_a_provider_cannot_take_is_refused_before_sending() {
         "data:image/PNG;name=a.png;base64,iVBORw0KGgo=",
     ] {
         assert_eq!(
-            to_openai(&data_url(url), None).unwrap()[0]["content"][0]["image_url"]["url"],
+            to_openai(&data_url(url), None, false).unwrap()[0]["content"][0]["image_url"]["url"],
             url,
             "OpenAI gets it as it is"
         );
@@ -645,13 +645,13 @@ fn what_a_provider_cannot_take_is_refused_before_sending() {
             "{url}"
         );
         assert_eq!(
-            refused(to_openai(&data_url(url), None)),
+            refused(to_openai(&data_url(url), None, false)),
             ("INVALID_VALUE", "history[0].content[0].url".to_owned()),
             "{url}"
         );
     }
     for url in ["https://example.com/cat", "DATA:image/webp;base64,UklG"] {
-        let sent = to_openai(&data_url(url), None).unwrap();
+        let sent = to_openai(&data_url(url), None, false).unwrap();
         assert_eq!(sent[0]["content"][0]["image_url"]["url"], url);
     }
     let array_input = message(
@@ -821,12 +821,17 @@ fn no_request_holds_an_empty_block_or_content_a_provider_refuses() {
     // OpenAI: "" where there are no parts, never []; a tool message with no
     // result would vanish, so it is refused.
     let none = |role: Role| Message::new(role, Vec::new());
-    let sent = to_openai(&sourced(&[none(Role::User), none(Role::System)]), None).unwrap();
+    let sent = to_openai(
+        &sourced(&[none(Role::User), none(Role::System)]),
+        None,
+        false,
+    )
+    .unwrap();
     assert_eq!(
         sent,
         json!([{"role": "user", "content": ""}, {"role": "system", "content": ""}])
     );
-    let (code, field) = refused(to_openai(&sourced(&[none(Role::Tool)]), None));
+    let (code, field) = refused(to_openai(&sourced(&[none(Role::Tool)]), None, false));
     assert_eq!(
         (code, field.as_str()),
         ("INVALID_VALUE", "messages[0].content")
@@ -945,7 +950,7 @@ fn an_error_result_with_no_output_says_so_in_every_format() {
             let result = answer("t1", content.clone(), is_error);
             let anthropic = to_anthropic(&sourced(&[result.clone()]), None, None).unwrap();
             let block = &anthropic["messages"][0]["content"][0];
-            let openai = to_openai(&sourced(&[result.clone()]), None).unwrap();
+            let openai = to_openai(&sourced(&[result.clone()]), None, false).unwrap();
             let ai_sdk = to_ai_sdk(&sourced(&[call("t1"), result]), None, None).unwrap();
             let output = &ai_sdk[1]["content"][0]["output"];
             if is_error {
@@ -1174,7 +1179,7 @@ fn a_compatible_servers_reasoning_reads_as_thinking_and_is_not_sent_back() {
             ],
             "{key}"
         );
-        let sent = to_openai(&sourced(&messages), None).unwrap();
+        let sent = to_openai(&sourced(&messages), None, false).unwrap();
         assert_eq!(
             sent,
             json!([{"role": "assistant", "content": "4"}]),
@@ -1243,7 +1248,7 @@ fn fromopenai_takes_in_only_images_toopenai_sends_back() {
         let input =
             json!({"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]});
         let read = from_openai(&input, At::Name("x")).unwrap();
-        assert!(to_openai(&sourced(&read), None).is_ok(), "{url}");
+        assert!(to_openai(&sourced(&read), None, false).is_ok(), "{url}");
     }
     // Stored as the base64 it is, so every provider gets its type.
     let url = "data:image/png;name=a;BASE64,iVBORw0KGgo=";
@@ -1271,7 +1276,7 @@ fn openai_gets_tool_call_ids_of_at_most_40_characters_and_ollamas_calls_convert(
     let long = format!("toolu_vrtx_{}", "x".repeat(30));
     let other = format!("toolu_vrtx_{}y", "x".repeat(29));
     let history = sourced(&[call(&long), call(&other), call(&"a".repeat(40))]);
-    let sent = to_openai(&history, None).unwrap();
+    let sent = to_openai(&history, None, false).unwrap();
     let ids: Vec<&str> = sent
         .as_array()
         .unwrap()
@@ -1292,7 +1297,7 @@ fn openai_gets_tool_call_ids_of_at_most_40_characters_and_ollamas_calls_convert(
         call(&long),
         answer(&long, vec![Part::Text("ok".into())], false),
     ]);
-    let sent = to_openai(&answered, None).unwrap();
+    let sent = to_openai(&answered, None, false).unwrap();
     assert_eq!(sent[1]["tool_call_id"], sent[0]["tool_calls"][0]["id"]);
     assert_eq!(sent[0]["tool_calls"][0]["id"].as_str(), Some(ids[0]));
 }
@@ -1379,7 +1384,7 @@ fn a_stored_image_type_in_any_case_goes_out_in_lower_case() {
         data: "iVBORw0KGgo=".into(),
     });
     let user = Message::new(Role::User, vec![png.clone()]);
-    let sent = to_openai(&sourced(&[user.clone()]), None).unwrap();
+    let sent = to_openai(&sourced(&[user.clone()]), None, false).unwrap();
     assert_eq!(
         sent[0]["content"][0]["image_url"]["url"],
         "data:image/png;base64,iVBORw0KGgo="

@@ -41,6 +41,8 @@ pub struct Turn {
     /// Anthropic and the AI SDK: the cache breakpoint put on the last two
     /// parts of the pinned prefix.
     pub cache_control: Option<Value>,
+    /// OpenAI: thinking goes back as `reasoning_content` (DeepSeek's).
+    pub reasoning_content: bool,
 }
 
 /// What `cacheControl: true` means: Anthropic's default breakpoint, which
@@ -140,7 +142,9 @@ pub fn build_request(format: Format, turn: Turn) -> Result<Value, Error> {
             let plain: Vec<Message> = messages.into_iter().map(|(_, m)| m).collect();
             json!({ "messages": (to_values(&plain)) })
         }
-        Format::OpenAiChat => json!({ "messages": (openai::to_openai(&messages, pinned_at)?) }),
+        Format::OpenAiChat => {
+            json!({ "messages": (openai::to_openai(&messages, pinned_at, turn.reasoning_content)?) })
+        }
         Format::AnthropicMessages => anthropic::to_anthropic(&messages, pinned_at, marker)?,
         Format::AiSdk => ai_sdk::to_ai_sdk_request(&messages, pinned_at, marker)?,
     })

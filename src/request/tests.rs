@@ -90,6 +90,7 @@ fn with_nothing_pinned_the_request_is_byte_identical_to_the_plain_history_reques
             contributors: vec![],
             memories: vec![],
             cache_control: Some(json!({"type": "ephemeral"})),
+            reasoning_content: false,
         };
         assert_eq!(
             build_request(format, empty).unwrap().to_string(),
@@ -583,4 +584,60 @@ fn openai_gets_parallel_calls_stored_one_per_message_as_one_assistant_message() 
         (messages.len(), kinds),
         (4, vec!["tool-call".to_owned(), "tool-call".to_owned()])
     );
+}
+
+#[test]
+fn deepseek_gets_its_reasoning_back_when_asked_and_no_one_else_does() {
+    // DeepSeek's thinking mode answers 400 when a tool call's reasoning
+    // is not sent back; Cerebras refuses the field: so only when asked.
+    let call = |id: &str, thought: &str| {
+        json!({"role": "assistant", "content": [
+            {"type": "thinking", "thinking": thought},
+            {"type": "tool_call", "id": id, "name": "w", "arguments": {}}]})
+    };
+    let result = |id: &str| json!({"role": "tool", "content": [{"type": "tool_result", "callId": id, "content": "ok"}]});
+    let history = vec![
+        user("q"),
+        call("a", "look it up"),
+        call("b", "and this"),
+        result("a"),
+        result("b"),
+        json!({"role": "assistant", "content": [
+            {"type": "thinking", "thinking": "so"}, {"type": "text", "text": "done"}]}),
+    ];
+    let request = |reasoning_content| {
+        let turn = Turn {
+            history: history.clone(),
+            reasoning_content,
+            ..Turn::default()
+        };
+        build_request(Format::OpenAiChat, turn).unwrap()
+    };
+    let sent = request(true);
+    let messages = sent["messages"].as_array().unwrap();
+    let reasoning: Vec<&Value> = messages.iter().map(|m| &m["reasoning_content"]).collect();
+    // The two calls are one message, their thoughts joined.
+    assert_eq!(
+        reasoning,
+        [
+            &Value::Null,
+            &json!("look it up\n\nand this"),
+            &Value::Null,
+            &Value::Null,
+            &json!("so")
+        ]
+    );
+    assert_eq!(messages[1]["tool_calls"].as_array().unwrap().len(), 2);
+    let plain = request(false);
+    assert!(!plain.to_json().contains("reasoning_content"), "{plain}");
+    // The rest is as without it.
+    let mut stripped = sent.clone();
+    if let Value::Array(messages) = &mut stripped["messages"] {
+        for m in messages {
+            if let Value::Object(m) = m {
+                m.remove("reasoning_content");
+            }
+        }
+    }
+    assert_eq!(stripped, plain);
 }

@@ -46,3 +46,20 @@ test("bad options are typed errors", () => {
     assert.throws(() => buildRequest(bad), (e) => isAttacheError(e) && ["INVALID_ARGUMENT", "INVALID_VALUE"].includes(e.code), JSON.stringify(bad));
   }
 });
+
+test("reasoningContent sends an OpenAI assistant message's thinking back, and is a boolean", () => {
+  const turn = [
+    { role: "user", content: "q" },
+    { role: "assistant", content: [{ type: "thinking", thinking: "look it up" }, { type: "tool_call", id: "a", name: "w", arguments: {} }] },
+    { role: "tool", content: [{ type: "tool_result", callId: "a", content: "ok" }] },
+  ];
+  const sent = buildRequest({ format: "openai", history: turn, reasoningContent: true });
+  assert.equal(sent.messages[1].reasoning_content, "look it up");
+  for (const off of [false, undefined, null]) {
+    const plain = buildRequest({ format: "openai", history: turn, reasoningContent: off });
+    assert.equal(JSON.stringify(plain).includes("reasoning_content"), false, String(off));
+  }
+  for (const bad of [1, "true", {}]) {
+    assert.throws(() => buildRequest({ format: "openai", history: turn, reasoningContent: bad }), (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT" && e.field === "reasoningContent");
+  }
+});
