@@ -522,6 +522,40 @@ pub fn is_placeholder(text: &[u8]) -> bool {
                 .iter()
                 .all(|&b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'-' | b' '))
     };
+    // A format string's field, as code builds a DSN: Python's and Rust's
+    // `{}`, `{0}`, `{cfg.password}` (but `{hunter2xyz}` may be a
+    // password); printf's `%s`, `%2$d`, `%04d`, Python's `%(password)s`.
+    let field = |inner: &[u8]| {
+        inner.iter().all(u8::is_ascii_digit)
+            || inner.contains(&b'.')
+                && inner
+                    .iter()
+                    .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.'))
+    };
+    let verb = |rest: &[u8]| {
+        let rest = match rest {
+            [b'(', named @ ..] => match named.iter().position(|&b| b == b')') {
+                Some(close)
+                    if named[..close]
+                        .iter()
+                        .all(|&b| b.is_ascii_alphanumeric() || b == b'_') =>
+                {
+                    &named[close + 1..]
+                }
+                _ => return false,
+            },
+            _ => rest,
+        };
+        match rest {
+            [flags @ .., last] => {
+                b"sdifuxXoeEgGcqvp".contains(last)
+                    && flags
+                        .iter()
+                        .all(|&b| b.is_ascii_digit() || b"$-+ #.lhz".contains(&b))
+            }
+            [] => false,
+        }
+    };
     if text == b"string" || cut || masked || yours {
         return true;
     }
@@ -531,7 +565,9 @@ pub fn is_placeholder(text: &[u8]) -> bool {
         | [b'<', .., b'>']
         | [b'{', b'{', .., b'}', b'}']
         | [b'%', _, .., b'%'] => true,
-        [b'{', inner @ .., b'}'] | [b'[', inner @ .., b']'] => named(inner),
+        [b'{', inner @ .., b'}'] => named(inner) || field(inner),
+        [b'[', inner @ .., b']'] => named(inner),
+        [b'%', rest @ ..] => verb(rest),
         [b'$', rest @ ..] => {
             !rest.is_empty()
                 && rest

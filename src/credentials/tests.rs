@@ -52,6 +52,13 @@ fn near_misses_pass() {
         "curl \"http://localhost:%PORT%?email=me@x.com\"",
         "GET http://localhost:PORT?email=a@b.com; open http://localhost:port#/login?user=a@b.com",
         "http://[fe80::a1]:8080/x@y, https://user@example.com/@scope/pkg?x=a@b",
+        // Code building a DSN from a format string's fields.
+        "fmt.Sprintf(\"postgres://%s:%s@%s:%d/%s\", user, pw, host, port, db)",
+        "\"postgresql://%(user)s:%(password)s@%(host)s/db\" % cfg",
+        "format!(\"postgres://{}:{}@{}/{}\", u, p, h, d); f\"redis://{cfg.user}:{cfg.password}@{host}\"",
+        "string.Format(\"amqp://{0}:{1}@{2}/\", u, p, h)",
+        "String.format(\"http://%1$s:%2$d/users?email=%3$s@%4$s\", a, b, c, d)",
+        "printf(\"http://%s:%04d/u?email=%s@%s\", h, p, u, d);",
         // Projects named xapp, which a Slack app token's prefix starts.
         "git clone https://github.com/acme/xapp-backend-v2; npm i xapp-cli-tools-v2",
         "PWD=/home/alice/projects/attache",
