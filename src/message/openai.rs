@@ -49,6 +49,10 @@ pub fn to_openai(
     reasoning: bool,
 ) -> Result<Value, Error> {
     let mut out = Vec::new();
+    // Thinking alone in its message (the Agents adapter stores a reasoning
+    // item so), held for the next assistant message: DeepSeek wants it on
+    // the calls it led to.
+    let mut held = String::new();
     for (index, (at, message)) in messages.iter().enumerate() {
         let role = Value::from(message.role.as_str());
         let mut texts = Vec::new();
@@ -117,6 +121,19 @@ pub fn to_openai(
                     }
                 }
             }
+        }
+        if message.role == Role::Assistant {
+            join(&mut held, &thought);
+            thought = std::mem::take(&mut held);
+            // After calls it joins them, as below, and stays theirs.
+            let joins =
+                matches!(out.last(), Some(Value::Object(m)) if m.contains_key("tool_calls"));
+            if texts.is_empty() && calls.is_empty() && reasoning && !joins {
+                held = thought;
+                continue;
+            }
+        } else {
+            hold_over(&mut out, &mut held);
         }
         // Assistant messages after one with tool calls are its turn (the
         // Agents adapter stores each parallel call as its own message):
@@ -188,12 +205,24 @@ pub fn to_openai(
             last.insert("reasoning_content".into(), thought.into());
         }
     }
+    hold_over(&mut out, &mut held);
     Ok(Value::Array(out))
+}
+
+/// Thinking held with no assistant message after it goes as its own.
+fn hold_over(out: &mut Vec<Value>, held: &mut String) {
+    if !held.is_empty() {
+        out.push(object([
+            ("role", "assistant".into()),
+            ("content", "".into()),
+            ("reasoning_content", std::mem::take(held).into()),
+        ]));
+    }
 }
 
 /// Thinking texts of one turn, a blank line between.
 fn join(all: &mut String, text: &str) {
-    if !all.is_empty() {
+    if !all.is_empty() && !text.is_empty() {
         all.push_str("\n\n");
     }
     all.push_str(text);

@@ -641,3 +641,57 @@ fn deepseek_gets_its_reasoning_back_when_asked_and_no_one_else_does() {
     }
     assert_eq!(stripped, plain);
 }
+
+#[test]
+fn thinking_stored_alone_goes_back_with_the_calls_it_led_to() {
+    // The Agents adapter stores a reasoning item as its own message: sent
+    // alone, the message holding the calls had none, and DeepSeek 400s.
+    let thinking = |text: &str| json!({"role": "assistant", "content": [{"type": "thinking", "thinking": text}]});
+    let call = json!({"role": "assistant", "content": [{"type": "tool_call", "id": "a", "name": "w", "arguments": {}}]});
+    let result = json!({"role": "tool", "content": [{"type": "tool_result", "callId": "a", "content": "ok"}]});
+    let sent = |history: Vec<Value>| {
+        let turn = Turn {
+            history,
+            reasoning_content: true,
+            ..Turn::default()
+        };
+        let request = build_request(Format::OpenAiChat, turn).unwrap();
+        let messages = request["messages"].as_array().unwrap().clone();
+        let shape: Vec<String> = messages
+            .iter()
+            .map(|m| {
+                let calls = m
+                    .get("tool_calls")
+                    .map_or(0, |c| c.as_array().unwrap().len());
+                format!(
+                    "{} {} {}",
+                    m["role"].as_str().unwrap(),
+                    calls,
+                    m["reasoning_content"].as_str().unwrap_or("-")
+                )
+            })
+            .collect();
+        shape
+    };
+    assert_eq!(
+        sent(vec![
+            user("q"),
+            thinking("A"),
+            call.clone(),
+            result.clone(),
+            thinking("B"),
+            assistant("done")
+        ]),
+        ["user 0 -", "assistant 1 A", "tool 0 -", "assistant 0 B"]
+    );
+    // After the calls, it joins them: their results still follow them.
+    assert_eq!(
+        sent(vec![user("q"), call, thinking("X"), result]),
+        ["user 0 -", "assistant 1 X", "tool 0 -"]
+    );
+    // With no assistant message after it, it goes alone, where it was.
+    assert_eq!(
+        sent(vec![user("q"), thinking("T"), user("r")]),
+        ["user 0 -", "assistant 0 T", "user 0 -"]
+    );
+}
