@@ -224,7 +224,10 @@ pub fn to_ai_sdk(
         out.push(object([("role", role), ("content", Value::Array(parts))]));
     }
     // Ids as Anthropic takes them, for a provider behind the SDK too.
-    super::anthropic::wire_ids(&mut out, ["tool-call", "toolCallId", "toolCallId"]);
+    super::anthropic::wire_ids(
+        &mut out,
+        ["tool-call", "toolCallId", "toolCallId", "toolName"],
+    );
     Ok(Value::Array(out))
 }
 

@@ -218,7 +218,7 @@ pub fn to_anthropic(
         .into_iter()
         .map(|(role, blocks, _)| object([("role", role.into()), ("content", Value::Array(blocks))]))
         .collect();
-    wire_ids(&mut messages, ["tool_use", "id", "tool_use_id"]);
+    wire_ids(&mut messages, ["tool_use", "id", "tool_use_id", ""]);
     request.push_field("messages".into(), Value::Array(messages));
     Ok(Value::Object(request))
 }
@@ -228,9 +228,12 @@ pub fn to_anthropic(
 /// every reply) are rewritten: another character becomes `_`, a repeat
 /// gets `_2`, `_3`…, and each result follows its call. Other ids go as they
 /// are, and a rewrite depends only on what came before: the prefix holds.
-/// `keys`: a call's type, its id's key and a result's (the AI SDK's parts
-/// too).
-pub(super) fn wire_ids(messages: &mut [Value], [call_type, call_key, result_key]: [&str; 3]) {
+/// `keys`: a call's type, its id's key, a result's, and the tool name's a
+/// result takes from its call (the AI SDK's parts too; `""` for none).
+pub(super) fn wire_ids(
+    messages: &mut [Value],
+    [call_type, call_key, result_key, name_key]: [&str; 4],
+) {
     // Sorted, searched by halves (a gateway's `call_0` repeats every
     // turn), each with the next suffix to try after it.
     let mut used: Vec<(String, usize)> = Vec::new();
@@ -238,7 +241,7 @@ pub(super) fn wire_ids(messages: &mut [Value], [call_type, call_key, result_key]
     // the newest message's call of its id, the first of them there: the
     // AI SDK's format lets a result come turns later (toAiSdk checks no
     // pairs), and a reused id's older call may be unanswered.
-    let mut open: Vec<(String, String, usize)> = Vec::new();
+    let mut open: Vec<(String, String, usize, Option<Value>)> = Vec::new();
     let valid = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
     for (turn, message) in messages.iter_mut().enumerate() {
         // Every message here was built with a content.
@@ -251,6 +254,7 @@ pub(super) fn wire_ids(messages: &mut [Value], [call_type, call_key, result_key]
             };
             let call = matches!(block.get("type"), Some(Value::String(t)) if t == call_type);
             let key = if call { call_key } else { result_key };
+            let name = block.get(name_key).cloned();
             let Some(Value::String(id)) = block.get_mut(key) else {
                 continue;
             };
@@ -259,9 +263,15 @@ pub(super) fn wire_ids(messages: &mut [Value], [call_type, call_key, result_key]
                     let newest = open[last].2;
                     let k = open
                         .iter()
-                        .position(|(from, _, t)| from == id && *t == newest)
+                        .position(|(from, _, t, _)| from == id && *t == newest)
                         .unwrap_or(last);
-                    *id = open.remove(k).1;
+                    let (_, wire, _, name) = open.remove(k);
+                    *id = wire;
+                    // The call it answers names it: a reply's repeated id
+                    // would name the newer call's tool.
+                    if let Some(name) = name {
+                        block.insert(name_key.into(), name);
+                    }
                 }
                 continue;
             }
@@ -284,7 +294,7 @@ pub(super) fn wire_ids(messages: &mut [Value], [call_type, call_key, result_key]
                 }
             };
             used.insert(at, (wire.clone(), 2));
-            open.push((std::mem::replace(id, wire.clone()), wire, turn));
+            open.push((std::mem::replace(id, wire.clone()), wire, turn, name));
         }
     }
 }

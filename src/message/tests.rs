@@ -1397,3 +1397,46 @@ fn a_stored_image_type_in_any_case_goes_out_in_lower_case() {
         "image/png"
     );
 }
+
+#[test]
+fn an_ai_sdk_result_is_named_after_the_call_its_id_answers() {
+    // One reply's two calls share `call_0`: the first result answered the
+    // first call by id but was named after the second's tool.
+    let named = |name: &str| Part::ToolCall {
+        id: "call_0".into(),
+        name: name.into(),
+        arguments: json!({}),
+    };
+    let messages = [
+        Message::new(Role::User, vec![Part::Text("go".into())]),
+        Message::new(
+            Role::Assistant,
+            vec![named("get_weather"), named("get_time")],
+        ),
+        answer("call_0", vec![Part::Text("5C rain".into())], false),
+        answer("call_0", vec![Part::Text("14:02".into())], false),
+    ];
+    let sent = to_ai_sdk(&sourced(&messages), None, None).unwrap();
+    let pairs: Vec<String> = sent
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["content"].as_array().into_iter().flatten())
+        .filter_map(|p| {
+            Some(format!(
+                "{} {}",
+                p["toolCallId"].as_str()?,
+                p["toolName"].as_str()?
+            ))
+        })
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            "call_0 get_weather",
+            "call_0_2 get_time",
+            "call_0 get_weather",
+            "call_0_2 get_time"
+        ]
+    );
+}
