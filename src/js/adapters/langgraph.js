@@ -192,9 +192,16 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
 
   /** The serializer's output, as JSON where it is JSON, named by `name` (a channel's). */
   async _encode(value, name) {
-    const [type, data] = await this.serde.dumpsTyped(value);
     const named = name === undefined ? {} : { name };
     const what = `A value${name === undefined ? "" : ` of channel "${name}"`}`;
+    let type, data;
+    try {
+      [type, data] = await this.serde.dumpsTyped(value);
+    } catch (cause) {
+      // The serializer's own walk ran out of stack.
+      if (cause instanceof RangeError) throw new TypeError(`${what} nests too deep for the serializer: it cannot be stored.`, { cause });
+      throw cause;
+    }
     if (type === "json") {
       // A lone surrogate (text cut through an emoji) becomes U+FFFD: the
       // store refuses it, and kept as text the guard would read less.
@@ -203,7 +210,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       // A function or a symbol: JSON has nothing for it to read back.
       if (text === "") throw new TypeError(`${what} has no JSON form (a function or a symbol, say): it cannot be stored.`);
       if (text === `"${UNSERIALIZABLE}"` && value !== UNSERIALIZABLE) {
-        throw new TypeError(`${what} cannot be serialized (a BigInt, or a toJSON that throws): it cannot be stored.`);
+        throw new TypeError(`${what} cannot be serialized (a BigInt, a toJSON that throws, or nesting too deep): it cannot be stored.`);
       }
       let record;
       if (depthOf(text) > VALUE_DEPTH) record = { t: type, ...named, as: "s", value: text };
