@@ -3,6 +3,11 @@ use crate::json;
 
 use super::examples::secrets;
 
+/// The example secret of `kind` (the first, where there are several).
+fn secret_of(kind: &str) -> String {
+    secrets().into_iter().find(|(_, k)| *k == kind).unwrap().0
+}
+
 #[test]
 fn every_shape_is_found_alone_and_inside_prose_and_code() {
     for (secret, kind) in secrets() {
@@ -902,7 +907,7 @@ fn a_span_that_ends_inside_a_name_leaves_no_value_behind() {
 
 #[test]
 fn a_key_after_a_percent_escape_or_dotted_is_found() {
-    let jwt = secrets().into_iter().find(|(_, k)| *k == "jwt").unwrap().0;
+    let jwt = secret_of("jwt");
     let key = format!("sk-proj-{}", "Ab3".repeat(22));
     for (text, kind) in [
         (
@@ -1211,11 +1216,7 @@ fn scrub_reads_a_bounded_window_per_separator() {
 fn scrub_finds_a_short_password_or_a_glued_key_where_a_path_goes_on() {
     // A value followed by `.label` reads as code, and SendGrid's exact
     // length is broken by it: only a try that ends at the `.` finds them.
-    let sendgrid = secrets()
-        .into_iter()
-        .find(|(_, k)| *k == "sendgrid_key")
-        .unwrap()
-        .0;
+    let sendgrid = secret_of("sendgrid_key");
     let aws = secrets()
         .into_iter()
         .find(|(s, _)| s.starts_with("aws_secret_access_key"))
@@ -1312,9 +1313,7 @@ fn scrub_hides_every_segment_of_a_dotted_value_a_header_names() {
 #[test]
 fn scrub_keeps_what_lies_between_two_credentials() {
     // A span from the first hit to the last swallowed the path between.
-    let found = secrets();
-    let kind_of = |k: &str| found.iter().find(|(_, kind)| *kind == k).unwrap().0.clone();
-    let (a, b) = (kind_of("openai_key"), kind_of("github_token"));
+    let (a, b) = (secret_of("openai_key"), secret_of("github_token"));
     let text = format!("value at `keys.{a}.usage.daily.byModel.{b}.cost`: is NaN");
     let shown = scrub(&text);
     assert!(
@@ -1328,11 +1327,7 @@ fn scrub_keeps_what_lies_between_two_credentials() {
 fn scrub_joins_its_hits_in_n_log_n() {
     // Each join searched every hit for its next one: 504 ms for a 123 KB
     // error with a key in each dotted segment, found again by each try.
-    let key = secrets()
-        .into_iter()
-        .find(|(_, k)| *k == "github_token")
-        .unwrap()
-        .0;
+    let key = secret_of("github_token");
     for n in [100, 1_000] {
         let text = format!("keys.{key}.usage.").repeat(n);
         JOIN_STEPS.with(|s| s.set(0));
