@@ -218,7 +218,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
         const parsed = parseJson(text);
         record = packBytes(parsed) ? { t: type, ...named, bytes: 1, value: parsed } : { t: type, ...named, value: parsed };
       }
-      if (text.includes('"lc"')) await this._readsBack(value, record, what);
+      if (text.includes('"lc"')) await this._readsBack(value, record, what, text);
       return record;
     }
     if (typeof data === "string") return { t: type, ...named, as: "s", value: data };
@@ -235,11 +235,12 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
    * a time, and an item object whose JSON is what read back before is
    * not read again: a step reads its new and its edited messages only.
    */
-  async _readsBack(value, record, what) {
+  async _readsBack(value, record, what, text) {
     const byItem = record.as === undefined && Array.isArray(value) && Array.isArray(record.value) && value.length === record.value.length;
     const items = byItem ? record.value.map((item, i) => [value[i], item]) : [[undefined, record.value]];
     for (const [original, item] of items) {
-      const itemText = record.as === "s" ? item : stringifyJson(item);
+      // Whole, the serializer's own text (packed bytes need their packed form).
+      const itemText = record.as === "s" ? item : byItem || record.bytes === 1 ? stringifyJson(item) : text;
       if (!itemText.includes('"lc"')) continue;
       const known = byItem && original !== null && typeof original === "object";
       if (known && this._readable.get(original) === itemText) continue;
@@ -264,7 +265,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     return value;
   }
 
-  async _decode(stored) {
+  async _decode(stored, text) {
     // Before values were named (0.1): { t, j }, { t, s } and { t, b }.
     const { t, as } = stored;
     if (as === "s") return this.serde.loadsTyped(t, stored.value);
@@ -276,7 +277,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       const value = takeBytes(stored.value, taken);
       return restore(await this.serde.loadsTyped(t, stringifyJson(value)), taken);
     }
-    if ("value" in stored || "j" in stored) return this.serde.loadsTyped(t, stringifyJson("value" in stored ? stored.value : stored.j));
+    if ("value" in stored || "j" in stored) return this.serde.loadsTyped(t, text ?? stringifyJson("value" in stored ? stored.value : stored.j));
     return this.serde.loadsTyped(t, "s" in stored ? stored.s : fromBase64(stored.b));
   }
 
@@ -334,9 +335,10 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     for (const [i, [channel]] of versions.entries()) {
       const blob = values[i];
       if (blob && blob.t !== "empty") {
-        // Taken before _decode takes bytes out of them.
+        // Taken before _decode takes bytes out of them; joined, they are
+        // the array's own text, which the serializer then reads.
         const texts = blob.as === undefined && Array.isArray(blob.value) ? blob.value.map((item) => stringifyJson(item)) : null;
-        checkpoint.channel_values[channel] = this._read(await this._decode(blob), texts);
+        checkpoint.channel_values[channel] = this._read(await this._decode(blob, texts && `[${texts.join(",")}]`), texts);
       }
     }
     const writes = values.slice(versions.length).filter(Boolean);
