@@ -68,16 +68,6 @@ fn walk(
             each_field(path, fields, names, found)?;
         }
         Value::Array(items) => {
-            for (i, item) in items.iter_mut().enumerate() {
-                if let (true, Value::Array(pair)) = (named_entry(item), item) {
-                    replace(
-                        &mut pair[1],
-                        format!("{path}[{i}][1]"),
-                        "credential_field",
-                        found,
-                    );
-                }
-            }
             for i in 0..items.len() {
                 // A header list's value, whole: a line's would keep its scheme.
                 if let Some(hit) = header_entry(items, i) {
@@ -87,7 +77,11 @@ fn walk(
                 }
             }
             for (i, item) in items.iter_mut().enumerate() {
-                walk(&format!("{path}[{i}]"), item, names, found)?;
+                let at = format!("{path}[{i}]");
+                if let (true, Value::Array(pair)) = (named_entry(item), &mut *item) {
+                    replace(&mut pair[1], format!("{at}[1]"), "credential_field", found);
+                }
+                walk(&at, item, names, found)?;
             }
         }
         Value::String(text) => redact_text(path, text, found)?,
