@@ -254,7 +254,8 @@ pub(super) fn wire_ids(
             };
             let call = matches!(block.get("type"), Some(Value::String(t)) if t == call_type);
             let key = if call { call_key } else { result_key };
-            let name = block.get(name_key).cloned();
+            // A call's tool name, for the result that answers it.
+            let name = call.then(|| block.get(name_key).cloned()).flatten();
             let Some(Value::String(id)) = block.get_mut(key) else {
                 continue;
             };

@@ -141,14 +141,7 @@ pub fn to_openai(
         if let (Role::Assistant, Some(Value::Object(last))) = (message.role, out.last_mut()) {
             if let Some(Value::Array(all)) = last.get_mut("tool_calls") {
                 all.extend(calls);
-                if !thought.is_empty() {
-                    let mut all = match last.get("reasoning_content") {
-                        Some(Value::String(text)) => text.clone(),
-                        _ => String::new(),
-                    };
-                    join(&mut all, &thought);
-                    last.insert("reasoning_content".into(), all.into());
-                }
+                add_reasoning(last, &thought);
                 if !texts.is_empty() {
                     let mut parts = match last.insert("content".into(), Value::Null) {
                         Some(Value::String(text)) => vec![text_part(&text)],
@@ -199,14 +192,26 @@ pub fn to_openai(
                 out.push(object([("role", role), ("content", text)]));
             }
         }
-        if let (Role::Assistant, false, Some(Value::Object(last))) =
-            (message.role, thought.is_empty(), out.last_mut())
-        {
-            last.insert("reasoning_content".into(), thought.into());
+        if let (Role::Assistant, Some(Value::Object(last))) = (message.role, out.last_mut()) {
+            add_reasoning(last, &thought);
         }
     }
     hold_over(&mut out, &mut held);
     Ok(Value::Array(out))
+}
+
+/// A turn's thinking, after what a sent message's `reasoning_content`
+/// holds already (a joined turn's).
+fn add_reasoning(message: &mut crate::json::Map, thought: &str) {
+    if thought.is_empty() {
+        return;
+    }
+    let mut all = match message.get("reasoning_content") {
+        Some(Value::String(text)) => text.clone(),
+        _ => String::new(),
+    };
+    join(&mut all, thought);
+    message.insert("reasoning_content".into(), all.into());
 }
 
 /// Thinking held with no assistant message after it goes as its own.
