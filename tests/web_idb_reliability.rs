@@ -504,6 +504,35 @@ async fn the_durability_option_is_applied_to_write_transactions() {
 }
 
 #[wasm_bindgen_test]
+async fn a_burst_of_calls_after_a_close_opens_one_connection() {
+    let name = fresh_name("burst");
+    let store = open(&name, Durability::Default).await;
+    store.create_session(new("s")).await.unwrap();
+    store.close();
+    run_js(
+        "const open = IDBFactory.prototype.open;
+         globalThis.__attacheOpens = 0;
+         globalThis.__attacheRestoreOpen = () => { IDBFactory.prototype.open = open; };
+         IDBFactory.prototype.open = function (...args) {
+           globalThis.__attacheOpens++;
+           return open.apply(this, args);
+         };",
+    );
+    let calls = (0..20).map(|i| store.append_activity_frames("s", "r", vec![json!({ "i": i })]));
+    let results = futures::future::join_all(calls).await;
+    let opens = run_js("globalThis.__attacheRestoreOpen(); return globalThis.__attacheOpens;");
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    assert_eq!(opens.as_f64(), Some(1.0), "the calls waited for one open");
+    let order: Vec<u64> = (store.load_activity_frames("s", Some("r")).await.unwrap())
+        .iter()
+        .map(|f| f["i"].as_u64().unwrap())
+        .collect();
+    assert_eq!(order, (0..20).collect::<Vec<_>>(), "in the order made");
+    store.close();
+    delete_database(&name).await;
+}
+
+#[wasm_bindgen_test]
 async fn two_connections_appending_concurrently_keep_every_frame_in_each_writers_order() {
     let name = fresh_name("concurrent");
     let (a, b) = (

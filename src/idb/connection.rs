@@ -67,6 +67,7 @@ pub struct Tx {
 extern "C" {
     fn settle(tx: &IdbTransaction) -> Promise;
     fn done(request: &IdbRequest) -> Promise;
+    fn latch() -> Array;
 }
 
 /// A request's result, once it succeeded. Every IndexedDB wait goes
@@ -92,6 +93,9 @@ struct Shared {
     /// Calls made and not yet settled, and whether `close()` waits for them.
     holds: Cell<usize>,
     closing: Cell<bool>,
+    /// Resolves when the open under way settles: a burst of calls after a
+    /// close waits for it rather than open a connection each.
+    opening: RefCell<Option<Promise>>,
 }
 
 /// A call's hold on the connection, taken when the call is made: a
@@ -127,6 +131,7 @@ impl Connection {
                 handlers: RefCell::new(Vec::new()),
                 holds: Cell::new(0),
                 closing: Cell::new(false),
+                opening: RefCell::new(None),
             }),
         };
         connection.database().await?;
@@ -171,18 +176,30 @@ impl Connection {
     }
 
     pub(super) async fn database(&self) -> Result<IdbDatabase, Error> {
-        if let Some(db) = self.current() {
-            return Ok(db);
+        let shared = &self.shared;
+        // A failed open is not shared: each waiter then tries its own.
+        loop {
+            if let Some(db) = self.current() {
+                return Ok(db);
+            }
+            let Some(wake) = shared.opening.borrow().clone() else {
+                break;
+            };
+            let _ = JsFuture::from(wake).await;
         }
-        let db = open_database(&self.shared.name).await?;
-        // Another call may have reopened meanwhile: keep one connection.
-        if let Some(existing) = self.current() {
-            db.close();
-            return Ok(existing);
+        let pair = latch();
+        *shared.opening.borrow_mut() = Some(pair.get(0).unchecked_into());
+        let result = open_database(&shared.name).await;
+        if let Ok(db) = &result {
+            self.watch(db);
+            *shared.db.borrow_mut() = Some(db.clone());
         }
-        self.watch(&db);
-        *self.shared.db.borrow_mut() = Some(db.clone());
-        Ok(db)
+        shared.opening.take();
+        let _ = pair
+            .get(1)
+            .unchecked_into::<Function>()
+            .call0(&JsValue::NULL);
+        result
     }
 
     fn watch(&self, db: &IdbDatabase) {

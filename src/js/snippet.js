@@ -270,6 +270,15 @@ export function settle(tx) {
   });
 }
 
+// ---- IndexedDB: one open for a burst of calls ----
+// A promise and the function that resolves it: calls made while the
+// connection opens wait on it rather than open their own.
+export function latch() {
+  let open;
+  const wake = new Promise((resolve) => (open = resolve));
+  return [wake, open];
+}
+
 // ---- IndexedDB: a request's outcome ----
 // Resolves with the request's result once it succeeds, rejects with its
 // error; in JS, as settle is, so no Rust closure outlives the request. A
