@@ -78,7 +78,7 @@ impl AttachmentStore {
     /// `store.getAttachment("todo:session") // a copy of its spec, or undefined`
     ///
     /// To tick a todo after a reload: read the spec, change it, pin it again.
-    #[wasm_bindgen(js_name = getAttachment, unchecked_return_type = "AttachmentSpec | undefined")]
+    #[wasm_bindgen(js_name = getAttachment, unchecked_return_type = "PinnedSpec | undefined")]
     pub fn get_attachment(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
@@ -102,7 +102,7 @@ impl AttachmentStore {
     }
 
     /// `store.specs() // copies of every spec, in pin order`
-    #[wasm_bindgen(unchecked_return_type = "AttachmentSpec[]")]
+    #[wasm_bindgen(unchecked_return_type = "PinnedSpec[]")]
     pub fn specs(&self) -> JsValue {
         super::values::to_js(&self.core.to_specs())
     }
@@ -133,7 +133,7 @@ impl AttachmentStore {
     /// `JSON.stringify(store) // its specs, in pin order`
     ///
     /// What `saveAttachments` stores, and what `loadAttachments` pins again.
-    #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "AttachmentSpec[]")]
+    #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "PinnedSpec[]")]
     pub fn to_json(&self) -> Result<JsValue, JsValue> {
         Ok(super::values::to_js(&self.core.to_specs()))
     }

@@ -15,6 +15,10 @@ export interface TodoSpec { kind: "todo"; items: TodoItem[] }
 export interface CustomSpec { kind: "custom"; id: `${string}:${string}`; rank: AttachmentKind; text: string }
 export type AttachmentKind = "memory" | "file" | "todo";
 export type AttachmentSpec = MemorySpec | FileSpec | TodoSpec | CustomSpec;
+/** A file spec as attache gives it back: both fields are always set. */
+export interface PinnedFileSpec extends FileSpec { contents: string | null; truncate: boolean }
+/** A spec as attache gives it back; it is an `AttachmentSpec` too. */
+export type PinnedSpec = MemorySpec | PinnedFileSpec | TodoSpec | CustomSpec;
 /** A spec as attache takes it: a todo list may be read-only (`as const`). */
 export type AttachmentSpecInput = MemorySpec | FileSpec | { kind: "todo"; items: readonly TodoItem[] } | CustomSpec;
 
@@ -22,7 +26,7 @@ export interface TextPart { type: "text"; text: string }
 /** One all-text user message carrying every pinned attachment. As
  * `consolidatedMessage()` gives it, it is frozen, parts and all: its
  * parts are typed read-only, its list not, so it still passes as a
- * `Message`. */
+ * `Message`, but `push` or `sort` on it throws. */
 export interface ConsolidatedMessage { role: "user"; content: Readonly<TextPart>[] }
 
 export type AttacheErrorCode =

@@ -156,6 +156,13 @@ async function persist(sessions: SessionStore): Promise<SessionInfo> {
   await sessions.replaceMessages(session.id, { messages: [] });
   const spec: AttachmentSpec | undefined = pinned.getAttachment("todo:session");
   const all: AttachmentSpec[] = pinned.specs();
+  // A file spec read back has both its optional fields.
+  const file = pinned.getAttachment("file:NOTES.md");
+  if (file?.kind === "file") {
+    const contents: string | null = file.contents;
+    const truncate: boolean = file.truncate;
+    console.log(contents, truncate);
+  }
   console.log(renamed, popped, requests, grouped, spec, all);
   console.log(back, state, restored?.size);
   return session;
