@@ -503,12 +503,8 @@ async fn the_durability_option_is_applied_to_write_transactions() {
     }
 }
 
-#[wasm_bindgen_test]
-async fn a_burst_of_calls_after_a_close_opens_one_connection() {
-    let name = fresh_name("burst");
-    let store = open(&name, Durability::Default).await;
-    store.create_session(new("s")).await.unwrap();
-    store.close();
+/// Counts `indexedDB.open` calls until `opens_counted` returns the count.
+fn count_opens() {
     run_js(
         "const open = IDBFactory.prototype.open;
          globalThis.__attacheOpens = 0;
@@ -518,16 +514,63 @@ async fn a_burst_of_calls_after_a_close_opens_one_connection() {
            return open.apply(this, args);
          };",
     );
+}
+
+fn opens_counted() -> Option<f64> {
+    run_js("globalThis.__attacheRestoreOpen(); return globalThis.__attacheOpens;").as_f64()
+}
+
+#[wasm_bindgen_test]
+async fn a_burst_of_calls_after_a_close_opens_one_connection() {
+    let name = fresh_name("burst");
+    let store = open(&name, Durability::Default).await;
+    store.create_session(new("s")).await.unwrap();
+    store.close();
+    count_opens();
     let calls = (0..20).map(|i| store.append_activity_frames("s", "r", vec![json!({ "i": i })]));
     let results = futures::future::join_all(calls).await;
-    let opens = run_js("globalThis.__attacheRestoreOpen(); return globalThis.__attacheOpens;");
+    let opens = opens_counted();
     assert!(results.iter().all(Result::is_ok), "{results:?}");
-    assert_eq!(opens.as_f64(), Some(1.0), "the calls waited for one open");
+    assert_eq!(opens, Some(1.0), "the calls waited for one open");
     let order: Vec<u64> = (store.load_activity_frames("s", Some("r")).await.unwrap())
         .iter()
         .map(|f| f["i"].as_u64().unwrap())
         .collect();
     assert_eq!(order, (0..20).collect::<Vec<_>>(), "in the order made");
+    store.close();
+    delete_database(&name).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_burst_of_calls_shares_the_failure_of_the_one_open() {
+    let name = fresh_name("burst-fails");
+    let store = open(&name, Durability::Default).await;
+    store.close();
+    let factory = idb::Factory::new().unwrap();
+    let newer = factory
+        .open(&name, Some(VERSION + 1))
+        .unwrap()
+        .await
+        .unwrap();
+    newer.close();
+    count_opens();
+    let calls = (0..20).map(|_| store.list_sessions());
+    let results = futures::future::join_all(calls).await;
+    let opens = opens_counted();
+    let codes: Vec<_> = results
+        .iter()
+        .map(|r| r.as_ref().map_err(|e| e.code()))
+        .collect();
+    assert!(codes.iter().all(|c| *c == Err("VERSION")), "{codes:?}");
+    assert_eq!(
+        opens,
+        Some(1.0),
+        "the calls waited for one open, and its error"
+    );
+    assert!(
+        store.list_sessions().await.is_err(),
+        "a later call tries again"
+    );
     store.close();
     delete_database(&name).await;
 }

@@ -96,6 +96,8 @@ struct Shared {
     /// Resolves when the open under way settles: a burst of calls after a
     /// close waits for it rather than open a connection each.
     opening: RefCell<Option<Promise>>,
+    /// How the last open failed, for the calls that waited for it.
+    failed: RefCell<Option<Error>>,
 }
 
 /// A call's hold on the connection, taken when the call is made: a
@@ -132,6 +134,7 @@ impl Connection {
                 holds: Cell::new(0),
                 closing: Cell::new(false),
                 opening: RefCell::new(None),
+                failed: RefCell::new(None),
             }),
         };
         connection.database().await?;
@@ -177,15 +180,23 @@ impl Connection {
 
     pub(super) async fn database(&self) -> Result<IdbDatabase, Error> {
         let shared = &self.shared;
-        // A failed open is not shared: each waiter then tries its own.
+        let mut waited = false;
         loop {
             if let Some(db) = self.current() {
                 return Ok(db);
+            }
+            // The open waited for failed: so does each call that waited.
+            // Wakes run in microtasks, before any later open can settle.
+            if waited {
+                if let Some(e) = shared.failed.borrow().clone() {
+                    return Err(e);
+                }
             }
             let Some(wake) = shared.opening.borrow().clone() else {
                 break;
             };
             let _ = JsFuture::from(wake).await;
+            waited = true;
         }
         let pair = latch();
         *shared.opening.borrow_mut() = Some(pair.get(0).unchecked_into());
@@ -194,6 +205,7 @@ impl Connection {
             self.watch(db);
             *shared.db.borrow_mut() = Some(db.clone());
         }
+        *shared.failed.borrow_mut() = result.as_ref().err().cloned();
         shared.opening.take();
         let _ = pair
             .get(1)
