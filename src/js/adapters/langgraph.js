@@ -188,6 +188,9 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     // Items of array values the serializer has read back, each to the
     // JSON text it read (see _readsBack).
     this._readable = new WeakMap();
+    // Threads deleted here: an aborted run's late writes must not bring
+    // one back, until a new run's first put starts it again.
+    this._deleted = new Set();
   }
 
   /** The serializer's output, as JSON where it is JSON, named by `name` (a channel's). */
@@ -293,6 +296,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       } catch (e) {
         if (e?.code !== "NOT_FOUND") throw e;
       }
+      // As if it landed before the delete, which took it with the rest.
+      if (this._deleted.has(threadId)) return;
       try {
         await this.store.createSession({ id: threadId });
       } catch (e) {
@@ -534,6 +539,9 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     // The parent: a tuple's parentConfig names it, and getTuple takes a string.
     const asked = config.configurable.checkpoint_id;
     const parent = asked === undefined || asked === null || asked === "" ? null : identifier("config's configurable.checkpoint_id", asked);
+    // A root checkpoint without a parent is a run's first: it starts the
+    // thread anew. Taken when called, as the delete's mark is.
+    if (parent === null && ns === "") this._deleted.delete(threadId);
     const prepared = copyCheckpoint(checkpoint);
     const values = prepared.channel_values ?? {};
     prepared.channel_values = {};
@@ -589,6 +597,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
 
   /** A thread is a session: deleting it deletes the session, whatever else it held. */
   async deleteThread(threadId) {
+    if (typeof threadId === "string") this._deleted.add(threadId);
     await this.store.deleteSession(threadId);
   }
 }
