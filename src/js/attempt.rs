@@ -16,6 +16,8 @@ extern "C" {
     fn try_prototype(value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = tryOwnKeys)]
     fn try_own_keys(value: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = tryArrayItems)]
+    fn try_array_items(value: &JsValue, max: u32, not_array: &str) -> JsValue;
     #[wasm_bindgen(js_name = tryCall0)]
     fn try_call0(f: &Function, this: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = tryCall1)]
@@ -52,6 +54,11 @@ pub fn prototype_of(value: &JsValue) -> Result<JsValue, JsValue> {
 /// `Reflect.ownKeys(value)`, or what a Proxy's trap threw.
 pub fn own_keys(value: &JsValue) -> Result<js_sys::Array, JsValue> {
     settle(try_own_keys(value)).map(JsCast::unchecked_into)
+}
+
+/// An array's items as a plain array, or why not, or what threw.
+pub fn array_items(value: &JsValue, max: u32, not_array: &str) -> Result<JsValue, JsValue> {
+    settle(try_array_items(value, max, not_array))
 }
 
 /// `f.call(this)`, or what it threw.

@@ -358,7 +358,7 @@ pub fn append_messages(
 const SESSION_OPTIONS: [&str; 3] = ["id", "title", "meta"];
 
 pub fn create_session(options: &JsValue, intake: &mut Intake) -> Result<Call, Error> {
-    let read = Options::read(options, &SESSION_OPTIONS)?;
+    let read = Options::read_as(options, "options", &SESSION_OPTIONS)?;
     let new = if options.is_undefined() || options.is_null() {
         NewSession::default()
     } else {
@@ -410,14 +410,10 @@ const MAX_KEYS: u32 = 10_000;
 
 /// An array of state keys, each checked as an id; absent is none.
 fn key_list(keys: &JsValue, name: &str) -> Result<Vec<String>, Error> {
-    let wrong = |reason: &str| Error::argument(name, reason);
     if keys.is_undefined() && name != "keys" {
         return Ok(Vec::new());
     }
-    if !super::values::is_array(keys) {
-        return Err(wrong("must be an array of state keys"));
-    }
-    let keys = super::values::array_items(keys, name, MAX_KEYS)?;
+    let keys = super::values::array_items(keys, name, MAX_KEYS, "must be an array of state keys")?;
     (0..keys.length())
         .map(|i| id_arg(&keys.get(i), &format!("{name}[{i}]")))
         .collect()
@@ -447,7 +443,7 @@ pub fn update_session(id: &JsValue, update: &JsValue, intake: &mut Intake) -> Re
     if update.is_undefined() || update.is_null() {
         return Err(Error::argument("options", "must be an object"));
     }
-    let read = Options::read(update, &SESSION_OPTIONS)?;
+    let read = Options::read_as(update, "options", &SESSION_OPTIONS)?;
     let update =
         SessionUpdate::from_value(&intake.value(&read.object(), "options", "options.id")?)?;
     Ok(Call::UpdateSession(id, update))

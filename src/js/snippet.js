@@ -218,20 +218,17 @@ export function isArray(value) {
   }
 }
 
-// An array's items, read once by index: a Proxy's trap or a getter that
-// throws, or a length past `max`, cannot throw past here or run long (its
-// iterator, which Array.from would call, is never used). Returns a plain
-// array, or why not.
-export function arrayItems(value, max) {
-  try {
-    if (!Array.isArray(value)) return "must be an array";
+// An array's items, read once by index: a length past `max` cannot run
+// long (its iterator, which Array.from would call, is never used).
+// Returns a plain array, or why not (`notArray`), or THREW: what a Proxy's
+// trap or a getter threw is kept as the error's cause.
+export const tryArrayItems = (value, max, notArray) =>
+  attempt(() => {
+    if (!Array.isArray(value)) return notArray;
     const length = value.length;
     if (!(length <= max)) return `must hold at most ${max} items`;
     return Array.from({ length }, (_, i) => value[i]);
-  } catch {
-    return "threw when read";
-  }
-}
+  });
 
 // ---- The consolidated message's objects ----
 // Built in JS so one call makes each; frozen, since every caller shares

@@ -15,16 +15,29 @@ extern "C" {
     fn id_problem(value: &JsValue) -> Option<String>;
     #[wasm_bindgen(js_name = isArray)]
     pub fn is_array(value: &JsValue) -> bool;
-    #[wasm_bindgen(js_name = arrayItems)]
-    fn array_items_or_reason(value: &JsValue, max: u32) -> JsValue;
 }
 
-/// An array's items as a plain array, read once in JS (see `arrayItems`):
-/// at most `max`, or `INVALID_ARGUMENT` at `name`.
-pub fn array_items(value: &JsValue, name: &str, max: u32) -> Result<js_sys::Array, Error> {
-    array_items_or_reason(value, max)
-        .dyn_into()
-        .map_err(|reason| Error::argument(name, &reason.as_string().unwrap_or_default()))
+/// An array's items as a plain array, read once in JS (see
+/// `tryArrayItems`): at most `max`, or `INVALID_ARGUMENT` at `name`.
+pub fn array_items(
+    value: &JsValue,
+    name: &str,
+    max: u32,
+    not_array: &str,
+) -> Result<js_sys::Array, Error> {
+    match super::attempt::array_items(value, max, not_array) {
+        Ok(items) => items
+            .dyn_into()
+            .map_err(|reason| Error::argument(name, &reason.as_string().unwrap_or_default())),
+        Err(thrown) => Err(threw(name, &thrown)),
+    }
+}
+
+/// `INVALID_ARGUMENT` at `field` for what a getter or a Proxy's trap threw,
+/// which the error keeps as its cause.
+fn threw(field: &str, thrown: &JsValue) -> Error {
+    super::error::keep_cause(field, thrown);
+    Error::argument(field, "threw when read")
 }
 
 /// A JSON value from JS: checked and serialized by `toJson` (which refuses
@@ -108,13 +121,29 @@ pub fn string_arg(value: &JsValue, name: &str) -> Result<String, Error> {
 pub struct Options(Vec<(&'static str, JsValue)>);
 
 impl Options {
+    /// A call's options, whose checks name each by its key (`limit`): a
+    /// getter that throws or a typo is named alike.
     pub fn read(value: &JsValue, known: &[&'static str]) -> Result<Self, Error> {
-        Self::read_as(value, "options", known)
+        Self::read_in(value, "options", "", known)
     }
 
-    /// The same, for an object parameter of another name (`counter`).
+    /// An object whose checks name its keys under it: `counter.ratio`,
+    /// a session's `options.title`.
     pub fn read_as(value: &JsValue, what: &str, known: &[&'static str]) -> Result<Self, Error> {
+        Self::read_in(value, what, what, known)
+    }
+
+    fn read_in(
+        value: &JsValue,
+        what: &str,
+        at: &str,
+        known: &[&'static str],
+    ) -> Result<Self, Error> {
         let wrong = |field: &str, reason: &str| Error::argument(field, reason);
+        let key_at = |name: &str| match at {
+            "" => name.to_owned(),
+            _ => format!("{at}.{name}"),
+        };
         if value.is_undefined() || value.is_null() {
             return Ok(Self(Vec::new()));
         }
@@ -124,14 +153,16 @@ impl Options {
         // Reflect throws, and each caught throw left wasm memory a little
         // larger (the fuzz test saw 1 MiB over 20,000 runs).
         let prototype = super::attempt::prototype_of;
-        let plain = || {
-            prototype(value)
-                .is_ok_and(|p| p.is_null() || prototype(&p).is_ok_and(|pp| pp.is_null()))
-        };
-        if !value.is_object() || is_array(value) || !plain() {
+        if !value.is_object() {
             return Err(wrong(what, "must be a plain object"));
         }
-        let keys = super::attempt::own_keys(value).map_err(|_| wrong(what, "cannot be read"))?;
+        // A revoked Proxy (a stale Immer draft) throws here: kept as the cause.
+        let first = prototype(value).map_err(|e| threw(what, &e))?;
+        let plain = first.is_null() || prototype(&first).is_ok_and(|p| p.is_null());
+        if is_array(value) || !plain {
+            return Err(wrong(what, "must be a plain object"));
+        }
+        let keys = super::attempt::own_keys(value).map_err(|e| threw(what, &e))?;
         // Only own keys are options: one on Object.prototype (another
         // library's pollution) would otherwise be taken silently.
         let mut own = Vec::new();
@@ -152,7 +183,7 @@ impl Options {
                 Some(name) => {
                     // A secret as a key is refused without echoing it.
                     crate::credentials::check_text(what, &name)?;
-                    return Err(wrong(&format!("{what}.{name}"), "is not a known option"));
+                    return Err(wrong(&key_at(&name), "is not a known option"));
                 }
                 None => return Err(wrong(what, "has a key that is not a known option")),
             }
@@ -163,11 +194,7 @@ impl Options {
             .filter(|&&name| own.iter().any(|o| o == name))
             .map(|&name| match super::attempt::get(value, name) {
                 Ok(v) => Ok((name, v)),
-                Err(thrown) => {
-                    let field = format!("{what}.{name}");
-                    super::error::keep_cause(&field, &thrown);
-                    Err(wrong(&field, "threw when read"))
-                }
+                Err(thrown) => Err(threw(&key_at(name), &thrown)),
             })
             .collect::<Result<_, _>>()
             .map(Self)

@@ -99,12 +99,30 @@ test("empty and blank ids are INVALID_ARGUMENT everywhere", async () => {
 
 test("unknown option keys are INVALID_ARGUMENT naming the key", async () => {
   const named = (f) => { try { f(); return null; } catch (e) { return e; } };
-  assert.equal(named(() => planTurn({ contextWindow: 100, history: 0, thresholdPrecent: 50 }))?.field, "options.thresholdPrecent");
-  assert.equal(named(() => buildRequest({ history: [], fromat: "openai" }))?.field, "options.fromat");
-  assert.equal(named(() => new AttachmentStore().checkPrefix({ provder: "openai" }))?.field, "options.provder");
-  const getter = named(() => planTurn({ contextWindow: 100, get history() { throw new Error("boom"); } }));
+  // Named as each option's own checks name it: `limit`, `counter.ratio`.
+  assert.equal(named(() => planTurn({ contextWindow: 100, history: 0, thresholdPrecent: 50 }))?.field, "thresholdPrecent");
+  assert.equal(named(() => buildRequest({ history: [], fromat: "openai" }))?.field, "fromat");
+  assert.equal(named(() => new AttachmentStore().checkPrefix({ provder: "openai" }))?.field, "provder");
+  assert.equal(named(() => planTurn({ contextWindow: "x", history: 0 }))?.field, "contextWindow");
+  const getter = named(() => planTurn({ get contextWindow() { throw new Error("boom"); }, history: 0 }));
   assert.equal(getter?.code, "INVALID_ARGUMENT", "a throwing getter is typed");
-  assert.equal(getter?.field, "options.history");
+  assert.equal(getter?.field, "contextWindow", "named as the option's bad value is");
+  // A revoked Proxy (a stale Immer draft) or a throwing trap: what threw is the cause.
+  const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+  revoke();
+  const trapped = new Proxy({}, { ownKeys() { throw new Error("trap"); } });
+  for (const [options, message] of [[revoked, /revoked/], [trapped, /^trap$/]]) {
+    const refused = named(() => planTurn(options));
+    assert.deepEqual([refused?.code, refused?.field], ["INVALID_ARGUMENT", "options"]);
+    assert.match(refused?.cause?.message ?? "", message, "the trap's error is the cause");
+  }
+  const keys = new Proxy([], { get(t, k) { if (k === "length") throw new Error("length"); return Reflect.get(t, k); } });
+  const sessionsOf = new MemorySessionStore();
+  for (const list of [keys, revoked]) {
+    const refused = await sessionsOf.loadSessionStates("s", list).catch((e) => e);
+    assert.deepEqual([refused?.code, refused?.field], ["INVALID_ARGUMENT", "keys"]);
+    assert.ok(refused?.cause instanceof Error, "kept as the cause");
+  }
   assert.equal(getter?.cause?.message, "boom", "what it threw is the cause");
   const counted = [{ role: "user", content: "hi" }];
   assert.equal(named(() => estimateTokens(counted, { ratio: 4, perMesage: 1000 }))?.field, "counter.perMesage");
