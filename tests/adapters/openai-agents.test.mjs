@@ -638,6 +638,7 @@ for (const [name, backend] of Object.entries(backends)) {
         { role: "user", content: [{ type: "input_image", image: new Uint8Array([1, 2]) }] },
         cyclic,
         { role: "user", content: "big", n: 1n },
+        { role: "user", get content() { throw new Error("a getter's own"); } },
       ];
       for (const item of bad) {
         for (const transaction of [
@@ -647,8 +648,17 @@ for (const [name, backend] of Object.entries(backends)) {
           const applied = session.applyHistoryTransaction({ operationId: "op-bad", transaction });
           await expect(applied).rejects.toThrow(UserError);
           await expect(applied).rejects.toThrow(/invalid or unsupported data/);
+          // What went wrong is kept, as the host's getter threw it or JSON said.
+          const { cause } = await applied.catch((e) => e);
+          expect(cause).toBeInstanceOf(Error);
         }
       }
+      const thrown = await session.applyHistoryTransaction({ operationId: "op-bad", transaction: { type: "append_items", items: [bad[3]] } }).catch((e) => e);
+      expect(thrown.cause.message).toBe("a getter's own");
+      // A runaway role is quoted in part, as a log would keep it.
+      const role = await session.addItems([{ role: "r".repeat(5000), content: "x" }]).catch((e) => e);
+      expect(role).toBeInstanceOf(UserError);
+      expect(role.message).toBe(`Unknown message role: "${"r".repeat(200)}…"`);
       expect(await session.getItems()).toEqual(items.slice(0, 1));
       expect(await store.loadSessionState(await session.getSessionId(), "agents/op/op-bad")).toBeNull();
     });

@@ -70,13 +70,22 @@ function toMessage(item) {
   }
 }
 
-/** A host's value in an error's text: as a log may keep it, so no secret. */
+/** A host's value in an error's text: as a log may keep it, so no secret,
+ * and cut, as a model's runaway output would fill the log. */
 function shown(value) {
   try {
-    return stringifyJson(redactCredentials(String(value)).value);
+    const text = redactCredentials(String(value)).value;
+    return stringifyJson(text.length > 200 ? `${text.slice(0, 200)}…` : text);
   } catch {
     return `a ${typeof value}`;
   }
+}
+
+/** MemorySession's error, with what the host's value threw as its cause. */
+function userError(message, cause) {
+  const error = new UserError(message);
+  error.cause = cause;
+  return error;
 }
 
 /** The role of an item's neutral form. */
@@ -226,8 +235,8 @@ function transactionAsStored(transaction) {
   };
   try {
     return asStored(transaction, bytes, collided);
-  } catch {
-    throw new UserError("Session history transaction items contain invalid or unsupported data.");
+  } catch (cause) {
+    throw userError("Session history transaction items contain invalid or unsupported data.", cause);
   }
 }
 
@@ -242,8 +251,8 @@ function comparable(items) {
   try {
     // The whole array: an item with no JSON form (undefined) is null.
     stored = asStored(items);
-  } catch {
-    throw new UserError("Session items must be JSON (no cycle, no BigInt).");
+  } catch (cause) {
+    throw userError("Session items must be JSON (no cycle, no BigInt).", cause);
   }
   return stored.map((item) => redactCredentials(item).value);
 }
@@ -445,8 +454,8 @@ export class AttacheSession {
     let asked;
     try {
       asked = limit === undefined ? NaN : Number(limit);
-    } catch {
-      throw new UserError("getItems' limit must be a number.");
+    } catch (cause) {
+      throw userError("getItems' limit must be a number.", cause);
     }
     if (asked <= 0) return [];
     const id = await this.getSessionId();
