@@ -226,14 +226,35 @@ impl Error {
     /// as `attachments[0].kind`, and its code stays, whichever route
     /// reports it.
     pub fn within(mut self, outer: &str) -> Self {
-        match &mut self {
+        if let Some(field) = self.field_mut() {
+            *field = join(outer, field);
+        }
+        self
+    }
+
+    fn field_mut(&mut self) -> Option<&mut String> {
+        match self {
             Error::UnknownKind { field, .. }
             | Error::InvalidId { field, .. }
             | Error::InvalidSpec { field, .. }
             | Error::InvalidArgument { field, .. }
             | Error::InvalidValue { path: field, .. }
-            | Error::Credential { path: field, .. } => *field = join(outer, field),
-            _ => {}
+            | Error::Credential { path: field, .. } => Some(field),
+            _ => None,
+        }
+    }
+
+    /// The same, for a value checked with its `key` as its root, found in
+    /// the object at `outer`: `state.k.x` for `k`, `state["a/b"].x` for `a/b`.
+    pub fn under_key(mut self, outer: &str, key: &str) -> Self {
+        if let Some(field) = self.field_mut() {
+            let rest = field
+                .strip_prefix(key)
+                .filter(|rest| rest.is_empty() || rest.starts_with(['.', '[']));
+            *field = match rest {
+                Some(rest) => format!("{}{rest}", key_path(outer, key)),
+                None => join(outer, field),
+            };
         }
         self
     }
@@ -336,6 +357,18 @@ impl fmt::Display for Error {
     }
 }
 
+/// `key` under `at`, as JS would reach it: `at.key` for an identifier,
+/// else `at["key"]`, so a key such as `""`, `a.b` or `a[0]` makes an
+/// unambiguous path.
+pub(crate) fn key_path(at: &str, key: &str) -> String {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    if key.starts_with(|c: char| word(c) && !c.is_ascii_digit()) && key.chars().all(word) {
+        join(at, key)
+    } else {
+        format!("{at}[{}]", crate::json::quote(key))
+    }
+}
+
 /// `outer` then `inner` as one path: `a` + `b` is `a.b`, `a` + `[0]` is
 /// `a[0]`, and an empty side adds nothing.
 pub(crate) fn join(outer: &str, inner: &str) -> String {
@@ -399,6 +432,58 @@ mod tests {
         assert_eq!(whole.field(), Some("attachments"), "no dangling dot");
         let quota = Error::from_dom("QuotaExceededError", "", Cause::NONE).within("x");
         assert_eq!(quota.field(), None, "storage errors have no field");
+    }
+
+    #[test]
+    fn any_key_makes_an_unambiguous_path() {
+        use super::key_path;
+        let paths = [
+            key_path("meta", "plain_$1"),
+            key_path("meta", "a.b"),
+            key_path("meta", "a[0]"),
+            key_path("meta", ""),
+            key_path("meta", "1st"),
+            key_path("meta", "x-api-key"),
+            key_path("meta", "`"),
+            key_path("", "é"),
+            key_path("", "top"),
+        ];
+        assert_eq!(
+            paths,
+            [
+                "meta.plain_$1",
+                r#"meta["a.b"]"#,
+                r#"meta["a[0]"]"#,
+                r#"meta[""]"#,
+                r#"meta["1st"]"#,
+                r#"meta["x-api-key"]"#,
+                r#"meta["`"]"#,
+                r#"["é"]"#,
+                "top",
+            ]
+        );
+        // A value checked with its key as root, found in `state`.
+        let under = |field: &str, key: &str| {
+            Error::value(field, "r")
+                .under_key("state", key)
+                .field()
+                .map(str::to_owned)
+        };
+        assert_eq!(under("a/b.x", "a/b").as_deref(), Some(r#"state["a/b"].x"#));
+        assert_eq!(under("k[0]", "k").as_deref(), Some("state.k[0]"));
+        assert_eq!(under("k", "k").as_deref(), Some("state.k"));
+        assert_eq!(
+            under("kb.x", "k").as_deref(),
+            Some("state.kb.x"),
+            "not its key"
+        );
+        // Under a list's item, as `within` joins it.
+        assert_eq!(
+            Error::invalid(key_path("", ""), "x")
+                .within("attachments[2]")
+                .field(),
+            Some(r#"attachments[2][""]"#)
+        );
     }
 
     #[test]

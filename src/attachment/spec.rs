@@ -125,7 +125,8 @@ fn todo_items(fields: &Map) -> Result<Vec<TodoItem>, Error> {
                 .ok_or_else(|| mistyped(&at, "an object", item))?;
             let field = |name: &str| format!("{at}.{name}");
             if let Some(unknown) = item.keys().find(|k| *k != "text" && *k != "completed") {
-                return Err(Error::invalid(field(unknown), "is not a todo item field"));
+                let at = crate::error::key_path(&at, unknown);
+                return Err(Error::invalid(at, "is not a todo item field"));
             }
             let text = match item.get("text") {
                 Some(Value::String(text)) => text.clone(),
@@ -153,7 +154,7 @@ fn string(fields: &Map, name: &str) -> Result<String, Error> {
 fn only(fields: &Map, allowed: &[&str]) -> Result<(), Error> {
     match fields.keys().find(|key| !allowed.contains(&key.as_str())) {
         Some(unknown) => Err(Error::invalid(
-            unknown.as_str(),
+            crate::error::key_path("", unknown),
             format!(
                 "is not a field of this kind (expected {})",
                 crate::text::join(allowed, ", ")

@@ -375,16 +375,12 @@ pub fn check_field(key: &str, value: &Value) -> Result<(), Error> {
 }
 
 /// A key holding a secret is refused in either mode, reported at its
-/// object's path: a path with the key in it would echo the secret. A key
-/// names a field, so it is never rewritten. Returns the field's path (from
-/// the root, when `path` is empty, its name).
+/// object's path (the root's is empty, for the caller to name): a path
+/// with the key in it would echo the secret. A key names a field, so it is
+/// never rewritten. Returns the field's path.
 fn field_path(path: &str, key: &str) -> Result<String, Error> {
-    check_text(if path.is_empty() { "(a key)" } else { path }, key)?;
-    Ok(if path.is_empty() {
-        key.to_owned()
-    } else {
-        format!("{path}.{key}")
-    })
+    check_text(path, key)?;
+    Ok(crate::error::key_path(path, key))
 }
 
 /// Whether a field holds a credential by its name alone.

@@ -128,7 +128,10 @@ fn credential_names_are_one_family_across_spellings() {
         let error = check_value("frame", &value).unwrap_err();
         assert_eq!(
             (error.code(), error.field().unwrap_or_default()),
-            ("CREDENTIAL", format!("frame.headers.{name}").as_str())
+            (
+                "CREDENTIAL",
+                crate::error::key_path("frame.headers", name).as_str()
+            )
         );
     }
     for name in [

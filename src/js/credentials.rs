@@ -46,5 +46,6 @@ pub fn redact_credentials(
         let result = crate::json!({"value": value, "redactions": redactions});
         Ok(super::values::to_js(&result))
     };
-    redact().map_err(|e: crate::Error| to_js(&e))
+    // Named as the walk in JS names what it refuses: `value.a.b`.
+    redact().map_err(|e: crate::Error| to_js(&e.within("value")))
 }

@@ -35,7 +35,8 @@ export function toJson(value, path, ids) {
   // The paths of the objects and arrays being walked.
   const trail = [];
   let items = 0;
-  const field = (at, key) => (at ? `${at}.${key}` : key);
+  // As JS would reach it: `at.key`, or `at["a.b"]` for a key no identifier.
+  const field = (at, key) => (/^[A-Za-z_$][\w$]*$/.test(key) ? (at ? `${at}.${key}` : key) : `${at}[${JSON.stringify(key)}]`);
   // Each id path as the steps left to it: a key, "[]" for any item, "*" for keys.
   const steps = ids ? ids.split("\n").filter((p) => p.startsWith(path)).map((p) => p.slice(path.length).match(/\[\]|[^.[\]]+/g) ?? []) : [];
   // An item takes the "[]" step; a key its name, but a key named "[]" or "*" no step.

@@ -140,10 +140,7 @@ impl Options {
         known: &[&'static str],
     ) -> Result<Self, Error> {
         let wrong = |field: &str, reason: &str| Error::argument(field, reason);
-        let key_at = |name: &str| match at {
-            "" => name.to_owned(),
-            _ => format!("{at}.{name}"),
-        };
+        let key_at = |name: &str| crate::error::key_path(at, name);
         if value.is_undefined() || value.is_null() {
             return Ok(Self(Vec::new()));
         }

@@ -13,6 +13,7 @@ use crate::json;
 use crate::json::{Map, Value};
 
 use crate::attachment::AttachmentStore;
+use crate::error::key_path;
 use crate::Error;
 
 /// Session-state key of the target's introspection tree.
@@ -371,7 +372,7 @@ impl TurnWrite {
                     },
                     other => other,
                 })?;
-                checks::state_value(key, value).map_err(|e| e.within(field))?;
+                checks::state_value(key, value).map_err(|e| e.under_key(field, key))?;
             }
         }
         // One key in both, or twice as a first write (which one would win
@@ -405,8 +406,8 @@ impl TurnWrite {
             }
         }
         match clash {
-            Some((0, key, reason)) => Err(Error::value(&format!("state.{key}"), reason)),
-            Some((_, key, reason)) => Err(Error::value(&format!("stateIfAbsent.{key}"), reason)),
+            Some((0, key, reason)) => Err(Error::value(&key_path("state", key), reason)),
+            Some((_, key, reason)) => Err(Error::value(&key_path("stateIfAbsent", key), reason)),
             None => Ok(()),
         }
     }

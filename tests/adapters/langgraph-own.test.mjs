@@ -461,7 +461,7 @@ for (const [name, open] of Object.entries(stores)) {
       const key = "sk-proj-" + "Zx9".repeat(16);
       const checkpoint = { ...emptyCheckpoint(), id: uuid6(1), channel_values: { notes: `use ${key}` }, channel_versions: { notes: 1 } };
       const put = await saver.put(thread(), checkpoint, metadata(1), { notes: 1 }).catch((e) => e);
-      expect(put).toMatchObject({ code: "CREDENTIAL", field: expect.stringMatching(/^state\.lg\/b\/\/notes\/1\./) });
+      expect(put).toMatchObject({ code: "CREDENTIAL", field: expect.stringMatching(/^state\["lg\/b\/\/notes\/1"\]\./) });
       expect(put.message).toMatch(/\(channel "notes"\)$/);
       const at = { configurable: { thread_id: "t", checkpoint_ns: "", checkpoint_id: uuid6(0) } };
       const write = await saver.putWrites(at, [["draft", "ok"], ["notes", `use ${key}`]], "task-7").catch((e) => e);

@@ -116,6 +116,20 @@ test("unknown option keys are INVALID_ARGUMENT naming the key", async () => {
     assert.deepEqual([refused?.code, refused?.field], ["INVALID_ARGUMENT", "options"]);
     assert.match(refused?.cause?.message ?? "", message, "the trap's error is the cause");
   }
+  // Any key makes a path JS would follow: `a["a.b"]`, never `a.a.b`.
+  const fieldOf = async (f) => { try { await f(); return null; } catch (e) { return e.field; } };
+  const at = new MemorySessionStore();
+  await at.createSession({ id: "s" });
+  assert.equal(await fieldOf(() => at.saveSessionState("s", "k", { "a.b": 1n })), 'k["a.b"]');
+  assert.equal(await fieldOf(() => at.saveSessionState("s", "k", { "a[0]": { x: 1n } })), 'k["a[0]"].x');
+  assert.equal(await fieldOf(() => at.appendActivityFrames("s", "r", [{ "": 1n }])), 'frames[0][""]');
+  assert.equal(await fieldOf(() => at.commitTurn("s", { state: { "x-y": { z: 1n } } })), 'state["x-y"].z');
+  assert.equal(await fieldOf(() => planTurn({ contextWindow: 1, history: 0, "[": 1 })), '["["]');
+  const spec = named(() => new AttachmentStore().setAttachment({ kind: "memory", slug: "a", memory: "b", "": 1 }));
+  assert.deepEqual([spec?.code, spec?.field], ["INVALID_SPEC", '[""]']);
+  assert.match(spec?.message ?? "", /`\[""\]` is not a field/);
+  assert.equal(await fieldOf(() => at.commitTurn("s", { state: { "x-y": 1 }, stateIfAbsent: { "x-y": 2 } })), 'stateIfAbsent["x-y"]');
+  assert.equal(await fieldOf(() => at.commitTurn("s", { state: { "x-y": { password: "hunter2" } } })), 'state["x-y"].password');
   const keys = new Proxy([], { get(t, k) { if (k === "length") throw new Error("length"); return Reflect.get(t, k); } });
   const sessionsOf = new MemorySessionStore();
   for (const list of [keys, revoked]) {

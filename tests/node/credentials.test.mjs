@@ -120,7 +120,7 @@ test("redactCredentials gives a value as a redacting store keeps it, and where i
   assert.deepEqual(value, { cmd: 'curl -H "Authorization: Bearer [REDACTED:authorization_header]"', env: [{ name: "DB_PASSWORD", value: "[REDACTED:credential_field]" }], n: 1 });
   assert.deepEqual(redactions, [{ path: "cmd", kind: "authorization_header" }, { path: "env[0].value", kind: "credential_field" }]);
   assert.deepEqual(attache.redactCredentials("plain"), { value: "plain", redactions: [] });
-  assert.throws(() => attache.redactCredentials({ [key]: 1 }), refused("(a key)"));
+  assert.throws(() => attache.redactCredentials({ [key]: 1 }), refused("value"));
   assert.throws(() => attache.redactCredentials(() => 1), (e) => isAttacheError(e) && e.code === "INVALID_VALUE");
 });
 

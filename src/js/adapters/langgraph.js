@@ -307,8 +307,11 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       await this.store.commitTurn(threadId, turn);
     } catch (e) {
       const field = typeof e?.field === "string" ? e.field : "";
+      // Keys are named as JS reaches them: `state["lg/c//…"]`.
       const key = Object.keys(names).find((k) =>
-        [`state.${k}`, `stateIfAbsent.${k}`].some((at) => field === at || field.startsWith(`${at}.`)),
+        [`state[${JSON.stringify(k)}]`, `stateIfAbsent[${JSON.stringify(k)}]`].some(
+          (at) => field === at || field.startsWith(`${at}.`) || field.startsWith(`${at}[`),
+        ),
       );
       if (key !== undefined && typeof e.message === "string") {
         // A frozen error keeps its message: the refusal matters more.
