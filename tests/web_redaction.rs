@@ -320,7 +320,7 @@ async fn a_throwing_listener_cannot_undo_a_redacted_write_and_bad_options_are_ty
     for (source, field) in [
         ("{ credentials: 'maybe' }", "credentials"),
         ("{ credentials: 'redact', onRedact: 5 }", "onRedact"),
-        ("{ credential: 'redact' }", "credential"),
+        ("{ credential: 'redact' }", "options.credential"),
     ] {
         let options = function("", source).call0(&JsValue::UNDEFINED).unwrap();
         let error = MemorySessionStore::new(options.clone())

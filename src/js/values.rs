@@ -122,7 +122,7 @@ pub struct Options(Vec<(&'static str, JsValue)>);
 
 impl Options {
     /// A call's options, whose checks name each by its key (`limit`): a
-    /// getter that throws or a typo is named alike.
+    /// getter that throws is named alike, a typo under `options`.
     pub fn read(value: &JsValue, known: &[&'static str]) -> Result<Self, Error> {
         Self::read_in(value, "options", "", known)
     }
@@ -140,7 +140,6 @@ impl Options {
         known: &[&'static str],
     ) -> Result<Self, Error> {
         let wrong = |field: &str, reason: &str| Error::argument(field, reason);
-        let key_at = |name: &str| crate::error::key_path(at, name);
         if value.is_undefined() || value.is_null() {
             return Ok(Self(Vec::new()));
         }
@@ -180,7 +179,10 @@ impl Options {
                 Some(name) => {
                     // A secret as a key is refused without echoing it.
                     crate::credentials::check_text(what, &name)?;
-                    return Err(wrong(&key_at(&name), "is not a known option"));
+                    // Under the object's name: a typo such as `sessionId`
+                    // must not read as that argument's own error.
+                    let field = crate::error::key_path(what, &name);
+                    return Err(wrong(&field, "is not a known option"));
                 }
                 None => return Err(wrong(what, "has a key that is not a known option")),
             }
@@ -191,7 +193,7 @@ impl Options {
             .filter(|&&name| own.iter().any(|o| o == name))
             .map(|&name| match super::attempt::get(value, name) {
                 Ok(v) => Ok((name, v)),
-                Err(thrown) => Err(threw(&key_at(name), &thrown)),
+                Err(thrown) => Err(threw(&crate::error::key_path(at, name), &thrown)),
             })
             .collect::<Result<_, _>>()
             .map(Self)

@@ -99,10 +99,13 @@ test("empty and blank ids are INVALID_ARGUMENT everywhere", async () => {
 
 test("unknown option keys are INVALID_ARGUMENT naming the key", async () => {
   const named = (f) => { try { f(); return null; } catch (e) { return e; } };
-  // Named as each option's own checks name it: `limit`, `counter.ratio`.
-  assert.equal(named(() => planTurn({ contextWindow: 100, history: 0, thresholdPrecent: 50 }))?.field, "thresholdPrecent");
-  assert.equal(named(() => buildRequest({ history: [], fromat: "openai" }))?.field, "fromat");
-  assert.equal(named(() => new AttachmentStore().checkPrefix({ provder: "openai" }))?.field, "provder");
+  // A typo under `options`: `sessionId` there is not the sessionId argument.
+  assert.equal(named(() => planTurn({ contextWindow: 100, history: 0, thresholdPrecent: 50 }))?.field, "options.thresholdPrecent");
+  assert.equal(named(() => buildRequest({ history: [], fromat: "openai" }))?.field, "options.fromat");
+  assert.equal(named(() => new AttachmentStore().checkPrefix({ provder: "openai" }))?.field, "options.provder");
+  const misplaced = await new MemorySessionStore().loadMessages("s", { sessionId: "s" }).catch((e) => e);
+  assert.equal(misplaced.field, "options.sessionId");
+  // A known option, by the name its own checks give it: `limit`, `counter.ratio`.
   assert.equal(named(() => planTurn({ contextWindow: "x", history: 0 }))?.field, "contextWindow");
   const getter = named(() => planTurn({ get contextWindow() { throw new Error("boom"); }, history: 0 }));
   assert.equal(getter?.code, "INVALID_ARGUMENT", "a throwing getter is typed");
@@ -124,7 +127,7 @@ test("unknown option keys are INVALID_ARGUMENT naming the key", async () => {
   assert.equal(await fieldOf(() => at.saveSessionState("s", "k", { "a[0]": { x: 1n } })), 'k["a[0]"].x');
   assert.equal(await fieldOf(() => at.appendActivityFrames("s", "r", [{ "": 1n }])), 'frames[0][""]');
   assert.equal(await fieldOf(() => at.commitTurn("s", { state: { "x-y": { z: 1n } } })), 'state["x-y"].z');
-  assert.equal(await fieldOf(() => planTurn({ contextWindow: 1, history: 0, "[": 1 })), '["["]');
+  assert.equal(await fieldOf(() => planTurn({ contextWindow: 1, history: 0, "[": 1 })), 'options["["]');
   const spec = named(() => new AttachmentStore().setAttachment({ kind: "memory", slug: "a", memory: "b", "": 1 }));
   assert.deepEqual([spec?.code, spec?.field], ["INVALID_SPEC", '[""]']);
   assert.match(spec?.message ?? "", /`\[""\]` is not a field/);

@@ -36,7 +36,7 @@ test("a turn commits messages, frames, state and pins in one call, and reads bac
   assert.deepEqual(restored.specs(), pinned.specs());
   await assert.rejects(store.commitTurn(id, { messages: [say("x")], attachments: {} }), code("INVALID_ARGUMENT", "attachments"));
   await assert.rejects(store.commitTurn(id, { messages: [say("x")], frames: [{ requestId: "r2" }] }), code("INVALID_VALUE", "frames[0].frames"));
-  await assert.rejects(store.commitTurn(id, { mesages: [] }), code("INVALID_ARGUMENT", "mesages"));
+  await assert.rejects(store.commitTurn(id, { mesages: [] }), code("INVALID_ARGUMENT", "options.mesages"));
   // A key the pins write, given by the host too: one would be lost.
   const host = [{ kind: "memory", slug: "h", memory: "H" }];
   await assert.rejects(store.commitTurn(id, { messages: [say("x")], state: { prefix_baseline: host }, attachments: pinned }),

@@ -84,7 +84,8 @@ function shown(value) {
 /** MemorySession's error, with what the host's value threw as its cause. */
 function userError(message, cause) {
   const error = new UserError(message);
-  error.cause = cause;
+  // Not enumerable, as `new Error(message, { cause })` makes it.
+  Object.defineProperty(error, "cause", { value: cause, writable: true, configurable: true });
   return error;
 }
 
