@@ -434,26 +434,32 @@ for (const [name, open] of Object.entries(stores)) {
       expect(await store.getSession("t")).toBeNull();
     });
 
-    it("an aborted run's late writes do not bring back a deleted thread; a new run starts it again", async () => {
+    it("a stopped run's late writes do not bring back a deleted thread; a live run's do", async () => {
       const store = await open();
       const saver = new AttacheCheckpointSaver(store);
       const [first] = await chain(saver, 1);
+      const stop = new AbortController();
+      stop.abort();
+      const { signal } = stop;
       const next = { ...emptyCheckpoint(), id: uuid6(1), channel_values: { a: "late" }, channel_versions: { a: 2 } };
-      const sub = { configurable: { thread_id: "t", checkpoint_ns: "child:1" } };
-      // Made after the delete, as LangGraph's chained puts still come.
+      const sub = { configurable: { thread_id: "t", checkpoint_ns: "child:1" }, signal };
+      // Made after the delete, as LangGraph still writes once invoke rejects:
+      // the next checkpoint, writes, a subgraph's first, the run's first.
       const deleted = saver.deleteThread("t");
       const late = [
-        saver.put(first, next, metadata(1), { a: 2 }),
-        saver.putWrites(first, [["a", "late"]], "task"),
+        saver.put({ ...first, signal }, next, metadata(1), { a: 2 }),
+        saver.putWrites({ ...first, signal }, [["a", "late"]], "task"),
         saver.put(sub, { ...next, id: uuid6(2) }, metadata(1), { a: 2 }),
+        saver.put({ ...thread(), signal }, { ...next, id: uuid6(3) }, metadata(-1), { a: 2 }),
       ];
       await Promise.all([deleted, ...late]);
       expect(await store.getSession("t")).toBeNull();
       expect(await saver.getTuple(thread())).toBeUndefined();
-      // A new run on the same thread id: its first put has no parent.
-      await chain(saver, 2);
-      expect(await store.getSession("t")).not.toBeNull();
-      expect((await saver.getTuple(thread())).checkpoint.channel_values).toEqual({ a: "a1", b: "same" });
+      // A live run's write is kept, even from a checkpoint the delete took
+      // (an edit from before a "clear chat"), as MemorySaver keeps it.
+      const live = { ...first, signal: new AbortController().signal };
+      await saver.put(live, next, metadata(1), { a: 2 });
+      expect((await saver.getTuple(thread())).checkpoint.channel_values).toEqual({ a: "late" });
     });
 
     it("a refusal names the channel and the task, not only the key it would have been stored under", async () => {

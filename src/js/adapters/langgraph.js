@@ -166,6 +166,15 @@ function utf8(bytes) {
 /** Older records' bytes, base64. */
 const fromBase64 = (text) => fromLatin1(atob(text));
 
+/** Whether the run that made `config` was stopped: its signal aborted. */
+function stopped(config) {
+  try {
+    return config.signal?.aborted === true;
+  } catch {
+    return false;
+  }
+}
+
 function required(config, field, what) {
   const value = config?.configurable?.[field];
   if (typeof value !== "string" || value === "") {
@@ -188,8 +197,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     // Items of array values the serializer has read back, each to the
     // JSON text it read (see _readsBack).
     this._readable = new WeakMap();
-    // Threads deleted here: an aborted run's late writes must not bring
-    // one back, until a new run's first put starts it again.
+    // Threads deleted here: a stopped run's late writes must not bring one
+    // back (see _commit).
     this._deleted = new Set();
   }
 
@@ -289,15 +298,17 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
    * A refusal names a key, so its message gets what the key holds, by
    * `names`, which a graph's user knows.
    */
-  async _commit(threadId, turn, names) {
+  async _commit(threadId, turn, names, config) {
     try {
       try {
         return await this.store.commitTurn(threadId, turn);
       } catch (e) {
         if (e?.code !== "NOT_FOUND") throw e;
       }
-      // As if it landed before the delete, which took it with the rest.
-      if (this._deleted.has(threadId)) return;
+      // A stopped run's write that finds its thread deleted here (LangGraph
+      // still writes after invoke rejects): as if it landed before the
+      // delete, which took it with the rest. A live run's starts it again.
+      if (this._deleted.has(threadId) && stopped(config)) return;
       try {
         await this.store.createSession({ id: threadId });
       } catch (e) {
@@ -542,9 +553,6 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     // The parent: a tuple's parentConfig names it, and getTuple takes a string.
     const asked = config.configurable.checkpoint_id;
     const parent = asked === undefined || asked === null || asked === "" ? null : identifier("config's configurable.checkpoint_id", asked);
-    // A root checkpoint without a parent is a run's first: it starts the
-    // thread anew. Taken when called, as the delete's mark is.
-    if (parent === null && ns === "") this._deleted.delete(threadId);
     const prepared = copyCheckpoint(checkpoint);
     const values = prepared.channel_values ?? {};
     prepared.channel_values = {};
@@ -563,7 +571,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       metadata: await this._encode(metadata),
       parent,
     };
-    await this._commit(threadId, { state }, names);
+    await this._commit(threadId, { state }, names, config);
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
@@ -595,7 +603,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       names[key] = `task ${taskId}'s write to channel "${channel}"`;
       (special !== undefined ? state : stateIfAbsent)[key] = { task: taskId, idx, channel, value: encoded, path: taskPath ?? "" };
     }
-    await this._commit(threadId, { state, stateIfAbsent }, names);
+    await this._commit(threadId, { state, stateIfAbsent }, names, config);
   }
 
   /** A thread is a session: deleting it deletes the session, whatever else it held. */
