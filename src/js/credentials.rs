@@ -41,11 +41,12 @@ pub fn redact_credentials(
     let redact = || {
         let mut value = super::values::from_js(&value, "value")?;
         let mut found = Vec::new();
-        credentials::redact_value("", &mut value, &[], &mut found)?;
+        // Named as the walk in JS names what it refuses: `value.a.b`.
+        credentials::redact_value("", &mut value, &[], &mut found)
+            .map_err(|e| e.within("value"))?;
         let redactions = credentials::redactions_value(&found);
         let result = crate::json!({"value": value, "redactions": redactions});
         Ok(super::values::to_js(&result))
     };
-    // Named as the walk in JS names what it refuses: `value.a.b`.
-    redact().map_err(|e: crate::Error| to_js(&e.within("value")))
+    redact().map_err(|e: crate::Error| to_js(&e))
 }

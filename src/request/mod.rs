@@ -59,7 +59,7 @@ fn check_cache_control(marker: &Value) -> Result<(), Error> {
         // A secret as a key is refused without echoing it.
         crate::credentials::check_text("cacheControl", key)?;
         return Err(Error::argument(
-            &format!("cacheControl.{key}"),
+            &crate::error::key_path("cacheControl", key),
             "is not a known option",
         ));
     }

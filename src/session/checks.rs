@@ -137,7 +137,7 @@ pub fn repl_state(value: &Value) -> Result<(), Error> {
             ),
         };
         return Err(Error::InvalidValue {
-            path: format!("repl_state.{key}{path}"),
+            path: format!("{}{path}", crate::error::key_path("repl_state", key)),
             reason: reason.to_owned(),
         });
     }

@@ -117,7 +117,7 @@ impl NewSession {
                 // As every other method's options: the key is at fault,
                 // not a value.
                 _ => {
-                    let field = format!("options.{key}");
+                    let field = key_path("options", key);
                     return Err(Error::argument(&field, "is not a known option"));
                 }
             }

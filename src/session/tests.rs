@@ -467,4 +467,7 @@ fn a_secret_used_as_a_key_in_a_typed_state_value_is_a_credential() {
         code(state_value(super::REPL_STATE_KEY, &json!({"x": 1}))),
         "INVALID_VALUE"
     );
+    // A key that is no identifier is bracketed, as everywhere.
+    let odd = state_value(super::REPL_STATE_KEY, &json!({"a.b": 1})).unwrap_err();
+    assert_eq!(odd.field(), Some(r#"repl_state["a.b"]"#));
 }

@@ -121,7 +121,9 @@ test("redactCredentials gives a value as a redacting store keeps it, and where i
   assert.deepEqual(redactions, [{ path: "cmd", kind: "authorization_header" }, { path: "env[0].value", kind: "credential_field" }]);
   assert.deepEqual(attache.redactCredentials("plain"), { value: "plain", redactions: [] });
   assert.throws(() => attache.redactCredentials({ [key]: 1 }), refused("value"));
-  assert.throws(() => attache.redactCredentials(() => 1), (e) => isAttacheError(e) && e.code === "INVALID_VALUE");
+  assert.throws(() => attache.redactCredentials(() => 1), (e) => isAttacheError(e) && e.code === "INVALID_VALUE" && e.field === "value");
+  assert.throws(() => attache.redactCredentials({ a: { "b-c": 1n } }), (e) => e.field === 'value.a["b-c"]');
+  assert.throws(() => attache.redactCredentials({ a: { [key]: 1 } }), refused("value.a"));
 });
 
 // A session, and pins whose last check's baseline holds `secret`.
