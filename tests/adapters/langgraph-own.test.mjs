@@ -460,6 +460,11 @@ for (const [name, open] of Object.entries(stores)) {
       const live = { ...first, signal: new AbortController().signal };
       await saver.put(live, next, metadata(1), { a: 2 });
       expect((await saver.getTuple(thread())).checkpoint.channel_values).toEqual({ a: "late" });
+      // Back, it is no longer marked: deleted elsewhere (another tab), a
+      // stopped run's first write makes it again, as for any thread.
+      await store.deleteSession("t");
+      await saver.put({ ...thread(), signal }, { ...next, id: uuid6(4) }, metadata(-1), { a: 2 });
+      expect(await store.getSession("t")).not.toBeNull();
     });
 
     it("a refusal names the channel and the task, not only the key it would have been stored under", async () => {

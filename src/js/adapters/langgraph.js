@@ -315,6 +315,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
         // Another put created it first.
         if (e?.code !== "ALREADY_EXISTS") throw e;
       }
+      // The thread is back: a later delete marks it again.
+      this._deleted.delete(threadId);
       await this.store.commitTurn(threadId, turn);
     } catch (e) {
       const field = typeof e?.field === "string" ? e.field : "";
