@@ -656,6 +656,9 @@ for (const [name, backend] of Object.entries(backends)) {
       const thrown = await session.applyHistoryTransaction({ operationId: "op-bad", transaction: { type: "append_items", items: [bad[3]] } }).catch((e) => e);
       expect(thrown.cause.message).toBe("a getter's own");
       expect(Object.keys(thrown)).not.toContain("cause");
+      const limit = await session.getItems(Symbol("n")).catch((e) => e);
+      expect(limit).toBeInstanceOf(UserError);
+      expect(limit.cause).toBeInstanceOf(TypeError);
       // A runaway role is quoted in part, as a log would keep it.
       const role = await session.addItems([{ role: "r".repeat(5000), content: "x" }]).catch((e) => e);
       expect(role).toBeInstanceOf(UserError);

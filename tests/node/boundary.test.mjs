@@ -110,6 +110,17 @@ test("unknown option keys are INVALID_ARGUMENT naming the key", async () => {
   const getter = named(() => planTurn({ get contextWindow() { throw new Error("boom"); }, history: 0 }));
   assert.equal(getter?.code, "INVALID_ARGUMENT", "a throwing getter is typed");
   assert.equal(getter?.field, "contextWindow", "named as the option's bad value is");
+  const store = new MemorySessionStore();
+  const throws = { get() { throw new Error("getter"); } };
+  for (const [call, field] of [
+    [(o) => store.loadMessages("s", o), "limit"],
+    [(o) => store.createSession(o), "options.title"],
+  ]) {
+    const key = field.split(".").pop();
+    const bad = await call({ [key]: -1 }).catch((e) => e);
+    const thrown = await call(Object.defineProperty({}, key, { ...throws, enumerable: true })).catch((e) => e);
+    assert.deepEqual([bad.field, thrown.field], [field, field], `${field}: a bad value and a getter, one name`);
+  }
   // A revoked Proxy (a stale Immer draft) or a throwing trap: what threw is the cause.
   const { proxy: revoked, revoke } = Proxy.revocable({}, {});
   revoke();
