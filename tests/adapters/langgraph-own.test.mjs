@@ -467,6 +467,41 @@ for (const [name, open] of Object.entries(stores)) {
       expect(await store.getSession("t")).not.toBeNull();
     });
 
+    it("a delete made while a live write makes its thread again stays marked", async () => {
+      const store = await open();
+      // createSession lands, then waits: the delete comes in between.
+      let created;
+      let release;
+      const made = new Promise((resolve) => (created = resolve));
+      const gate = new Promise((resolve) => (release = resolve));
+      const held = new Proxy(store, {
+        get(target, key) {
+          if (key === "createSession") {
+            return async (...args) => {
+              const info = await target.createSession(...args);
+              created();
+              await gate;
+              return info;
+            };
+          }
+          const value = Reflect.get(target, key);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      const saver = new AttacheCheckpointSaver(held);
+      await saver.deleteThread("t");
+      const checkpoint = (i) => ({ ...emptyCheckpoint(), id: uuid6(i), channel_values: { a: `v${i}` }, channel_versions: { a: i } });
+      const live = saver.put(thread(), checkpoint(1), metadata(-1), { a: 1 }).catch((e) => e);
+      await made;
+      await saver.deleteThread("t");
+      release();
+      expect(await live).toMatchObject({ code: "NOT_FOUND" });
+      const stop = new AbortController();
+      stop.abort();
+      await saver.put({ ...thread(), signal: stop.signal }, checkpoint(2), metadata(-1), { a: 2 });
+      expect(await store.getSession("t")).toBeNull();
+    });
+
     it("a refusal names the channel and the task, not only the key it would have been stored under", async () => {
       const saver = new AttacheCheckpointSaver(await open());
       const key = "sk-proj-" + "Zx9".repeat(16);

@@ -197,9 +197,9 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     // Items of array values the serializer has read back, each to the
     // JSON text it read (see _readsBack).
     this._readable = new WeakMap();
-    // Threads deleted here: a stopped run's late writes must not bring one
-    // back (see _commit).
-    this._deleted = new Set();
+    // Threads deleted here, each to its delete's own mark: a stopped run's
+    // late writes must not bring one back (see _commit).
+    this._deleted = new Map();
   }
 
   /** The serializer's output, as JSON where it is JSON, named by `name` (a channel's). */
@@ -308,16 +308,17 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       // A stopped run's write that finds its thread deleted here (LangGraph
       // still writes after invoke rejects): as if it landed before the
       // delete, which took it with the rest. A live run's starts it again.
-      if (this._deleted.has(threadId) && stopped(config)) return;
+      const mark = this._deleted.get(threadId);
+      if (mark !== undefined && stopped(config)) return;
       try {
         await this.store.createSession({ id: threadId });
       } catch (e) {
         // Another put created it first.
         if (e?.code !== "ALREADY_EXISTS") throw e;
       }
-      // The thread is back: a later delete marks it again.
-      this._deleted.delete(threadId);
       await this.store.commitTurn(threadId, turn);
+      // The thread is back, unless a delete since marked it anew.
+      if (this._deleted.get(threadId) === mark) this._deleted.delete(threadId);
     } catch (e) {
       const field = typeof e?.field === "string" ? e.field : "";
       // Keys are named as JS reaches them: `state["lg/c//…"]`.
@@ -610,7 +611,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
 
   /** A thread is a session: deleting it deletes the session, whatever else it held. */
   async deleteThread(threadId) {
-    if (typeof threadId === "string") this._deleted.add(threadId);
+    if (typeof threadId === "string") this._deleted.set(threadId, {});
     await this.store.deleteSession(threadId);
   }
 }
