@@ -26,6 +26,17 @@ fn wrap_store_method(method: &str, body: &str) {
     ));
 }
 
+/// Another connection upgrades `name` past this build's schema, then closes.
+async fn upgrade_elsewhere(name: &str) {
+    let factory = idb::Factory::new().unwrap();
+    let db = factory
+        .open(name, Some(VERSION + 1))
+        .unwrap()
+        .await
+        .unwrap();
+    db.close();
+}
+
 fn restore_store_method() {
     run_js("globalThis.__attacheRestore()");
 }
@@ -166,13 +177,7 @@ async fn a_write_counts_only_once_its_transaction_completes() {
 #[wasm_bindgen_test]
 async fn a_database_from_a_newer_version_is_a_version_error() {
     let name = fresh_name("newer");
-    let factory = idb::Factory::new().unwrap();
-    let db = factory
-        .open(&name, Some(VERSION + 1))
-        .unwrap()
-        .await
-        .unwrap();
-    db.close();
+    upgrade_elsewhere(&name).await;
     let error = attache::idb::IdbSessionStore::open(
         &name,
         Durability::Default,
@@ -293,13 +298,7 @@ async fn an_upgrade_elsewhere_closes_our_connection_and_tells_the_host() {
     let (seen, listener) = recorder();
     store.on_version_change(Some(listener));
     // This open would wait forever if the store kept its connection.
-    let factory = idb::Factory::new().unwrap();
-    factory
-        .open(&name, Some(VERSION + 1))
-        .unwrap()
-        .await
-        .unwrap()
-        .close();
+    upgrade_elsewhere(&name).await;
     assert_eq!(
         *seen.borrow(),
         [VersionChange {
@@ -546,13 +545,7 @@ async fn a_burst_of_calls_shares_the_failure_of_the_one_open() {
     let name = fresh_name("burst-fails");
     let store = open(&name, Durability::Default).await;
     store.close();
-    let factory = idb::Factory::new().unwrap();
-    let newer = factory
-        .open(&name, Some(VERSION + 1))
-        .unwrap()
-        .await
-        .unwrap();
-    newer.close();
+    upgrade_elsewhere(&name).await;
     count_opens();
     let calls = (0..20).map(|_| store.list_sessions());
     let results = futures::future::join_all(calls).await;
