@@ -123,10 +123,9 @@ fn todo_items(fields: &Map) -> Result<Vec<TodoItem>, Error> {
             let item = item
                 .as_object()
                 .ok_or_else(|| mistyped(&at, "an object", item))?;
-            let field = |name: &str| format!("{at}.{name}");
+            let field = |name: &str| crate::error::key_path(&at, name);
             if let Some(unknown) = item.keys().find(|k| *k != "text" && *k != "completed") {
-                let at = crate::error::key_path(&at, unknown);
-                return Err(Error::invalid(at, "is not a todo item field"));
+                return Err(Error::invalid(field(unknown), "is not a todo item field"));
             }
             let text = match item.get("text") {
                 Some(Value::String(text)) => text.clone(),

@@ -41,10 +41,11 @@ impl<'a> At<'a> {
                 out.push_str(name);
                 index(out, i);
             }
+            // A key from the host may be no identifier: `a["b.c"]`.
             At::Field(parent, name) => {
-                parent.write(out);
-                out.push('.');
-                out.push_str(name);
+                let mut at = String::new();
+                parent.write(&mut at);
+                out.push_str(&crate::error::key_path(&at, name));
             }
             At::Index(parent, i) => {
                 parent.write(out);

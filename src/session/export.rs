@@ -118,7 +118,10 @@ impl SessionExport {
             // A key is named in the path, so never with a secret in it:
             // refused at the document, as a redacting store refuses it.
             crate::credentials::check_text("document", key)?;
-            return Err(wrong(key, "is not a field of a session document"));
+            return Err(Error::value(
+                &crate::error::key_path("document", key),
+                "is not a field of a session document",
+            ));
         }
         // Exactly these fields (one more would be dropped unseen); each
         // field is named where it is wrong.

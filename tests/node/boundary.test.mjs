@@ -144,6 +144,10 @@ test("unknown option keys are INVALID_ARGUMENT naming the key", async () => {
   assert.match(spec?.message ?? "", /`\[""\]` is not a field/);
   assert.equal(await fieldOf(() => at.commitTurn("s", { state: { "x-y": 1 }, stateIfAbsent: { "x-y": 2 } })), 'stateIfAbsent["x-y"]');
   assert.equal(await fieldOf(() => at.commitTurn("s", { state: { "x-y": { password: "hunter2" } } })), 'state["x-y"].password');
+  // Unknown fields the core names: a message's, a document's.
+  assert.equal(await fieldOf(() => estimateTokens([{ role: "user", content: "x", "a.b": 1 }])), 'messages[0]["a.b"]');
+  const exported = await at.exportSession("s");
+  assert.equal(await fieldOf(() => at.importSession({ ...exported, "x-y": 1 }, { id: "s2" })), 'document["x-y"]');
   const keys = new Proxy([], { get(t, k) { if (k === "length") throw new Error("length"); return Reflect.get(t, k); } });
   const sessionsOf = new MemorySessionStore();
   for (const list of [keys, revoked]) {
