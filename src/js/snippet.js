@@ -36,7 +36,7 @@ export function toJson(value, path, ids) {
   const trail = [];
   let items = 0;
   // As JS would reach it: `at.key`, or `at["a.b"]` for a key no identifier.
-  const field = (at, key) => (/^[A-Za-z_$][\w$]*$/.test(key) ? (at ? `${at}.${key}` : key) : `${at}[${JSON.stringify(key)}]`);
+  const field = (at, key) => (/^[A-Za-z_$][\w$]*$/.test(key) ? (at ? `${at}.${key}` : key) : `${at}[${stringify(key)}]`);
   // Each id path as the steps left to it: a key, "[]" for any item, "*" for keys.
   const steps = ids ? ids.split("\n").filter((p) => p.startsWith(path)).map((p) => p.slice(path.length).match(/\[\]|[^.[\]]+/g) ?? []) : [];
   // An item takes the "[]" step; a key its name, but a key named "[]" or "*" no step.
@@ -119,9 +119,10 @@ export function toJson(value, path, ids) {
         const problem = keysAreIds && idProblem(k);
         if (problem) throw { field: at, reason: `has a key that ${problem}` };
         if (illFormed(k)) throw { path: at, reason: "has a key with a lone surrogate, which UTF-8 cannot hold" };
-        const item = read(v, k, field(at, k));
+        const where = field(at, k);
+        const item = read(v, k, where);
         // Absent and undefined mean the same, as in JSON.stringify.
-        if (item !== undefined) result[k] = check(item, field(at, k), k, false, down(pats, k, true));
+        if (item !== undefined) result[k] = check(item, where, k, false, down(pats, k, true));
       }
     }
     if (out === v) trail.pop();

@@ -323,7 +323,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       const field = typeof e?.field === "string" ? e.field : "";
       // Keys are named as JS reaches them: `state["lg/c//…"]`.
       const key = Object.keys(names).find((k) =>
-        [`state[${JSON.stringify(k)}]`, `stateIfAbsent[${JSON.stringify(k)}]`].some(
+        [`state[${stringifyJson(k)}]`, `stateIfAbsent[${stringifyJson(k)}]`].some(
           (at) => field === at || field.startsWith(`${at}.`) || field.startsWith(`${at}[`),
         ),
       );
