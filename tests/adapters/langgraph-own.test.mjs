@@ -38,6 +38,31 @@ async function chain(saver, n, values = (i) => ({ a: `a${i}`, b: "same" })) {
   return configs;
 }
 
+/** `store`, whose first `method` call that succeeds waits, once landed, until `release()`; `reached` resolves then. */
+function holdFirst(store, method) {
+  let landed, release;
+  const reached = new Promise((resolve) => (landed = resolve));
+  const gate = new Promise((resolve) => (release = resolve));
+  let held = false;
+  const proxy = new Proxy(store, {
+    get(target, key) {
+      const value = Reflect.get(target, key);
+      if (typeof value !== "function") return value;
+      if (key !== method) return value.bind(target);
+      return async (...args) => {
+        const result = await value.apply(target, args);
+        if (!held) {
+          held = true;
+          landed();
+          await gate;
+        }
+        return result;
+      };
+    },
+  });
+  return { held: proxy, reached, release };
+}
+
 for (const [name, open] of Object.entries(stores)) {
   describe(`AttacheCheckpointSaver on ${name}`, () => {
     it("lists newest first, and `before` and `limit` count from the newest", async () => {
@@ -470,24 +495,7 @@ for (const [name, open] of Object.entries(stores)) {
     it("a delete made while a live write makes its thread again stays marked", async () => {
       const store = await open();
       // createSession lands, then waits: the delete comes in between.
-      let created;
-      let release;
-      const made = new Promise((resolve) => (created = resolve));
-      const gate = new Promise((resolve) => (release = resolve));
-      const held = new Proxy(store, {
-        get(target, key) {
-          if (key === "createSession") {
-            return async (...args) => {
-              const info = await target.createSession(...args);
-              created();
-              await gate;
-              return info;
-            };
-          }
-          const value = Reflect.get(target, key);
-          return typeof value === "function" ? value.bind(target) : value;
-        },
-      });
+      const { held, reached: made, release } = holdFirst(store, "createSession");
       const saver = new AttacheCheckpointSaver(held);
       await saver.deleteThread("t");
       const checkpoint = (i) => ({ ...emptyCheckpoint(), id: uuid6(i), channel_values: { a: `v${i}` }, channel_versions: { a: i } });
@@ -496,6 +504,25 @@ for (const [name, open] of Object.entries(stores)) {
       await saver.deleteThread("t");
       release();
       expect(await live).toMatchObject({ code: "NOT_FOUND" });
+      const stop = new AbortController();
+      stop.abort();
+      await saver.put({ ...thread(), signal: stop.signal }, checkpoint(2), metadata(-1), { a: 2 });
+      expect(await store.getSession("t")).toBeNull();
+    });
+
+    it("a delete made after a live write landed, before it cleared the mark, keeps its own mark", async () => {
+      const store = await open();
+      // The commit after createSession lands (the first, NOT_FOUND, does
+      // not), then waits: the delete comes in between.
+      const { held, reached: committed, release } = holdFirst(store, "commitTurn");
+      const saver = new AttacheCheckpointSaver(held);
+      await saver.deleteThread("t");
+      const checkpoint = (i) => ({ ...emptyCheckpoint(), id: uuid6(i), channel_values: { a: `v${i}` }, channel_versions: { a: i } });
+      const live = saver.put(thread(), checkpoint(1), metadata(-1), { a: 1 });
+      await committed;
+      await saver.deleteThread("t");
+      release();
+      await live;
       const stop = new AbortController();
       stop.abort();
       await saver.put({ ...thread(), signal: stop.signal }, checkpoint(2), metadata(-1), { a: 2 });
