@@ -39,7 +39,10 @@ let pinned = new AttachmentStore();
 let lastSteps = [];
 /** Every request the page sent, for the curious (and the end-to-end test); `sent` counts those of failed turns too. */
 window.demo = { requests: [], sent: 0 };
-const counted = { complete: (messages, signal) => (window.demo.sent++, model.complete(messages, signal)) };
+const counted = {
+  get tools() { return model.tools; },
+  complete: (messages, signal) => (window.demo.sent++, model.complete(messages, signal)),
+};
 
 function notice(text) {
   $("notice").textContent = text;
@@ -126,9 +129,14 @@ async function reloadPins() {
   const generation = ++reloads;
   const pins = (await store.loadAttachments(id)) ?? new AttachmentStore();
   // Another session opened, or a later reload began, meanwhile: theirs
-  // stay. The old store is left to its finalizer.
-  if (id === sessionId && generation === reloads) pinned = pins;
-  else pins.free();
+  // stay. The old store is freed now: a finalizer may never run, and a
+  // file pin holds its whole file in wasm memory, which never shrinks. No
+  // turn holds it: reloads wait until the page is idle, or run first in
+  // the turn's or the change's own exclusive().
+  if (id !== sessionId || generation !== reloads) return pins.free();
+  const old = pinned;
+  pinned = pins;
+  old.free();
 }
 
 /** `write()`; if it fails, the pins as stored, since it may have changed them first. */

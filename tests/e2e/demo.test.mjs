@@ -765,6 +765,63 @@ test("pins that alone reach the compaction line stop a turn before anything is s
   await page.selectOption("#context-window", "8000");
 });
 
+test("a pin change frees the pins it replaces: a large pinned file is not kept once per change", async () => {
+  const p = await env.context.newPage();
+  try {
+    await p.goto(`${env.origin}/`);
+    await p.waitForSelector("body[data-ready=true]", { timeout: 20000 });
+    const began = await p.inputValue("#session-select");
+    await p.click("#session-new");
+    await p.waitForFunction((id) => document.querySelector("#session-select").value !== id && !document.body.dataset.busy, began);
+    await p.fill("#pin-file input[name=path]", "big.log");
+    // 2 MiB, all kept by the pin (only its rendering is cut).
+    await p.$eval("#file-contents", (t) => { t.value = "a log line\n".repeat(190_650); });
+    await p.click("#pin-file button:not(.cancel)");
+    await p.waitForFunction(() => /file:big\.log/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+    // The page's own instance: the same module URL, already initialised.
+    const memory = () => p.evaluate(async () => (await (await import("/pkg/attache.js")).default()).memory.buffer.byteLength);
+    // Every store a load makes, held until freed: so no finalizer frees one
+    // the page dropped, and what the page leaks shows whatever the GC does.
+    await p.evaluate(async () => {
+      const { AttachmentStore } = await import("/pkg/attache.js");
+      const { __wrap: wrap, prototype: { free } } = AttachmentStore;
+      const live = new Set();
+      let loaded = 0;
+      AttachmentStore.__wrap = function (...args) {
+        const pins = wrap.apply(this, args);
+        live.add(pins);
+        loaded++;
+        return pins;
+      };
+      AttachmentStore.prototype.free = function () {
+        live.delete(this);
+        return free.call(this);
+      };
+      window.pinsHeld = () => ({ loaded, live: live.size });
+    });
+    // Each tick stores the pins and loads them back from the store.
+    const tick = async () => {
+      const box = p.locator("#todos input[type=checkbox]").first();
+      const was = await box.isChecked();
+      await box.setChecked(!was);
+      await p.waitForFunction((want) => document.querySelector("#todos input[type=checkbox]").checked === want && !document.body.dataset.busy, !was);
+    };
+    for (let i = 0; i < 2; i++) await tick();
+    const before = await memory();
+    for (let i = 0; i < 12; i++) await tick();
+    const grown = (await memory()) - before;
+    const { loaded, live } = await p.evaluate(() => window.pinsHeld());
+    assert.ok(loaded >= 14, `each tick loads the pins (${loaded} loads)`);
+    assert.ok(live <= 1, `${live} loaded stores not freed; only the one shown may be`);
+    // Each copy kept would hold the file: 12 ticks, 24 MiB or more.
+    assert.ok(grown < 12 << 20, `wasm memory grew ${grown} bytes over 12 pin changes`);
+    await p.click("#session-delete");
+    await p.waitForFunction(() => !/file:big\.log/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+  } finally {
+    await p.close();
+  }
+});
+
 test("screenshots at 1366×860 and 390×844, with no horizontal scroll", async () => {
   const out = new URL("target/screenshots/", root);
   await mkdir(out, { recursive: true });
