@@ -42,7 +42,7 @@ function runTool(call, pinned) {
     if (typeof args.query !== "string" || args.query.trim() === "") return "Error: lookup takes a non-empty `query` string.";
     const query = args.query.toLowerCase();
     // What a pin says, not its field names: "memory" or "path" is no hit.
-    const said = { memory: (s) => s.memory, file: (s) => `${s.path}\n${s.contents ?? ""}`, custom: (s) => s.text };
+    const said = { memory: (s) => s.memory, file: (s) => `${s.path}\n${s.contents ?? ""}`, todo: (s) => s.items.map((i) => i.text).join("\n"), custom: (s) => s.text };
     // specs() and attachmentIds() share pin order.
     const specs = pinned.specs();
     const hits = pinned.attachmentIds().filter((_, i) => said[specs[i].kind]?.(specs[i]).toLowerCase().includes(query));
@@ -129,8 +129,9 @@ async function turn({ store, sessionId, pinned, model, text, contextWindow, snap
   const frames = [];
   const frame = (f) => frames.push({ at: Date.now(), ...f });
   const user = { role: "user", content: text };
-  // buildRequest adds the system prompt; planTurn counts it as overhead.
-  const overhead = estimateTokens([{ role: "system", content: SYSTEM }], "openai");
+  // buildRequest adds the system prompt, and a model may be sent tool
+  // schemas with it: planTurn counts both as overhead.
+  const overhead = estimateTokens([{ role: "system", content: SYSTEM }, ...(model.tools ? [{ role: "system", content: JSON.stringify(model.tools) }] : [])], "openai");
   let history = await store.loadMessages(sessionId);
   const stored = history.length;
   // The pins as the turn was given them, loaded from the store: see the commit.
@@ -195,7 +196,9 @@ async function turn({ store, sessionId, pinned, model, text, contextWindow, snap
     history.push(reply);
     added.push(reply);
     const calls = reply.content.filter?.((p) => p.type === "tool_call") ?? [];
-    frame({ type: "reply", step, text: (reply.content.find?.((p) => p.type === "text")?.text ?? String(reply.content)).slice(0, 120), toolCalls: calls.length });
+    // A reply may be only tool calls, or only thought: its text is then "".
+    const text = typeof reply.content === "string" ? reply.content : reply.content.filter((p) => p.type === "text").map((p) => p.text).join("");
+    frame({ type: "reply", step, text: text.slice(0, 120), toolCalls: calls.length });
     if (calls.length === 0) break;
     const results = calls.map((call) => {
       const output = runTool(call, pinned);

@@ -30,6 +30,9 @@ export const tools = [
   },
 ];
 
+/** Words that ask, never what is asked about. */
+const ASKING = new Set(["what", "which", "where", "when", "does", "should", "would", "could", "about", "tell", "please", "there", "this", "that", "have"]);
+
 const textOf = (message) =>
   typeof message.content === "string" ? message.content : message.content.filter((p) => p.type === "text").map((p) => p.text).join("");
 
@@ -45,7 +48,11 @@ export const scripted = {
       const done = asked.match(/^done[:\s]+(.+)$/i);
       if (todo) return { role: "assistant", content: [{ type: "text", text: "I'll track that." }, call("update_todos", { add: [todo[1].trim()] })] };
       if (done) return { role: "assistant", content: [{ type: "text", text: "Marking it done." }, call("update_todos", { complete: [done[1].trim()] })] };
-      const query = asked.split(/\W+/).filter((w) => w.length > 3).sort((a, b) => b.length - a.length)[0] ?? asked;
+      // The longest word the pins hold, so "What does auth use?" looks up
+      // "auth"; the longest word if none does.
+      const words = asked.split(/\W+/).filter((w) => w.length > 3 && !ASKING.has(w.toLowerCase())).sort((a, b) => b.length - a.length);
+      const said = messages.filter(isPinned).map(textOf).join("\n").toLowerCase();
+      const query = words.find((w) => said.includes(w.toLowerCase())) ?? words[0] ?? asked;
       return { role: "assistant", content: [{ type: "text", text: `Plan: look up "${query}" in what is pinned, then answer.` }, call("lookup", { query })] };
     }
     // After the tools: answer from what they returned and what is pinned.
@@ -82,8 +89,17 @@ function stopOrTimeout(stop) {
 
 /** An OpenAI-compatible endpoint; the key stays in this object, in memory. */
 export function endpoint({ url, model, key }) {
+  // "localhost:11434/v1" parses, with "localhost:" as its scheme. The URL
+  // is not quoted: it may hold a password.
+  let parsed = null;
+  try {
+    parsed = new URL(url);
+  } catch { /* said below */ }
+  if (!/^https?:$/.test(parsed?.protocol ?? "")) throw new Error("The endpoint URL must begin with http:// or https://, as http://localhost:11434/v1 does.");
   return {
-    name: `${model} at ${new URL(url).host}`,
+    name: `${model} at ${parsed.host}`,
+    // Sent with every request, so the budget counts them.
+    tools,
     async complete(messages, stop) {
       const body = { model, messages: toOpenAI(messages), tools };
       const response = await fetch(`${url.replace(/\/$/, "")}/chat/completions`, {

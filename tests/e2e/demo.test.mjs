@@ -284,10 +284,16 @@ test("an OpenAI-compatible endpoint gets the pins first and the key only in its 
     await page.fill("#pin-memory textarea[name=memory]", `the key is ${later}`);
     await page.click("#pin-memory button");
     await page.waitForFunction(() => /memory:early/.test(document.querySelector("#pinned").textContent));
-    // A key with no endpoint is refused before anything changes.
-    await page.fill("#model-form input[name=key]", later);
-    await page.click("#model-form button:not([type=button])");
-    await page.waitForFunction(() => /Invalid URL/i.test(document.querySelector("#notice").textContent) && !document.body.dataset.busy);
+    // A key with no endpoint, or one with no scheme, is refused before
+    // anything changes.
+    for (const url of ["", "localhost:11434/v1"]) {
+      await page.fill("#model-form input[name=url]", url);
+      await page.fill("#model-form input[name=key]", later);
+      await page.evaluate(() => { document.querySelector("#notice").textContent = ""; });
+      await page.click("#model-form button:not([type=button])");
+      await page.waitForFunction(() => /must begin with http:\/\/ or https:\/\//.test(document.querySelector("#notice").textContent) && !document.body.dataset.busy);
+      assert.match(await page.textContent("#model-name"), /scripted/, url);
+    }
     assert.match(await page.textContent("#pinned"), /memory:early/, "the key was not registered");
     assert.doesNotMatch(await page.textContent("#pinned"), /holds the model's key/);
     await page.fill("#model-form input[name=url]", stub.url);

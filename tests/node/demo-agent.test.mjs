@@ -63,7 +63,7 @@ async function session(model) {
   // Stored, as the page's pins are: a turn compares them with the store.
   await store.saveAttachments(id, pinned);
   const calls = [];
-  const counted = { name: "counted", complete: (messages) => { calls.push(messages); return model.complete(messages); } };
+  const counted = { name: "counted", tools: model.tools, complete: (messages) => { calls.push(messages); return model.complete(messages); } };
   const turn = (text, contextWindow = 8000, more = {}) =>
     runTurn({ store, sessionId: id, pinned, model: counted, text, contextWindow, snapshot: () => ({}), ...more });
   return { store, id, pinned, calls, turn };
@@ -84,6 +84,52 @@ test("a key in the user's message, or in stored history, never reaches the model
   } finally {
     attache.forgetSecrets();
   }
+});
+
+test("the scripted model looks up the word the pins hold, in memories, files and todos", async () => {
+  const { store, id, pinned, calls, turn } = await session(scripted);
+  pinned.setAttachment({ kind: "file", path: "README.md", contents: "Auth uses Argon2id with RFC 9106 parameters." });
+  await store.saveAttachments(id, pinned);
+  const lookedUp = async (question) => {
+    await turn(question);
+    return calls.at(-1).at(-1).content[0].content.map((p) => p.text).join("");
+  };
+  // "What" and "does" are as long as "auth"; "which" is longer than "hash".
+  assert.equal(await lookedUp("What does auth use?"), '"auth" appears in todo:session, file:README.md.');
+  assert.equal(await lookedUp("Which hash does auth use?"), '"auth" appears in todo:session, file:README.md.');
+  assert.equal(await lookedUp("what should I review?"), '"review" appears in todo:session.');
+  assert.equal(await lookedUp("Tell me about kangaroos"), 'Nothing pinned mentions "kangaroos".');
+});
+
+test("tool schemas sent with every request are counted in the plan", async () => {
+  const plain = { complete: (messages) => scripted.complete(messages) };
+  const schemas = endpoint({ url: "http://127.0.0.1:9/v1", model: "m" }).tools;
+  const [without, withTools] = await Promise.all([plain, { ...plain, tools: schemas }].map(async (model) => {
+    const { turn } = await session(model);
+    return (await turn("What is pinned?")).steps[0].plan.payloadTokens;
+  }));
+  // The two schemas are about 110 tokens of JSON.
+  assert.ok(withTools - without > 100, `${withTools} with the schemas, ${without} without`);
+});
+
+test("a reply with no text part is recorded with no text, not as [object Object]", async () => {
+  let step = 0;
+  const quiet = {
+    complete: (messages) => step++ === 0
+      ? { role: "assistant", content: [{ type: "tool_call", id: "c1", name: "lookup", arguments: { query: "auth" } }] }
+      : { role: "assistant", content: [{ type: "thinking", thinking: "done" }] },
+  };
+  const { store, id, turn } = await session(quiet);
+  const { requestId } = await turn("look it up");
+  const replies = (await store.loadActivityFrames(id, requestId)).filter((f) => f.type === "reply");
+  assert.deepEqual(replies.map((f) => [f.text, f.toolCalls]), [["", 1], ["", 0]]);
+});
+
+test("an endpoint URL without http:// or https:// is refused when set, without quoting it", () => {
+  for (const url of ["localhost:11434/v1", "ftp://host/v1", "not a url", "javascript:alert(1)", "http//user:hunter2hunter2@host/v1"]) {
+    assert.throws(() => endpoint({ url, model: "m" }), (e) => /must begin with http:\/\/ or https:\/\//.test(e.message) && !e.message.includes("hunter2"), url);
+  }
+  assert.equal(endpoint({ url: "https://host:8443/v1", model: "m" }).name, "m at host:8443");
 });
 
 test("a done: that matches no todo says so", async () => {
