@@ -1259,21 +1259,16 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     // `password=` is not measured to the end of the text from each one.
     let longest = if quoted { 4096 } else { 512 };
     let window = &value.as_bytes()[..value.len().min(longest)];
-    let spaced = quoted && passphrase(name);
-    let run = match quote {
-        // To the closing quote; a passphrase's words are one value, other
-        // values end at a space.
-        Some(q) => {
-            let close = quoted_len(window, q, escaped);
-            if spaced {
-                close
-            } else {
-                window[..close]
-                    .iter()
-                    .position(|&b| b == b' ')
-                    .unwrap_or(close)
-            }
-        }
+    let close = quote.map(|q| quoted_len(window, q, escaped));
+    let run = match close {
+        // To the closing quote: a passphrase's words are one value; other
+        // values are judged by their first word (`"Enter your password"`
+        // is a label).
+        Some(close) if passphrase(name) => close,
+        Some(close) => window[..close]
+            .iter()
+            .position(|&b| b == b' ')
+            .unwrap_or(close),
         None => window
             .iter()
             .take_while(|&&b| {
@@ -1342,10 +1337,12 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     }
     // Only now: measuring the value's end for every name would be quadratic.
     let start = offset(text, value);
-    // A quoted value that runs past its window ends where the value does
-    // (never inside a character); a bare one may take punctuation with it.
-    let end = match quote {
-        Some(_) if run < window.len() || window.len() == value.len() => run,
+    // A quoted value goes to its closing quote, every word of it, or, with
+    // none in its window, where the value ends (never inside a character);
+    // a bare one may take punctuation with it.
+    let end = match close {
+        Some(close) if close < window.len() || window.len() == value.len() => close,
+        Some(_) if run < window.len() => run,
         Some(_) => value_end(value, true),
         // After a quoted name, not the `}` that closes the object: a `,`
         // `}` or `]` that JSON follows ends it (in YAML, `pa,ss` is one).

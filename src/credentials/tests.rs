@@ -978,6 +978,40 @@ fn quoted_values_end_at_their_own_quote_one_level_down_too() {
 }
 
 #[test]
+fn a_quoted_password_with_spaces_goes_whole_once_its_first_word_counts() {
+    for (text, redacted) in [
+        (
+            r#"DB_PASSWORD="correcthorse battery staple""#,
+            r#"DB_PASSWORD="[REDACTED:credential_assignment]""#,
+        ),
+        (
+            "export SECRET='Tr0ub4dor&3 and more' # set\nnext=1",
+            "export SECRET='[REDACTED:credential_assignment]' # set\nnext=1",
+        ),
+        (
+            r#"{"cmd":"export PASSWORD=\"Sup3rS3cret two words\" && run"}"#,
+            r#"{"cmd":"export PASSWORD=\"[REDACTED:credential_assignment]\" && run"}"#,
+        ),
+        // No closing quote on its line: to the line's end, no further.
+        (
+            "password = \"Sup3rS3cret and prose\nthat goes on\"",
+            "password = \"[REDACTED:credential_assignment]\nthat goes on\"",
+        ),
+    ] {
+        let mut out = text.to_owned();
+        redact_text("t", &mut out, &mut Vec::new()).unwrap();
+        assert_eq!(out, redacted, "{text}");
+    }
+    // A label's first word is no credential, so none of it is.
+    for text in [
+        r#"password = "Enter your password""#,
+        r#"secret: "correct horse battery staple""#,
+    ] {
+        assert_eq!(find(text), None, "{text}");
+    }
+}
+
+#[test]
 fn lists_of_values_count_but_sentences_labels_and_examples_do_not() {
     for value in [
         json!({"password": ["hunter2"]}),
