@@ -399,6 +399,10 @@ impl TurnWrite {
             if before == key && (at > 0 || in_state == 0) && clash.is_none_or(|c| at < c.0) {
                 let reason = match (in_state, at) {
                     (0, 0) => "is also written by `attachments`",
+                    // The pins' keys may be in state as the pins wrote them.
+                    (0, _) if key == ATTACHMENTS_KEY || key == PREFIX_BASELINE_KEY => {
+                        "is also in state, or written by `attachments`"
+                    }
                     (0, _) => "is also in state",
                     _ => "is given twice",
                 };

@@ -192,6 +192,20 @@ proptest::proptest! {
     }
 }
 
+#[test]
+fn a_state_if_absent_key_the_pins_write_says_so() {
+    let pins = crate::attachment::AttachmentStore::default();
+    let turn = super::TurnWrite {
+        state: super::pins_state(&pins, None),
+        state_if_absent: vec![(super::PREFIX_BASELINE_KEY.to_owned(), json!(null))],
+        ..super::TurnWrite::default()
+    };
+    assert_eq!(
+        turn.check().unwrap_err().to_string(),
+        "value at `stateIfAbsent.prefix_baseline`: is also in state, or written by `attachments`"
+    );
+}
+
 mod key_scan {
     use crate::session::{KeyRange, Scan, Upper};
 
