@@ -88,7 +88,10 @@ impl AttachmentStore {
         Ok(self
             .core
             .get(&id)
-            .map_or(JsValue::UNDEFINED, |a| super::values::to_js(&a.to_spec())))
+            .map_or(Ok(JsValue::UNDEFINED), |a| {
+                super::values::to_js(&a.to_spec())
+            })
+            .map_err(|e| to_js(&e))?)
     }
 
     /// The specs `checkPrefix` last compared against, or null: what the
@@ -96,15 +99,16 @@ impl AttachmentStore {
     #[wasm_bindgen(js_name = __prefixBaseline, skip_typescript)]
     pub fn prefix_baseline(&self) -> JsValue {
         match self.prefix.borrow().baseline() {
-            Some(specs) => super::values::to_js(specs),
+            // Too long to cross, it is none: the next check is a first.
+            Some(specs) => super::values::to_js(specs).unwrap_or(JsValue::NULL),
             None => JsValue::NULL,
         }
     }
 
     /// `store.specs() // copies of every spec, in pin order`
     #[wasm_bindgen(unchecked_return_type = "PinnedSpec[]")]
-    pub fn specs(&self) -> JsValue {
-        super::values::to_js(&self.core.to_specs())
+    pub fn specs(&self) -> Result<JsValue, JsValue> {
+        super::values::to_js(&self.core.to_specs()).map_err(|e| to_js(&e))
     }
 
     /// `store.attachmentIds() // in pin order`
@@ -135,7 +139,7 @@ impl AttachmentStore {
     /// What `saveAttachments` stores, and what `loadAttachments` pins again.
     #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "PinnedSpec[]")]
     pub fn to_json(&self) -> Result<JsValue, JsValue> {
-        Ok(super::values::to_js(&self.core.to_specs()))
+        super::values::to_js(&self.core.to_specs()).map_err(|e| to_js(&e))
     }
 
     /// `store.renderAll() // memories, then files, then todos`

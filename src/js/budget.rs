@@ -80,7 +80,7 @@ impl JsCounter {
     ) -> Result<u64, Error> {
         match self {
             JsCounter::Builtin(counter) => Ok(counter.count_messages(checked)),
-            JsCounter::Host(function) => host_count(function, &for_counter(items)),
+            JsCounter::Host(function) => host_count(function, &for_counter(items)?),
         }
     }
 }
@@ -122,7 +122,7 @@ fn host_count(function: &Function, messages: &JsValue) -> Result<u64, Error> {
 
 /// Messages as the host's counter gets them: without `meta`, which is
 /// never sent, so a counter that counts the JSON does not count it.
-fn for_counter(mut items: Vec<crate::json::Value>) -> JsValue {
+fn for_counter(mut items: Vec<crate::json::Value>) -> Result<JsValue, Error> {
     for item in &mut items {
         if let crate::json::Value::Object(message) = item {
             message.remove("meta");
@@ -249,7 +249,7 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
         transient_tokens,
     })?;
     let (action, emergency) = plan.action.name();
-    Ok(value_to_js(&crate::json!({
+    value_to_js(&crate::json!({
         "action": action,
         "emergency": emergency,
         "payloadTokens": plan.payload_tokens,
@@ -260,5 +260,5 @@ fn plan(options: &JsValue) -> Result<JsValue, Error> {
         "emergencyTokens": plan.emergency_tokens,
         "reserveTokens": plan.reserve_tokens,
         "historyBudget": plan.history_budget,
-    })))
+    }))
 }

@@ -46,7 +46,7 @@ pub fn redact_credentials(
             .map_err(|e| e.within("value"))?;
         let redactions = credentials::redactions_value(&found);
         let result = crate::json!({"value": value, "redactions": redactions});
-        Ok(super::values::to_js(&result))
+        super::values::to_js(&result)
     };
     redact().map_err(|e: crate::Error| to_js(&e))
 }

@@ -20,7 +20,7 @@ fn to(
 ) -> Result<JsValue, JsValue> {
     messages(value)
         .and_then(|m| convert(&m))
-        .map(|v| to_js(&v))
+        .and_then(|v| to_js(&v))
         .map_err(|e| error_to_js(&e))
 }
 
@@ -30,7 +30,7 @@ fn from(
 ) -> Result<JsValue, JsValue> {
     from_js(value, "input")
         .and_then(|v| convert(&v, At::Name("input")))
-        .map(|m| to_js(&to_values(&m)))
+        .and_then(|m| to_js(&to_values(&m)))
         .map_err(|e| error_to_js(&e))
 }
 

@@ -121,7 +121,7 @@ impl AttachmentStore {
                 provider.as_deref().unwrap_or("a provider")
             )
         });
-        Ok(value_to_js(&crate::json!({
+        value_to_js(&crate::json!({
             "first": status.first,
             "stable": status.stable(),
             // A detached pin's id comes from the baseline, which the
@@ -132,6 +132,6 @@ impl AttachmentStore {
             "minCacheableTokens": min_tokens,
             "belowMinimum": below,
             "warning": warning,
-        })))
+        }))
     }
 }

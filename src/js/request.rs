@@ -99,5 +99,5 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
         cache_control,
         reasoning_content,
     };
-    Ok(value_to_js(&build_request(format, turn)?))
+    value_to_js(&build_request(format, turn)?)
 }

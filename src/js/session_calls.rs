@@ -82,7 +82,8 @@ impl Policy {
         };
         let redactions = crate::credentials::redactions_value(found);
         let event = crate::json!({"sessionId": session_id, "redactions": redactions});
-        tell_later(listener, &to_js(&event));
+        // A small object: a handful of redactions' kinds and paths.
+        tell_later(listener, &to_js(&event).unwrap_or_default());
     }
 }
 
@@ -263,15 +264,16 @@ extern "C" {
 #[inline(never)]
 fn to_reply(reply: Reply) -> Result<JsValue, Error> {
     let parse = |text: &str| {
+        super::values::fits_js(text)?;
         super::attempt::parse(text)
             .map_err(|_| Error::value("stored", "a stored payload is not valid JSON"))
     };
     Ok(match reply {
         Reply::Unit => JsValue::UNDEFINED,
         Reply::Bool(b) => b.into(),
-        Reply::Info(info) => to_js(&info.to_value()),
-        Reply::MaybeInfo(info) => to_js(&info.map(|i| i.to_value()).unwrap_or_default()),
-        Reply::Infos(infos) => to_js(&Value::Array(crate::map_vec(&infos, SessionInfo::to_value))),
+        Reply::Info(info) => to_js(&info.to_value())?,
+        Reply::MaybeInfo(info) => to_js(&info.map(|i| i.to_value()).unwrap_or_default())?,
+        Reply::Infos(infos) => to_js(&Value::Array(crate::map_vec(&infos, SessionInfo::to_value)))?,
         Reply::Keys(keys) => keys
             .into_iter()
             .map(JsValue::from)
@@ -282,7 +284,7 @@ fn to_reply(reply: Reply) -> Result<JsValue, Error> {
         Reply::MaybeText(None) => JsValue::NULL,
         Reply::Pinned(Some(pins)) => AttachmentStore::from_pins(pins).into(),
         Reply::Pinned(None) => JsValue::NULL,
-        Reply::Json(value) => to_js(&value),
+        Reply::Json(value) => to_js(&value)?,
     })
 }
 

@@ -405,13 +405,14 @@ fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::Pins, Error> {
         .unchecked_into();
     // Throws only for a freed store (FREED from the package's guard, or
     // wasm-bindgen's bare null-pointer error where there is no guard), one
-    // whose pointer was forged (INVALID_THIS), or one whose own call is
-    // reading this argument (BUSY).
+    // whose pointer was forged (INVALID_THIS), one whose own call is
+    // reading this argument (BUSY), or pins too long to cross (INVALID_VALUE).
     let specs = super::attempt::call0(&to_json, pinned).map_err(|thrown| {
         let code = super::attempt::get(&thrown, "code").unwrap_or_default();
         match code.as_string().as_deref() {
             Some("INVALID_THIS") => Error::argument(name, "must be a live AttachmentStore"),
             Some("BUSY") => Error::argument(name, "is in use by a call still running"),
+            Some("INVALID_VALUE") => Error::value(name, super::values::TOO_LONG),
             _ => Error::Freed {
                 class: "AttachmentStore".to_owned(),
             },

@@ -90,8 +90,26 @@ pub fn list_from_js(value: &JsValue, path: &str) -> Result<Vec<Value>, Error> {
 }
 
 /// Out through the engine's own `JSON.parse`: one string crosses.
-pub fn to_js(value: &Value) -> JsValue {
-    super::attempt::parse(&value.to_json()).unwrap_or(JsValue::UNDEFINED)
+pub fn to_js(value: &Value) -> Result<JsValue, Error> {
+    let text = value.to_json();
+    fits_js(&text)?;
+    Ok(super::attempt::parse(&text).unwrap_or(JsValue::UNDEFINED))
+}
+
+/// The longest string V8 makes (other engines' are longer), in bytes: the
+/// glue's decoder may refuse by the bytes it is given (Node's does).
+const JS_STRING_MAX: usize = (1 << 29) - 24;
+
+pub const TOO_LONG: &str =
+    "is more than 536,870,888 bytes of JSON text, more than one JS string can be made from";
+
+/// Whether text may cross as one JS string. The glue decodes it before any
+/// JS `try` runs, so a longer one would throw through wasm and leak it.
+pub fn fits_js(text: &str) -> Result<(), Error> {
+    if text.len() > JS_STRING_MAX {
+        return Err(Error::value("result", TOO_LONG));
+    }
+    Ok(())
 }
 
 /// An id argument: a session id, key, request id, attachment id or

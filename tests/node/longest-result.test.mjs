@@ -1,0 +1,32 @@
+// A result past the longest string an engine makes (V8's 2^29 − 24) is a
+// typed error, and costs nothing once refused: the glue decodes a result
+// before any JS `try` runs, so decoding it would throw through wasm, leak
+// the text, and once memory ran out, trap the store for good. Its own file:
+// it takes about 3 GB, which the test runner gives back with the process.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+
+const root = new URL("../../", import.meta.url);
+const attache = await import(new URL("pkg/attache.js", root));
+
+test("an export longer than one JS string is INVALID_VALUE, leaks nothing, and the store goes on", async () => {
+  const { memory } = await attache.default({ module_or_path: await readFile(new URL("pkg/attache_bg.wasm", root)) });
+  const store = new attache.MemorySessionStore();
+  const { id } = await store.createSession();
+  // Each under the 64 Mi characters one value may hold; together 540 MB of
+  // UTF-8 (3 bytes a character), past the 536,870,888 one string takes.
+  const value = "中".repeat(60_000_000);
+  for (const key of ["a", "b", "c"]) await store.saveSessionState(id, key, value);
+  const refused = (e) => attache.isAttacheError(e) && e.code === "INVALID_VALUE" && e.field === "result" && /536,870,888 bytes/.test(e.message);
+  await assert.rejects(store.exportSession(id), refused);
+  const after = memory.buffer.byteLength;
+  await assert.rejects(store.exportSession(id), refused);
+  assert.equal(memory.buffer.byteLength, after, "a second refusal grows nothing");
+  // Healthy: each part still reads, and the store still writes.
+  assert.equal((await store.loadSessionState(id, "a")).length, value.length);
+  await store.saveSessionState(id, "a", "small");
+  await store.deleteSessionState(id, "b");
+  await store.deleteSessionState(id, "c");
+  assert.equal((await store.exportSession(id)).state.a, "small");
+});
