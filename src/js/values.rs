@@ -52,10 +52,14 @@ pub fn from_js(value: &JsValue, path: &str) -> Result<Value, Error> {
 /// grows wasm memory before it is refused. Blank ones the core refuses.
 pub fn from_js_with_ids(value: &JsValue, path: &str, ids: &str) -> Result<Value, Error> {
     let text = to_json_text(value, path, ids).map_err(|problem| {
+        // A path names keys as given: a huge one is cut, not copied in whole.
         let field = |name: &str| {
-            super::attempt::get(&problem, name)
-                .ok()
-                .and_then(|v| v.as_string())
+            let text: js_sys::JsString =
+                super::attempt::get(&problem, name).ok()?.dyn_into().ok()?;
+            Some(match text.length() {
+                0..=1024 => text.into(),
+                _ => String::from(text.slice(0, 1000)) + "…",
+            })
         };
         let reason = field("reason").unwrap_or_else(|| "is not JSON data".to_owned());
         if let Ok(cause) = super::attempt::get(&problem, "cause") {
