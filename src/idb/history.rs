@@ -83,7 +83,7 @@ fn number(record: &JsValue, field: &str) -> Option<f64> {
 /// order, the frames joined without parsing them; with `runs`, one group
 /// per run of a request's batches, so an export keeps the append order.
 pub(super) fn frames_by_request(batches: &[JsValue], runs: bool) -> Result<String, Error> {
-    let mut grouped: Vec<(String, String)> = Vec::new();
+    let mut grouped = crate::session::ByRequest::new(crate::session::group_id);
     for batch in batches {
         let request_id = Reflect::get(batch, &"requestId".into())
             .ok()
@@ -91,14 +91,9 @@ pub(super) fn frames_by_request(batches: &[JsValue], runs: bool) -> Result<Strin
             .unwrap_or_default();
         let text = payload_text(batch)?;
         let inner = super::records::batch_elements(&text)?;
-        let at = match crate::session::frame_group(&grouped, &request_id, runs) {
-            Some(at) => at,
-            None => {
-                grouped.push((request_id, String::new()));
-                grouped.len() - 1
-            }
-        };
-        let frames = &mut grouped[at].1;
+        let frames = &mut grouped
+            .entry(&request_id, runs, || (request_id.clone(), String::new()))
+            .1;
         if !inner.is_empty() {
             if !frames.is_empty() {
                 frames.push(',');
@@ -106,7 +101,7 @@ pub(super) fn frames_by_request(batches: &[JsValue], runs: bool) -> Result<Strin
             frames.push_str(inner);
         }
     }
-    let items = crate::map_vec(&grouped, |(id, frames)| {
+    let items = crate::map_vec(&grouped.items, |(id, frames)| {
         format!("{{\"requestId\":{},\"frames\":[{frames}]}}", quote(id))
     });
     Ok(format!("[{}]", crate::text::join(&items, ",")))
@@ -225,7 +220,7 @@ impl IdbSessionStore {
 
     pub(super) fn list_requests_op(&self, session_id: &str) -> Op<Value> {
         self.frame_batches(session_id, |batches| {
-            let mut list = Vec::new();
+            let mut list = crate::session::ByRequest::new(|s: &RequestSummary| &s.request_id);
             for batch in &batches {
                 let request_id = Reflect::get(batch, &"requestId".into())
                     .ok()
@@ -247,7 +242,7 @@ impl IdbSessionStore {
                 );
             }
             Ok(Value::Array(crate::map_vec(
-                &list,
+                &list.items,
                 RequestSummary::to_value,
             )))
         })

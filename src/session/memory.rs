@@ -298,13 +298,13 @@ impl SessionStore for MemorySessionStore {
     }
 
     async fn list_requests(&self, session_id: &str) -> Result<Vec<RequestSummary>, Error> {
-        let mut list = Vec::new();
+        let mut list = super::ByRequest::new(|s: &RequestSummary| &s.request_id);
         self.read(session_id, |s| {
             for (request_id, at, _) in &s.frames {
                 RequestSummary::add(&mut list, request_id, 1, *at);
             }
         });
-        Ok(list)
+        Ok(list.items)
     }
 
     async fn load_frames_by_request(
@@ -325,16 +325,16 @@ impl MemorySessionStore {
     /// group per run of a request's frames, so an export keeps the append
     /// order across requests.
     fn frame_groups(&self, session_id: &str, runs: bool) -> Vec<(String, Vec<Value>)> {
-        let mut grouped: Vec<(String, Vec<Value>)> = Vec::new();
+        let mut grouped = super::ByRequest::new(super::group_id);
         self.read(session_id, |s| {
             for (request_id, _, frame) in &s.frames {
-                match super::frame_group(&grouped, request_id, runs) {
-                    Some(at) => grouped[at].1.push(frame.clone()),
-                    None => grouped.push((request_id.clone(), vec![frame.clone()])),
-                }
+                grouped
+                    .entry(request_id, runs, || (request_id.clone(), Vec::new()))
+                    .1
+                    .push(frame.clone());
             }
         });
-        grouped
+        grouped.items
     }
 
     /// A turn whose checks have run.

@@ -303,23 +303,89 @@ impl RequestSummary {
 
     /// Adds a batch of `frames` appended at `at` to the summaries, in
     /// first-append order.
-    pub fn add(list: &mut Vec<RequestSummary>, request_id: &str, frames: u64, at: f64) {
-        // From the end: a request's batches come together, so its summary
-        // is the last one or near it. A new request still scans them all.
-        match list.iter_mut().rev().find(|r| r.request_id == request_id) {
-            Some(summary) => {
-                summary.frames += frames;
-                // Stamped when called, stored when its transaction ran: a
-                // batch that waited for a reopened connection lands later.
-                summary.first_at = summary.first_at.min(at);
-                summary.last_at = summary.last_at.max(at);
-            }
-            None => list.push(RequestSummary {
-                request_id: request_id.to_owned(),
-                frames,
-                first_at: at,
-                last_at: at,
-            }),
+    pub(crate) fn add(
+        list: &mut ByRequest<RequestSummary>,
+        request_id: &str,
+        frames: u64,
+        at: f64,
+    ) {
+        let summary = list.entry(request_id, false, || RequestSummary {
+            request_id: request_id.to_owned(),
+            frames: 0,
+            first_at: at,
+            last_at: at,
+        });
+        summary.frames += frames;
+        // Stamped when called, stored when its transaction ran: a batch
+        // that waited for a reopened connection lands later.
+        summary.first_at = summary.first_at.min(at);
+        summary.last_at = summary.last_at.max(at);
+    }
+}
+
+/// Entries by request id, in first-append order. A request is found by a
+/// binary search: a scan per batch was quadratic in request ids (8,000
+/// took 350 ms to list).
+pub(crate) struct ByRequest<T> {
+    pub items: Vec<T>,
+    /// Positions in `items`, sorted by request id.
+    sorted: Vec<usize>,
+    id_of: fn(&T) -> &str,
+}
+
+impl<T> ByRequest<T> {
+    pub fn new(id_of: fn(&T) -> &str) -> Self {
+        Self {
+            items: Vec::new(),
+            sorted: Vec::new(),
+            id_of,
+        }
+    }
+
+    /// The request's entry, made by `make` if it has none. With `runs`, one
+    /// entry per run of a request's frames, so an export keeps the append
+    /// order across requests.
+    pub fn entry(&mut self, request_id: &str, runs: bool, make: impl FnOnce() -> T) -> &mut T {
+        let (items, id_of) = (&self.items, self.id_of);
+        let at = find(
+            &mut self.sorted,
+            &|i| id_of(&items[i]),
+            items.len(),
+            request_id,
+            runs,
+        )
+        .unwrap_or_else(|| {
+            self.items.push(make());
+            self.items.len() - 1
+        });
+        &mut self.items[at]
+    }
+}
+
+/// A frame group's request id.
+pub(crate) fn group_id<T>(group: &(String, T)) -> &str {
+    &group.0
+}
+
+/// Where `request_id` is among `len` entries (`id_of` each), or `None` for
+/// a new one, whose position `len` is then kept in `sorted`. Not generic:
+/// one copy for every kind of entry.
+#[inline(never)]
+fn find<'a>(
+    sorted: &mut Vec<usize>,
+    id_of: &dyn Fn(usize) -> &'a str,
+    len: usize,
+    request_id: &str,
+    runs: bool,
+) -> Option<usize> {
+    if runs {
+        return len.checked_sub(1).filter(|&i| id_of(i) == request_id);
+    }
+    match sorted.binary_search_by(|&i| id_of(i).cmp(request_id)) {
+        Ok(k) => Some(sorted[k]),
+        Err(k) => {
+            sorted.insert(k, len);
+            None
         }
     }
 }
@@ -721,25 +787,6 @@ pub fn pins_state(pinned: &AttachmentStore, baseline: Option<Value>) -> Vec<(Str
             baseline.unwrap_or(Value::Null),
         ),
     ]
-}
-
-/// Where a frame of `request_id` joins `groups` (by request id): the
-/// request's group, or with `runs` the last group if it is that request's,
-/// so an export keeps the append order across requests. `None`: a new one.
-pub(crate) fn frame_group<T>(
-    groups: &[(String, T)],
-    request_id: &str,
-    runs: bool,
-) -> Option<usize> {
-    if runs {
-        groups
-            .len()
-            .checked_sub(1)
-            .filter(|&last| groups[last].0 == request_id)
-    } else {
-        // From the end, as `RequestSummary::add` looks.
-        groups.iter().rposition(|(id, _)| id == request_id)
-    }
 }
 
 /// Sessions sort most recently updated first, ties by id, in every backend.

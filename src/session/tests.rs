@@ -192,6 +192,29 @@ proptest::proptest! {
     }
 }
 
+proptest::proptest! {
+    /// Entries found by a binary search are those a scan of every entry
+    /// finds: by request, in first-append order, or with `runs` one per run.
+    #[test]
+    fn entries_by_request_match_a_scan(ids in proptest::collection::vec("[a-e]{0,2}", 0..40), runs: bool) {
+        let mut grouped = super::ByRequest::new(super::group_id);
+        let mut scanned: Vec<(String, Vec<usize>)> = Vec::new();
+        for (i, id) in ids.iter().enumerate() {
+            grouped.entry(id, runs, || (id.clone(), Vec::new())).1.push(i);
+            let found = if runs {
+                scanned.last_mut().filter(|(last, _)| last == id)
+            } else {
+                scanned.iter_mut().find(|(known, _)| known == id)
+            };
+            match found {
+                Some((_, items)) => items.push(i),
+                None => scanned.push((id.clone(), vec![i])),
+            }
+        }
+        proptest::prop_assert_eq!(grouped.items, scanned);
+    }
+}
+
 #[test]
 fn a_state_if_absent_key_the_pins_write_says_so() {
     let pins = crate::attachment::AttachmentStore::default();
@@ -434,11 +457,11 @@ fn a_bad_session_header_names_its_field() {
 #[test]
 fn a_request_spans_its_batches_times_in_whatever_order_they_were_stored() {
     // A batch stamped earlier may be stored later (its connection reopened).
-    let mut list = Vec::new();
+    let mut list = super::ByRequest::new(|s: &super::RequestSummary| &s.request_id);
     super::RequestSummary::add(&mut list, "r", 2, 2000.0);
     super::RequestSummary::add(&mut list, "r", 1, 1000.0);
     super::RequestSummary::add(&mut list, "r", 1, 1500.0);
-    let r = &list[0];
+    let r = &list.items[0];
     assert_eq!((r.frames, r.first_at, r.last_at), (4, 1000.0, 2000.0));
 }
 
