@@ -83,7 +83,7 @@ fn number(record: &JsValue, field: &str) -> Option<f64> {
 /// order, the frames joined without parsing them; with `runs`, one group
 /// per run of a request's batches, so an export keeps the append order.
 pub(super) fn frames_by_request(batches: &[JsValue], runs: bool) -> Result<String, Error> {
-    let mut grouped = crate::session::ByRequest::new(crate::session::group_id);
+    let mut grouped = crate::session::ByRequest::new(crate::session::group_id, runs);
     for batch in batches {
         let request_id = Reflect::get(batch, &"requestId".into())
             .ok()
@@ -92,7 +92,7 @@ pub(super) fn frames_by_request(batches: &[JsValue], runs: bool) -> Result<Strin
         let text = payload_text(batch)?;
         let inner = super::records::batch_elements(&text)?;
         let frames = &mut grouped
-            .entry(&request_id, runs, || (request_id.clone(), String::new()))
+            .entry(&request_id, || (request_id.clone(), String::new()))
             .1;
         if !inner.is_empty() {
             if !frames.is_empty() {
@@ -220,7 +220,8 @@ impl IdbSessionStore {
 
     pub(super) fn list_requests_op(&self, session_id: &str) -> Op<Value> {
         self.frame_batches(session_id, |batches| {
-            let mut list = crate::session::ByRequest::new(|s: &RequestSummary| &s.request_id);
+            let mut list =
+                crate::session::ByRequest::new(|s: &RequestSummary| &s.request_id, false);
             for batch in &batches {
                 let request_id = Reflect::get(batch, &"requestId".into())
                     .ok()

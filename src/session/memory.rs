@@ -298,7 +298,7 @@ impl SessionStore for MemorySessionStore {
     }
 
     async fn list_requests(&self, session_id: &str) -> Result<Vec<RequestSummary>, Error> {
-        let mut list = super::ByRequest::new(|s: &RequestSummary| &s.request_id);
+        let mut list = super::ByRequest::new(|s: &RequestSummary| &s.request_id, false);
         self.read(session_id, |s| {
             for (request_id, at, _) in &s.frames {
                 RequestSummary::add(&mut list, request_id, 1, *at);
@@ -325,11 +325,11 @@ impl MemorySessionStore {
     /// group per run of a request's frames, so an export keeps the append
     /// order across requests.
     fn frame_groups(&self, session_id: &str, runs: bool) -> Vec<(String, Vec<Value>)> {
-        let mut grouped = super::ByRequest::new(super::group_id);
+        let mut grouped = super::ByRequest::new(super::group_id, runs);
         self.read(session_id, |s| {
             for (request_id, _, frame) in &s.frames {
                 grouped
-                    .entry(request_id, runs, || (request_id.clone(), Vec::new()))
+                    .entry(request_id, || (request_id.clone(), Vec::new()))
                     .1
                     .push(frame.clone());
             }

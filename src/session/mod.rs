@@ -309,7 +309,7 @@ impl RequestSummary {
         frames: u64,
         at: f64,
     ) {
-        let summary = list.entry(request_id, false, || RequestSummary {
+        let summary = list.entry(request_id, || RequestSummary {
             request_id: request_id.to_owned(),
             frames: 0,
             first_at: at,
@@ -331,28 +331,31 @@ pub(crate) struct ByRequest<T> {
     /// Positions in `items`, sorted by request id.
     sorted: Vec<usize>,
     id_of: fn(&T) -> &str,
+    /// One entry per run of a request's frames, so an export keeps the
+    /// append order across requests; only the last entry can be found.
+    runs: bool,
 }
 
 impl<T> ByRequest<T> {
-    pub fn new(id_of: fn(&T) -> &str) -> Self {
+    pub fn new(id_of: fn(&T) -> &str, runs: bool) -> Self {
         Self {
             items: Vec::new(),
             sorted: Vec::new(),
             id_of,
+            runs,
         }
     }
 
-    /// The request's entry, made by `make` if it has none. With `runs`, one
-    /// entry per run of a request's frames, so an export keeps the append
-    /// order across requests.
-    pub fn entry(&mut self, request_id: &str, runs: bool, make: impl FnOnce() -> T) -> &mut T {
+    /// The request's entry, made by `make`, which must give it `request_id`,
+    /// if it has none.
+    pub fn entry(&mut self, request_id: &str, make: impl FnOnce() -> T) -> &mut T {
         let (items, id_of) = (&self.items, self.id_of);
         let at = find(
             &mut self.sorted,
             &|i| id_of(&items[i]),
             items.len(),
             request_id,
-            runs,
+            self.runs,
         )
         .unwrap_or_else(|| {
             self.items.push(make());
