@@ -1155,16 +1155,21 @@ fn url_password(bytes: &[u8], from: usize) -> Option<Hit> {
                 && !head.contains(&b',')
                 && authority.first() != Some(&b'[')
                 && !stands_in(head);
+            // Only then the 256 bytes after it: read at every `://` with a
+            // colon, they made dense URL text 20 times slower than prose.
             let after = authority_start + authority.len();
-            let run = bytes[after..]
-                .iter()
-                .take(256)
-                .take_while(|&&b| !b.is_ascii_whitespace() && !b"\"'`()<>[]{},;|\\".contains(&b))
-                .count();
-            let last = bytes[after..after + run].iter().rposition(|&b| b == b'@');
-            if let (true, Some(last)) = (password, last) {
-                let start = authority_start + colon + 1;
-                return Some(Hit::new("url_password", start, after + last));
+            if password {
+                let run = bytes[after..]
+                    .iter()
+                    .take(256)
+                    .take_while(|&&b| {
+                        !b.is_ascii_whitespace() && !b"\"'`()<>[]{},;|\\".contains(&b)
+                    })
+                    .count();
+                if let Some(last) = bytes[after..after + run].iter().rposition(|&b| b == b'@') {
+                    let start = authority_start + colon + 1;
+                    return Some(Hit::new("url_password", start, after + last));
+                }
             }
         }
         from = authority_start;
