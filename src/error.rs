@@ -362,11 +362,30 @@ impl fmt::Display for Error {
 /// unambiguous path.
 pub(crate) fn key_path(at: &str, key: &str) -> String {
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
-    if key.starts_with(|c: char| word(c) && !c.is_ascii_digit()) && key.chars().all(word) {
-        join(at, key)
-    } else {
-        format!("{at}[{}]", crate::json::quote(key))
+    cut_path(
+        if key.starts_with(|c: char| word(c) && !c.is_ascii_digit()) && key.chars().all(word) {
+            join(at, key)
+        } else {
+            format!("{at}[{}]", crate::json::quote(key))
+        },
+    )
+}
+
+/// A path past 1,000 UTF-16 units is its first 1,000 (never half a
+/// character) and `…`, as the JS walk cuts one: a huge key is named by its
+/// start, and a walk that names each item under it copies no more.
+fn cut_path(mut path: String) -> String {
+    if path.len() <= 1000 || path.encode_utf16().count() <= 1000 {
+        return path;
     }
+    let mut units = 0;
+    let end = path.char_indices().find(|(_, c)| {
+        units += c.len_utf16();
+        units > 1000
+    });
+    path.truncate(end.map_or(path.len(), |(i, _)| i));
+    path.push('…');
+    path
 }
 
 /// `outer` then `inner` as one path: `a` + `b` is `a.b`, `a` + `[0]` is
@@ -612,5 +631,22 @@ mod tests {
             "ABORTED",
             "other unknowns abort"
         );
+    }
+
+    #[test]
+    fn a_path_past_1024_units_is_its_first_1000_and_never_half_a_character() {
+        let long = super::key_path("k", &"x".repeat(2000));
+        assert_eq!(long, format!("k.{}…", "x".repeat(998)));
+        // Quoted, two units a character: the cut falls between pairs.
+        let emoji = super::key_path("k", &format!("a{}", "😀".repeat(600)));
+        assert_eq!(emoji, format!("k[\"a{}…", "😀".repeat(498)));
+        // Under it, each item's path is as short.
+        let item = super::join(&long, "[3999999]");
+        assert_eq!(
+            super::key_path(&item, "b"),
+            format!("k.{}…", "x".repeat(998))
+        );
+        let short = super::key_path("k", &"x".repeat(998));
+        assert_eq!(short.encode_utf16().count(), 1000, "at the limit, whole");
     }
 }

@@ -57,8 +57,13 @@ pub fn from_js_with_ids(value: &JsValue, path: &str, ids: &str) -> Result<Value,
             let text: js_sys::JsString =
                 super::attempt::get(&problem, name).ok()?.dyn_into().ok()?;
             Some(match text.length() {
-                0..=1024 => text.into(),
-                _ => String::from(text.slice(0, 1000)) + "…",
+                0..=1000 => text.into(),
+                // Never half a surrogate pair, as the core cuts a path.
+                _ => {
+                    let high = (55296.0..56320.0).contains(&text.char_code_at(999));
+                    let end = if high { 999 } else { 1000 };
+                    String::from(text.slice(0, end)) + "…"
+                }
             })
         };
         let reason = field("reason").unwrap_or_else(|| "is not JSON data".to_owned());

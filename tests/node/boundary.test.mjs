@@ -665,6 +665,9 @@ test("a value too large for one call is INVALID_VALUE before it is copied in", a
     await assert.rejects(store.saveSessionState(id, "k", value),
       (e) => e.code === "INVALID_VALUE" && e.field === `k.${"x".repeat(998)}…` && e.message.length < 2000, "cut");
   }
+  // Never half a character: after `k["`, the 1,000th unit starts a pair.
+  await assert.rejects(store.saveSessionState(id, "k", { ["😀".repeat(8e6)]: NaN }),
+    (e) => e.field === `k["${"😀".repeat(498)}…`, "cut before the pair");
   assert.ok(memory.buffer.byteLength - before < 1024 * 1024, `wasm memory grew by ${memory.buffer.byteLength - before}`);
   assert.equal(await store.loadSessionState(id, "k"), null);
   // At the limits: 4,000,000 items, the array itself one of them.
