@@ -424,9 +424,11 @@ fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::Pins, Error> {
         .unwrap_or_default()
         .unchecked_into();
     let baseline = super::attempt::call0(&baseline, pinned).unwrap_or(JsValue::NULL);
+    // One too large to take in (the specs of a large pin detached since) is
+    // dropped too, not a refused save: the next check is then a first.
     let baseline = (!baseline.is_null())
-        .then(|| from_js(&baseline, name))
-        .transpose()?
+        .then(|| from_js(&baseline, name).ok())
+        .flatten()
         // One holding a secret registered since the check that left it
         // (its pins were checked when pinned) is not saved: no host can see
         // or detach it, and it would refuse the pins and the turn. The next

@@ -3,15 +3,20 @@
 // before any JS `try` runs, so decoding it would throw through wasm, leak
 // the text, and once memory ran out, trap the store for good. Its own file:
 // it takes about 3 GB, which the test runner gives back with the process.
-import { test } from "node:test";
+// Beside it, a prefix baseline past what one value may hold.
+import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 
 const root = new URL("../../", import.meta.url);
 const attache = await import(new URL("pkg/attache.js", root));
+let memory;
+
+before(async () => {
+  ({ memory } = await attache.default({ module_or_path: await readFile(new URL("pkg/attache_bg.wasm", root)) }));
+});
 
 test("an export longer than one JS string is INVALID_VALUE, leaks nothing, and the store goes on", async () => {
-  const { memory } = await attache.default({ module_or_path: await readFile(new URL("pkg/attache_bg.wasm", root)) });
   const store = new attache.MemorySessionStore();
   const { id } = await store.createSession();
   // Each under the 64 Mi characters one value may hold; together 540 MB of
@@ -29,4 +34,20 @@ test("an export longer than one JS string is INVALID_VALUE, leaks nothing, and t
   await store.deleteSessionState(id, "b");
   await store.deleteSessionState(id, "c");
   assert.equal((await store.exportSession(id)).state.a, "small");
+});
+
+test("a prefix baseline too large to take in is dropped, not a refused save", async () => {
+  const store = new attache.MemorySessionStore();
+  const { id } = await store.createSession();
+  const pins = new attache.AttachmentStore();
+  // Each file under the 64 Mi characters one value may hold; their specs,
+  // which the baseline keeps after the big one is detached, are not.
+  pins.setAttachment({ kind: "file", path: "big.log", contents: "x".repeat(40_000_000) });
+  pins.setAttachment({ kind: "file", path: "other.log", contents: "y".repeat(30_000_000) });
+  pins.checkPrefix();
+  pins.detachAttachment("file:big.log");
+  await store.saveAttachments(id, pins);
+  const loaded = await store.loadAttachments(id);
+  assert.deepEqual(loaded.attachmentIds(), ["file:other.log"]);
+  assert.equal(loaded.checkPrefix().first, true, "no baseline was kept");
 });
