@@ -325,7 +325,7 @@ async function render() {
       : first ? "Prefix: the first request had nothing to compare with; it held after."
         : `Prefix held: byte-identical on ${lastSteps.length === 1 ? "the request" : `all ${lastSteps.length} requests`} this turn.`);
     $("budget").replaceChildren(...[["Window", $("context-window").value], ["Payload", `${plan.payloadTokens} tokens`],
-      ["History", `${plan.historyTokens} tokens`], ["Decision", plan.action]].flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))]));
+      ["History", `${plan.historyTokens} tokens`], ["Overhead", `${plan.overheadTokens} tokens`], ["Decision", plan.action]].flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))]));
   } else {
     $("message-size").textContent = consolidated ? `${sizeOf(consolidated.content.map((p) => p.text).join(""))} bytes` : "";
     $("prefix").className = "indicator";

@@ -51,7 +51,8 @@ export const scripted = {
       // The longest word the pins hold, so "What does auth use?" looks up
       // "auth"; the longest word if none does.
       const words = asked.split(/\W+/).filter((w) => w.length > 3 && !ASKING.has(w.toLowerCase())).sort((a, b) => b.length - a.length);
-      const said = messages.filter(isPinned).map(textOf).join("\n").toLowerCase();
+      // What lookup searches: the pins' text, not their headers.
+      const said = messages.filter(isPinned).flatMap((m) => m.content.map((p) => p.text.split("\n").slice(1).join("\n"))).join("\n").toLowerCase();
       const query = words.find((w) => said.includes(w.toLowerCase())) ?? words[0] ?? asked;
       return { role: "assistant", content: [{ type: "text", text: `Plan: look up "${query}" in what is pinned, then answer.` }, call("lookup", { query })] };
     }
@@ -96,6 +97,8 @@ export function endpoint({ url, model, key }) {
     parsed = new URL(url);
   } catch { /* said below */ }
   if (!/^https?:$/.test(parsed?.protocol ?? "")) throw new Error("The endpoint URL must begin with http:// or https://, as http://localhost:11434/v1 does.");
+  // fetch refuses one, and its error would show the whole URL on screen.
+  if (parsed.username || parsed.password) throw new Error("The endpoint URL must not hold a user or password: put the key under Key.");
   return {
     name: `${model} at ${parsed.host}`,
     // Sent with every request, so the budget counts them.

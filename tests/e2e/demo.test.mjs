@@ -234,9 +234,14 @@ test("an OpenAI-compatible endpoint gets the pins first and the key only in its 
       choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "Hello from the stub." } }],
     }));
   });
+  // The system prompt, and with an endpoint the tool schemas it is sent.
+  const overhead = async () => Number((await page.textContent("#budget dd:nth-of-type(4)")).split(" ")[0]);
   try {
+    await send("Hello, scripted?");
+    const scripted = await overhead();
     await useEndpoint(page, stub.url, "stub-model", hostKey);
     await send("Hello, endpoint?");
+    assert.ok(await overhead() > scripted + 100, `${await overhead()} tokens of overhead, ${scripted} without the tools`);
     assert.equal(bodies.length, 1);
     const [{ url, authorization, body }] = bodies;
     assert.equal(url, "/v1/chat/completions");

@@ -99,6 +99,8 @@ test("the scripted model looks up the word the pins hold, in memories, files and
   assert.equal(await lookedUp("Which hash does auth use?"), '"auth" appears in todo:session, file:README.md.');
   assert.equal(await lookedUp("what should I review?"), '"review" appears in todo:session.');
   assert.equal(await lookedUp("Tell me about kangaroos"), 'Nothing pinned mentions "kangaroos".');
+  // A header's word ("Attached file: README.md") is no hit for lookup.
+  assert.equal(await lookedUp("The attached auth?"), '"auth" appears in todo:session, file:README.md.');
 });
 
 test("tool schemas sent with every request are counted in the plan", async () => {
@@ -130,6 +132,8 @@ test("an endpoint URL without http:// or https:// is refused when set, without q
     assert.throws(() => endpoint({ url, model: "m" }), (e) => /must begin with http:\/\/ or https:\/\//.test(e.message) && !e.message.includes("hunter2"), url);
   }
   assert.equal(endpoint({ url: "https://host:8443/v1", model: "m" }).name, "m at host:8443");
+  assert.throws(() => endpoint({ url: "https://u:hunter2hunter2@host/v1", model: "m" }),
+    (e) => /must not hold a user or password/.test(e.message) && !e.message.includes("hunter2"));
 });
 
 test("a done: that matches no todo says so", async () => {
