@@ -251,10 +251,14 @@ impl Error {
             let rest = field
                 .strip_prefix(key)
                 .filter(|rest| rest.is_empty() || rest.starts_with(['.', '[']));
-            *field = match rest {
+            *field = cut_path(match rest {
                 Some(rest) => format!("{}{rest}", key_path(outer, key)),
+                // Cut inside the key itself: the path is the key's.
+                None if field.strip_suffix('…').is_some_and(|f| key.starts_with(f)) => {
+                    key_path(outer, key)
+                }
                 None => join(outer, field),
-            };
+            });
         }
         self
     }
@@ -373,8 +377,9 @@ pub(crate) fn key_path(at: &str, key: &str) -> String {
 
 /// A path past 1,000 UTF-16 units is its first 1,000 (never half a
 /// character) and `…`, as the JS walk cuts one: a huge key is named by its
-/// start, and a walk that names each item under it copies no more.
-fn cut_path(mut path: String) -> String {
+/// start, and a walk that names each item under it copies no more. Cut
+/// again after more is joined on, it stays the full path's cut.
+pub(crate) fn cut_path(mut path: String) -> String {
     if path.len() <= 1000 || path.encode_utf16().count() <= 1000 {
         return path;
     }
@@ -384,18 +389,23 @@ fn cut_path(mut path: String) -> String {
         units > 1000
     });
     path.truncate(end.map_or(path.len(), |(i, _)| i));
-    path.push('…');
+    // Its own `…` kept, where a pair stopped the first cut at 999 units.
+    if !path.ends_with('…') {
+        path.push('…');
+    }
     path
 }
 
 /// `outer` then `inner` as one path: `a` + `b` is `a.b`, `a` + `[0]` is
 /// `a[0]`, and an empty side adds nothing.
 pub(crate) fn join(outer: &str, inner: &str) -> String {
-    match (outer.is_empty(), inner.is_empty() || inner.starts_with('[')) {
-        (true, _) => inner.to_owned(),
-        (false, true) => format!("{outer}{inner}"),
-        (false, false) => format!("{outer}.{inner}"),
-    }
+    cut_path(
+        match (outer.is_empty(), inner.is_empty() || inner.starts_with('[')) {
+            (true, _) => inner.to_owned(),
+            (false, true) => format!("{outer}{inner}"),
+            (false, false) => format!("{outer}.{inner}"),
+        },
+    )
 }
 
 /// Browsers often leave a DOMException's message empty.
@@ -634,18 +644,26 @@ mod tests {
     }
 
     #[test]
-    fn a_path_past_1024_units_is_its_first_1000_and_never_half_a_character() {
+    fn a_path_past_1000_units_is_its_first_1000_and_never_half_a_character() {
         let long = super::key_path("k", &"x".repeat(2000));
         assert_eq!(long, format!("k.{}…", "x".repeat(998)));
         // Quoted, two units a character: the cut falls between pairs.
         let emoji = super::key_path("k", &format!("a{}", "😀".repeat(600)));
         assert_eq!(emoji, format!("k[\"a{}…", "😀".repeat(498)));
-        // Under it, each item's path is as short.
+        // Under it, each item's path is as short: the full path's cut.
         let item = super::join(&long, "[3999999]");
-        assert_eq!(
-            super::key_path(&item, "b"),
-            format!("k.{}…", "x".repeat(998))
-        );
+        assert_eq!(item, long);
+        assert_eq!(super::key_path(&item, "b"), long);
+        // Where a pair stopped the cut at 999 units, one `…` still.
+        let odd = super::key_path("k[", &"😀".repeat(600));
+        assert_eq!(super::join(&odd, "[0]"), odd);
+        // A state value's path under a key the walk cut is the key's own.
+        let key = format!("a.b{}", "x".repeat(1200));
+        // (The walk's root is the key as given; a child's path cuts it.)
+        let cut =
+            super::Error::value(&super::key_path(&key, "child"), "r").under_key("state", &key);
+        assert_eq!(cut.field(), Some(super::key_path("state", &key).as_str()));
+        assert!(cut.field().unwrap().starts_with("state[\"a.b"));
         let short = super::key_path("k", &"x".repeat(998));
         assert_eq!(short.encode_utf16().count(), 1000, "at the limit, whole");
     }

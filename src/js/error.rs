@@ -13,7 +13,9 @@ pub(crate) fn to_js(error: &crate::Error) -> JsValue {
     let _ = Reflect::set(&js, &"code".into(), &error.code().into());
     // A spec that is no object at all has no field: none, rather than "".
     if let Some(field) = error.field().filter(|f| !f.is_empty()) {
-        let _ = Reflect::set(&js, &"field".into(), &scrub(field).into());
+        // Cut as every path is: a root key as given may be 4,096 units.
+        let field = crate::error::cut_path(scrub(field));
+        let _ = Reflect::set(&js, &"field".into(), &field.into());
     }
     if let crate::Error::Credential { kind, .. } = error {
         let _ = Reflect::set(&js, &"kind".into(), &kind.into());

@@ -52,19 +52,13 @@ pub fn from_js(value: &JsValue, path: &str) -> Result<Value, Error> {
 /// grows wasm memory before it is refused. Blank ones the core refuses.
 pub fn from_js_with_ids(value: &JsValue, path: &str, ids: &str) -> Result<Value, Error> {
     let text = to_json_text(value, path, ids).map_err(|problem| {
-        // A path names keys as given: a huge one is cut, not copied in whole.
+        // A path names keys as given: a huge one is not copied in whole.
+        // What crosses is cut as every path is (`error::cut_path`) when
+        // the error reaches JS; a pair split at 1,024 falls past the cut.
         let field = |name: &str| {
             let text: js_sys::JsString =
                 super::attempt::get(&problem, name).ok()?.dyn_into().ok()?;
-            Some(match text.length() {
-                0..=1000 => text.into(),
-                // Never half a surrogate pair, as the core cuts a path.
-                _ => {
-                    let high = (55296.0..56320.0).contains(&text.char_code_at(999));
-                    let end = if high { 999 } else { 1000 };
-                    String::from(text.slice(0, end)) + "…"
-                }
-            })
+            Some(text.slice(0, 1024).into())
         };
         let reason = field("reason").unwrap_or_else(|| "is not JSON data".to_owned());
         if let Ok(cause) = super::attempt::get(&problem, "cause") {

@@ -665,6 +665,19 @@ test("a value too large for one call is INVALID_VALUE before it is copied in", a
     await assert.rejects(store.saveSessionState(id, "k", value),
       (e) => e.code === "INVALID_VALUE" && e.field === `k.${"x".repeat(998)}…` && e.message.length < 2000, "cut");
   }
+  // The same field whichever check refuses it: the JS walk (NaN), or the
+  // core's credential walk, under commitTurn's state or as the root.
+  const bearer = "Authorization: Bearer abcdefgh12345678";
+  const long = `config.db${"x".repeat(1200)}`;
+  const fields = [];
+  for (const value of [{ a: NaN }, { a: bearer }]) {
+    await store.commitTurn(id, { state: { [long]: value } }).catch((e) => fields.push(e.field));
+  }
+  for (const value of [NaN, bearer]) {
+    await store.saveSessionState(id, "y".repeat(1500), value).catch((e) => fields.push(e.field));
+  }
+  const cut = (path) => `${path.slice(0, 1000)}…`;
+  assert.deepEqual(fields, [cut(`state["${long}"].a`), cut(`state["${long}"].a`), cut("y".repeat(1500)), cut("y".repeat(1500))]);
   // Never half a character: after `k["`, the 1,000th unit starts a pair.
   await assert.rejects(store.saveSessionState(id, "k", { ["😀".repeat(8e6)]: NaN }),
     (e) => e.field === `k["${"😀".repeat(498)}…`, "cut before the pair");
