@@ -51,8 +51,10 @@ export const scripted = {
       // The longest word the pins hold, so "What does auth use?" looks up
       // "auth"; the longest word if none does.
       const words = asked.split(/\W+/).filter((w) => w.length > 3 && !ASKING.has(w.toLowerCase())).sort((a, b) => b.length - a.length);
-      // What lookup searches: the pins' text, not their headers.
-      const said = messages.filter(isPinned).flatMap((m) => m.content.map((p) => p.text.split("\n").slice(1).join("\n"))).join("\n").toLowerCase();
+      // What lookup searches: the pins' text and a file's path, not the
+      // headers' labels.
+      const label = /^\[(?:Pinned memory: [^\]\n]*|Todo list|Attached file: ([^\]\n]*))\]/;
+      const said = messages.filter(isPinned).flatMap((m) => m.content.map((p) => p.text.replace(label, "$1"))).join("\n").toLowerCase();
       const query = words.find((w) => said.includes(w.toLowerCase())) ?? words[0] ?? asked;
       return { role: "assistant", content: [{ type: "text", text: `Plan: look up "${query}" in what is pinned, then answer.` }, call("lookup", { query })] };
     }

@@ -101,6 +101,8 @@ test("the scripted model looks up the word the pins hold, in memories, files and
   assert.equal(await lookedUp("Tell me about kangaroos"), 'Nothing pinned mentions "kangaroos".');
   // A header's word ("Attached file: README.md") is no hit for lookup.
   assert.equal(await lookedUp("The attached auth?"), '"auth" appears in todo:session, file:README.md.');
+  // A file's path is searched, as its contents are.
+  assert.equal(await lookedUp("Is auth in the README?"), '"readme" appears in file:README.md.');
 });
 
 test("tool schemas sent with every request are counted in the plan", async () => {
