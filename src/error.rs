@@ -366,13 +366,11 @@ impl fmt::Display for Error {
 /// unambiguous path.
 pub(crate) fn key_path(at: &str, key: &str) -> String {
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
-    cut_path(
-        if key.starts_with(|c: char| word(c) && !c.is_ascii_digit()) && key.chars().all(word) {
-            join(at, key)
-        } else {
-            format!("{at}[{}]", crate::json::quote(key))
-        },
-    )
+    if key.starts_with(|c: char| word(c) && !c.is_ascii_digit()) && key.chars().all(word) {
+        join(at, key)
+    } else {
+        cut_path(format!("{at}[{}]", crate::json::quote(key)))
+    }
 }
 
 /// A path past 1,000 UTF-16 units is its first 1,000 (never half a

@@ -17,7 +17,8 @@ pub struct Redaction {
 pub fn redactions_value(found: &[Redaction]) -> Value {
     Value::Array(crate::map_vec(
         found,
-        |r| crate::json!({"path": (r.path.as_str()), "kind": (r.kind)}),
+        // Cut as an error's field is: a root key as given may be 4,096 units.
+        |r| crate::json!({"path": (crate::error::cut_path(r.path.clone())), "kind": (r.kind)}),
     ))
 }
 

@@ -52,13 +52,12 @@ pub fn from_js(value: &JsValue, path: &str) -> Result<Value, Error> {
 /// grows wasm memory before it is refused. Blank ones the core refuses.
 pub fn from_js_with_ids(value: &JsValue, path: &str, ids: &str) -> Result<Value, Error> {
     let text = to_json_text(value, path, ids).map_err(|problem| {
-        // A path names keys as given: a huge one is not copied in whole.
-        // What crosses is cut as every path is (`error::cut_path`) when
-        // the error reaches JS; a pair split at 1,024 falls past the cut.
+        // A path names keys as given: a huge one is not copied in whole,
+        // and is cut as every path is (a pair split at 1,024 falls past it).
         let field = |name: &str| {
             let text: js_sys::JsString =
                 super::attempt::get(&problem, name).ok()?.dyn_into().ok()?;
-            Some(text.slice(0, 1024).into())
+            Some(crate::error::cut_path(text.slice(0, 1024).into()))
         };
         let reason = field("reason").unwrap_or_else(|| "is not JSON data".to_owned());
         if let Ok(cause) = super::attempt::get(&problem, "cause") {

@@ -679,8 +679,12 @@ test("a value too large for one call is INVALID_VALUE before it is copied in", a
   const cut = (path) => `${path.slice(0, 1000)}…`;
   assert.deepEqual(fields, [cut(`state["${long}"].a`), cut(`state["${long}"].a`), cut("y".repeat(1500)), cut("y".repeat(1500))]);
   // Never half a character: after `k["`, the 1,000th unit starts a pair.
+  // The message names the same cut path, never a half character.
   await assert.rejects(store.saveSessionState(id, "k", { ["😀".repeat(8e6)]: NaN }),
-    (e) => e.field === `k["${"😀".repeat(498)}…`, "cut before the pair");
+    (e) => e.field === `k["${"😀".repeat(498)}…` && e.message.includes(`\`${e.field}\``) && !e.message.includes("\uFFFD"), "cut before the pair");
+  // A redaction's path is cut as a field is.
+  const { redactions } = attache.redactCredentials({ [long]: bearer });
+  assert.deepEqual(redactions.map((r) => r.path), [cut(`["${long}"]`)]);
   assert.ok(memory.buffer.byteLength - before < 1024 * 1024, `wasm memory grew by ${memory.buffer.byteLength - before}`);
   assert.equal(await store.loadSessionState(id, "k"), null);
   // At the limits: 4,000,000 items, the array itself one of them.
