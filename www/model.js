@@ -51,9 +51,9 @@ export const scripted = {
       // The longest word the pins hold, so "What does auth use?" looks up
       // "auth"; the longest word if none does.
       const words = asked.split(/\W+/).filter((w) => w.length > 3 && !ASKING.has(w.toLowerCase())).sort((a, b) => b.length - a.length);
-      // What lookup searches: the pins' text and a file's path, not the
-      // headers' labels.
-      const label = /^\[(?:Pinned memory: [^\]\n]*|Todo list|Attached file: ([^\]\n]*))\]/;
+      // Closer to what lookup searches: a file's path stays, the headers'
+      // labels (and a memory's slug) go; a slug or path may hold "]".
+      const label = /^\[(?:Pinned memory: [^\n]*|Todo list|Attached file: ([^\n]*))\]$/m;
       const said = messages.filter(isPinned).flatMap((m) => m.content.map((p) => p.text.replace(label, "$1"))).join("\n").toLowerCase();
       const query = words.find((w) => said.includes(w.toLowerCase())) ?? words[0] ?? asked;
       return { role: "assistant", content: [{ type: "text", text: `Plan: look up "${query}" in what is pinned, then answer.` }, call("lookup", { query })] };
