@@ -3,6 +3,7 @@
 // with the pins leading it, run the tools the model calls, and write the
 // turn (messages, frames, snapshot, pins) with one commitTurn.
 import { buildRequest, estimateTokens, planTurn, redactCredentials } from "../pkg/attache.js";
+import { textOf } from "./model.js";
 
 const SYSTEM = "You are a careful assistant. Use the tools; keep answers short.";
 const MAX_STEPS = 4;
@@ -197,8 +198,7 @@ async function turn({ store, sessionId, pinned, model, text, contextWindow, snap
     added.push(reply);
     const calls = reply.content.filter?.((p) => p.type === "tool_call") ?? [];
     // A reply may be only tool calls, or only thought: its text is then "".
-    const text = typeof reply.content === "string" ? reply.content : reply.content.filter((p) => p.type === "text").map((p) => p.text).join("");
-    frame({ type: "reply", step, text: text.slice(0, 120), toolCalls: calls.length });
+    frame({ type: "reply", step, text: textOf(reply).slice(0, 120), toolCalls: calls.length });
     if (calls.length === 0) break;
     const results = calls.map((call) => {
       const output = runTool(call, pinned);

@@ -33,7 +33,8 @@ export const tools = [
 /** Words that ask, never what is asked about. */
 const ASKING = new Set(["what", "which", "where", "when", "does", "should", "would", "could", "about", "tell", "please", "there", "this", "that", "have"]);
 
-const textOf = (message) =>
+/** A message's text: its text parts, joined. */
+export const textOf = (message) =>
   typeof message.content === "string" ? message.content : message.content.filter((p) => p.type === "text").map((p) => p.text).join("");
 
 /** The embedded scripted model: the same request always gets the same answer. */

@@ -21,6 +21,8 @@ const stores = {
 
 const thread = (id = "t") => ({ configurable: { thread_id: id, checkpoint_ns: "" } });
 const metadata = (step) => ({ source: "loop", step, parents: {} });
+/** Checkpoint `i` of a thread whose one channel holds `v${i}`. */
+const checkpointAt = (i) => ({ ...emptyCheckpoint(), id: uuid6(i), channel_values: { a: `v${i}` }, channel_versions: { a: i } });
 
 /** Puts `n` checkpoints in a chain; returns their configs, oldest first. */
 async function chain(saver, n, values = (i) => ({ a: `a${i}`, b: "same" })) {
@@ -498,15 +500,12 @@ for (const [name, open] of Object.entries(stores)) {
       const { held, reached: made, release } = holdFirst(store, "createSession");
       const saver = new AttacheCheckpointSaver(held);
       await saver.deleteThread("t");
-      const checkpoint = (i) => ({ ...emptyCheckpoint(), id: uuid6(i), channel_values: { a: `v${i}` }, channel_versions: { a: i } });
-      const live = saver.put(thread(), checkpoint(1), metadata(-1), { a: 1 }).catch((e) => e);
+      const live = saver.put(thread(), checkpointAt(1), metadata(-1), { a: 1 }).catch((e) => e);
       await made;
       await saver.deleteThread("t");
       release();
       expect(await live).toMatchObject({ code: "NOT_FOUND" });
-      const stop = new AbortController();
-      stop.abort();
-      await saver.put({ ...thread(), signal: stop.signal }, checkpoint(2), metadata(-1), { a: 2 });
+      await saver.put({ ...thread(), signal: AbortSignal.abort() }, checkpointAt(2), metadata(-1), { a: 2 });
       expect(await store.getSession("t")).toBeNull();
     });
 
@@ -517,15 +516,12 @@ for (const [name, open] of Object.entries(stores)) {
       const { held, reached: committed, release } = holdFirst(store, "commitTurn");
       const saver = new AttacheCheckpointSaver(held);
       await saver.deleteThread("t");
-      const checkpoint = (i) => ({ ...emptyCheckpoint(), id: uuid6(i), channel_values: { a: `v${i}` }, channel_versions: { a: i } });
-      const live = saver.put(thread(), checkpoint(1), metadata(-1), { a: 1 });
+      const live = saver.put(thread(), checkpointAt(1), metadata(-1), { a: 1 });
       await committed;
       await saver.deleteThread("t");
       release();
       await live;
-      const stop = new AbortController();
-      stop.abort();
-      await saver.put({ ...thread(), signal: stop.signal }, checkpoint(2), metadata(-1), { a: 2 });
+      await saver.put({ ...thread(), signal: AbortSignal.abort() }, checkpointAt(2), metadata(-1), { a: 2 });
       expect(await store.getSession("t")).toBeNull();
     });
 
