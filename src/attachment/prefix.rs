@@ -177,6 +177,13 @@ impl PrefixTracker {
         Ok(())
     }
 
+    /// Whether the baseline is `store`'s specs as they are: nothing pinned
+    /// or detached since the last check. Never after `restore`.
+    pub fn is_current(&self, store: &AttachmentStore) -> bool {
+        let seen = self.checked.as_ref().map(|(seen, _)| *seen);
+        seen == Some(store.revision()) && self.edits == store.edits()
+    }
+
     pub fn check(&mut self, store: &AttachmentStore) -> PrefixStatus {
         let revision = store.revision();
         let first = self.checked.is_none();

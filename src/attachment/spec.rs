@@ -17,7 +17,7 @@ impl Attachment {
     /// `{kind:"custom", id, rank: "memory"|"file"|"todo", text}`.
     pub fn from_spec(spec: &Value) -> Result<Self, Error> {
         // Pinned text rides every request: a credential never gets in.
-        let (attachment, held) = Self::from_saved(spec)?;
+        let (attachment, held) = Self::from_saved(spec, true)?;
         // A blank custom part carries nothing, and providers drop it, which
         // would move or lose the cache breakpoint. Refused when pinned; a
         // saved one (older versions took it) still loads.
@@ -32,12 +32,13 @@ impl Attachment {
     /// A spec read back from a store, and the credential it holds, if any:
     /// a secret registered, or a rule added, since it was saved. Returned
     /// rather than refused, so one such pin does not lose the others.
-    pub fn from_saved(spec: &Value) -> Result<(Self, Option<Error>), Error> {
+    /// Unless `scan`, none is looked for: the caller scans for them.
+    pub fn from_saved(spec: &Value, scan: bool) -> Result<(Self, Option<Error>), Error> {
         let attachment = Self::from_fields(spec)?;
-        let held = match crate::credentials::check_value("", spec) {
-            Ok(()) => None,
-            Err(held @ Error::Credential { .. }) => Some(held),
-            Err(other) => return Err(other),
+        let held = match scan.then(|| crate::credentials::check_value("", spec)) {
+            None | Some(Ok(())) => None,
+            Some(Err(held @ Error::Credential { .. })) => Some(held),
+            Some(Err(other)) => return Err(other),
         };
         // Every id-taking call refuses a longer id, so such a pin could
         // never be detached.

@@ -222,6 +222,16 @@ impl AttachmentStore {
     /// refuses them all, its error naming the spec's index. One holding a
     /// credential is pinned held (see `check_pin`).
     pub fn from_specs(specs: &crate::json::Value) -> Result<Self, crate::Error> {
+        Self::pinned_from(specs, true)
+    }
+
+    /// As `from_specs`, with the same errors, for a caller that scans the
+    /// whole value for credentials itself: none is looked for here.
+    pub fn from_specs_unscanned(specs: &crate::json::Value) -> Result<Self, crate::Error> {
+        Self::pinned_from(specs, false)
+    }
+
+    fn pinned_from(specs: &crate::json::Value, scan: bool) -> Result<Self, crate::Error> {
         let specs = specs
             .as_array()
             .ok_or_else(|| crate::Error::invalid("", "attachments must be an array of specs"))?;
@@ -232,7 +242,7 @@ impl AttachmentStore {
             .set(crate::credentials::host_secrets_generation());
         for (index, spec) in specs.iter().enumerate() {
             let (attachment, held) =
-                Attachment::from_saved(spec).map_err(|e| e.within(&format!("[{index}]")))?;
+                Attachment::from_saved(spec, scan).map_err(|e| e.within(&format!("[{index}]")))?;
             let id = store.pin(attachment).to_owned();
             if let (Some(crate::Error::Credential { kind, .. }), Some(slot)) =
                 (held, store.position(&id))

@@ -614,6 +614,55 @@ fn a_restored_baseline_compares_the_first_check_after_a_reload() {
 }
 
 #[test]
+fn a_baseline_is_current_exactly_while_it_is_the_stores_specs() {
+    let mut store = AttachmentStore::new();
+    let mut tracker = PrefixTracker::default();
+    let file = |contents: &str| json!({"kind": "file", "path": "a.log", "contents": contents});
+    // Each step, then whether the baseline is then the store's specs.
+    let steps: [(&str, &dyn Fn(&mut AttachmentStore, &mut PrefixTracker)); 8] = [
+        ("none yet", &|_, _| {}),
+        ("a check", &|s, t| {
+            t.check(s);
+        }),
+        ("a pin", &|s, _| {
+            pin(s, json!({"kind": "memory", "slug": "m", "memory": "M"}));
+        }),
+        ("a check", &|s, t| {
+            t.check(s);
+        }),
+        // Past the cut, the same render: the message stands, the spec not.
+        ("a re-pin past the cut", &|s, _| {
+            pin(s, file(&format!("{}{}", "x".repeat(9000), "a")));
+        }),
+        ("a check", &|s, t| {
+            t.check(s);
+        }),
+        ("a detach", &|s, _| {
+            s.detach("memory:m");
+        }),
+        ("a reload", &|s, t| {
+            t.check(s);
+            let saved = t.baseline().cloned().unwrap();
+            *t = PrefixTracker::default();
+            t.restore(&saved).unwrap();
+        }),
+    ];
+    pin(&mut store, file(&format!("{}{}", "x".repeat(9000), "b")));
+    for (step, run) in steps {
+        run(&mut store, &mut tracker);
+        let is_specs = tracker.baseline() == Some(&store.to_specs());
+        // Current only after a check; a restored baseline matches no
+        // revision, though here it is the same specs.
+        let expected = step == "a check";
+        assert_eq!(tracker.is_current(&store), expected, "after {step}");
+        assert!(
+            !expected || is_specs,
+            "current, so the store's specs, after {step}"
+        );
+    }
+}
+
+#[test]
 fn a_part_that_moved_is_named_not_the_one_that_shifted_into_its_place() {
     let name = |before: &[(&str, &str)], after: &[(&str, &str)]| {
         changed(&parts(before), &parts(after)).map(|c| c.attachment_id)

@@ -481,7 +481,7 @@ pub fn replace_messages(
 pub fn commit_turn(
     id: &JsValue,
     options: &JsValue,
-    pinned: impl FnOnce(&JsValue, &str) -> Result<session::Pins, Error>,
+    pinned: impl FnOnce(&JsValue, &str) -> Result<session::PinsToSave, Error>,
     intake: &mut Intake,
 ) -> Result<Call, Error> {
     let id = id_arg(id, "sessionId")?;
@@ -525,8 +525,7 @@ pub fn commit_turn(
     }
     let attachments = options.get("attachments");
     if !attachments.is_undefined() {
-        let (store, baseline) = pinned(&attachments, "attachments")?;
-        turn.state.extend(session::pins_state(&store, baseline));
+        turn = turn.with_pins(pinned(&attachments, "attachments")?);
     }
     Ok(Call::CommitTurn(id, turn))
 }

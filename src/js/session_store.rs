@@ -6,7 +6,7 @@ use wasm_bindgen_futures::future_to_promise;
 
 use super::error::to_js;
 use super::session_calls::{self as calls, Backend, Call, Policy, Store};
-use super::values::{from_js, id_arg, Options};
+use super::values::{id_arg, Options};
 use super::AttachmentStore;
 use crate::idb::{self, BrowserEnvironment, Durability, VersionChange};
 use crate::session::{self, REPL_STATE_KEY, SNAPSHOT_KEY};
@@ -383,58 +383,55 @@ thread_local! {
 #[inline(never)]
 fn save_attachments(session_id: &JsValue, pinned: &JsValue) -> Result<Call, Error> {
     let session_id = id_arg(session_id, "sessionId")?;
-    let (store, baseline) = pinned_specs(pinned, "pinned")?;
+    let pins = pinned_specs(pinned, "pinned")?;
     // The write commitTurn's `attachments` makes, and no more.
     Ok(Call::CommitTurn(
         session_id,
-        session::pins_turn(&store, baseline),
+        session::TurnWrite::default().with_pins(pins),
     ))
 }
 
-/// `name` is the parameter's: `pinned`, or commitTurn's `attachments`.
-fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::Pins, Error> {
+/// The specs of the pins, and their prefix baseline, as the turn that
+/// saves them checks them: not checked here too. `name` is the
+/// parameter's: `pinned`, or commitTurn's `attachments`.
+fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::PinsToSave, Error> {
     let prototype = PINNED_PROTOTYPE.with(JsValue::clone);
     let is_store =
         pinned.is_object() && super::attempt::prototype_of(pinned).is_ok_and(|p| p == prototype);
     if !is_store {
         return Err(Error::argument(name, "must be an AttachmentStore"));
     }
-    // The prototype's own method: an instance may shadow toJSON.
-    let to_json: Function = super::attempt::get(&prototype, "toJSON")
+    // The prototype's own method (an instance may shadow it), which hands
+    // the pins over inside wasm. Anything an earlier failed call left is
+    // no one's: cleared first.
+    let hand: Function = super::attempt::get(&prototype, "__pins")
         .unwrap_or_default()
         .unchecked_into();
+    let _ = super::attachment_store::handed_pins();
+    let live = || Error::argument(name, "must be a live AttachmentStore");
     // Throws only for a freed store (FREED from the package's guard, or
     // wasm-bindgen's bare null-pointer error where there is no guard), one
-    // whose pointer was forged (INVALID_THIS), one whose own call is
-    // reading this argument (BUSY), or pins too long to cross (INVALID_VALUE).
-    let specs = super::attempt::call0(&to_json, pinned).map_err(|thrown| {
+    // whose pointer was forged (INVALID_THIS), or one whose own call is
+    // reading this argument (BUSY).
+    super::attempt::call0(&hand, pinned).map_err(|thrown| {
         let code = super::attempt::get(&thrown, "code").unwrap_or_default();
         match code.as_string().as_deref() {
-            Some("INVALID_THIS") => Error::argument(name, "must be a live AttachmentStore"),
+            Some("INVALID_THIS") => live(),
             Some("BUSY") => Error::argument(name, "is in use by a call still running"),
-            Some("INVALID_VALUE") => Error::value(name, super::values::TOO_LONG),
             _ => Error::Freed {
                 class: "AttachmentStore".to_owned(),
             },
         }
     })?;
-    let store = crate::attachment::AttachmentStore::from_specs(&from_js(&specs, name)?)?;
-    // Its prefix baseline, read the same way.
-    let baseline: Function = super::attempt::get(&prototype, "__prefixBaseline")
-        .unwrap_or_default()
-        .unchecked_into();
-    let baseline = super::attempt::call0(&baseline, pinned).unwrap_or(JsValue::NULL);
-    // One too large to take in (the specs of a large pin detached since) is
-    // dropped too, not a refused save: the next check is then a first.
-    let baseline = (!baseline.is_null())
-        .then(|| from_js(&baseline, name).ok())
-        .flatten()
-        // One holding a secret registered since the check that left it
-        // (its pins were checked when pinned) is not saved: no host can see
-        // or detach it, and it would refuse the pins and the turn. The next
-        // check starts afresh. Free when none is registered.
-        .filter(|b| crate::credentials::check_host_secrets_in("", b).is_ok());
-    Ok((store, baseline))
+    // None if the host replaced the method with one of its own.
+    let mut pins = super::attachment_store::handed_pins().ok_or_else(live)?;
+    // A baseline holding a secret registered since the check that left it
+    // (its pins were checked when pinned) is not saved: no host can see or
+    // detach it, and it would refuse the pins and the turn. The next check
+    // starts afresh. Free when none is registered.
+    pins.baseline =
+        (pins.baseline.take()).filter(|b| crate::credentials::check_host_secrets_in("", b).is_ok());
+    Ok(pins)
 }
 
 session_store_methods!(MemorySessionStore);

@@ -69,8 +69,9 @@ pub fn state_value(key: &str, value: &Value) -> Result<(), Error> {
     if key == super::ATTACHMENTS_KEY || (key == super::PREFIX_BASELINE_KEY && !value.is_null()) {
         // The spec's own code (UNKNOWN_KIND, INVALID_SPEC, ...) first, as
         // setAttachment reports it: a code does not change with the route.
-        let store =
-            crate::attachment::AttachmentStore::from_specs(value).map_err(|e| e.within(key))?;
+        // Scanned below, with the rest of the value.
+        let store = crate::attachment::AttachmentStore::from_specs_unscanned(value)
+            .map_err(|e| e.within(key))?;
         pins = Some(store.len());
     }
     // Credentials before the other shapes, as for messages: a secret used

@@ -415,6 +415,8 @@ pub struct TurnWrite {
     /// `CONFLICT`, and nothing written, if any of these keys holds a value:
     /// an operation id recorded once, say.
     pub require_absent: Vec<String>,
+    /// The pins' baseline in `state` is their specs there: checked once.
+    pub baseline_is_pins: bool,
 }
 
 impl TurnWrite {
@@ -441,6 +443,9 @@ impl TurnWrite {
                     },
                     other => other,
                 })?;
+                if key == PREFIX_BASELINE_KEY && self.baseline_is_pins {
+                    continue;
+                }
                 checks::state_value(key, value).map_err(|e| e.under_key(field, key))?;
             }
         }
@@ -757,7 +762,12 @@ pub trait SessionStore {
         pinned: &AttachmentStore,
         baseline: Option<Value>,
     ) -> Result<(), Error> {
-        self.commit_turn(session_id, pins_turn(pinned, baseline))
+        let pins = PinsToSave {
+            specs: pinned.to_specs(),
+            baseline,
+            baseline_is_specs: false,
+        };
+        self.commit_turn(session_id, TurnWrite::default().with_pins(pins))
             .await
     }
     /// The pins and the baseline saved with them.
@@ -773,23 +783,26 @@ pub trait SessionStore {
 /// A store of pins and the specs its prefix was last checked against.
 pub type Pins = (AttachmentStore, Option<Value>);
 
-/// The turn that saves pins and nothing else: `saveAttachments`.
-pub fn pins_turn(pinned: &AttachmentStore, baseline: Option<Value>) -> TurnWrite {
-    TurnWrite {
-        state: pins_state(pinned, baseline),
-        ..TurnWrite::default()
-    }
+/// Pins as the turn that saves them takes them.
+pub struct PinsToSave {
+    pub specs: Value,
+    /// The specs the prefix was last checked against, if any.
+    pub baseline: Option<Value>,
+    /// Whether the baseline is `specs` (nothing pinned or detached since
+    /// that check): most turns, and checking a large pin twice costs.
+    pub baseline_is_specs: bool,
 }
 
-/// The state entries that save pins: the specs, and the baseline or null.
-pub fn pins_state(pinned: &AttachmentStore, baseline: Option<Value>) -> Vec<(String, Value)> {
-    vec![
-        (ATTACHMENTS_KEY.to_owned(), pinned.to_specs()),
-        (
-            PREFIX_BASELINE_KEY.to_owned(),
-            baseline.unwrap_or(Value::Null),
-        ),
-    ]
+impl TurnWrite {
+    /// Also saves pins: their specs, and the baseline or null. The
+    /// turn's check checks both.
+    pub fn with_pins(mut self, pins: PinsToSave) -> Self {
+        self.state.push((ATTACHMENTS_KEY.to_owned(), pins.specs));
+        let baseline = pins.baseline.unwrap_or(Value::Null);
+        self.state.push((PREFIX_BASELINE_KEY.to_owned(), baseline));
+        self.baseline_is_pins = pins.baseline_is_specs;
+        self
+    }
 }
 
 /// Sessions sort most recently updated first, ties by id, in every backend.

@@ -217,13 +217,38 @@ proptest::proptest! {
 }
 
 #[test]
+fn a_baseline_that_is_the_pins_is_checked_once_as_the_pins() {
+    let pins = |baseline, baseline_is_specs| super::PinsToSave {
+        specs: json!([{"kind": "memory", "slug": "m", "memory": "M"}]),
+        baseline: Some(baseline),
+        baseline_is_specs,
+    };
+    // A baseline no check would pass shows which one ran.
+    let unchecked = json!([{"kind": "nope"}]);
+    let turn = |pins| super::TurnWrite::default().with_pins(pins).check();
+    assert_eq!(
+        turn(pins(unchecked.clone(), false)).unwrap_err().code(),
+        "UNKNOWN_KIND"
+    );
+    turn(pins(unchecked, true)).unwrap();
+    // The pins themselves are always checked.
+    let mut held = pins(json!(null), true);
+    held.specs = json!([{"kind": "memory", "slug": "m", "memory": "sk-proj-Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9"}]);
+    assert_eq!(turn(held).unwrap_err().code(), "CREDENTIAL");
+}
+
+#[test]
 fn a_state_if_absent_key_the_pins_write_says_so() {
-    let pins = crate::attachment::AttachmentStore::default();
+    let pins = super::PinsToSave {
+        specs: json!([]),
+        baseline: None,
+        baseline_is_specs: false,
+    };
     let turn = super::TurnWrite {
-        state: super::pins_state(&pins, None),
         state_if_absent: vec![(super::PREFIX_BASELINE_KEY.to_owned(), json!(null))],
         ..super::TurnWrite::default()
-    };
+    }
+    .with_pins(pins);
     assert_eq!(
         turn.check().unwrap_err().to_string(),
         "value at `stateIfAbsent.prefix_baseline`: is also in state, or written by `attachments`"

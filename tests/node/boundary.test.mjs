@@ -236,6 +236,28 @@ test("saveAttachments takes a live AttachmentStore; anything else rejects typed,
   const loaded = await sessions.loadAttachments("s");
   assert.deepEqual(loaded.attachmentIds(), pinned.attachmentIds());
   assert.equal(JSON.stringify(loaded), JSON.stringify(pinned), "toJSON gives the specs in pin order");
+  // The pins are handed over inside wasm by the prototype's own method: a
+  // shadowing one is not called, and one a host put in its place hands
+  // nothing, nor do pins a failed call left behind.
+  pinned.__pins = () => { throw new Error("not called"); };
+  await sessions.saveAttachments("s", pinned);
+  const own = Object.getOwnPropertyDescriptor(AttachmentStore.prototype, "__pins");
+  const other = new AttachmentStore();
+  other.setAttachment({ kind: "memory", slug: "other", memory: "left behind" });
+  try {
+    AttachmentStore.prototype.__pins = function () { own.value.call(other); throw new Error("after handing"); };
+    assert.equal((await sessions.saveAttachments("s", pinned).catch((e) => e)).code, "FREED", "what the method threw");
+    AttachmentStore.prototype.__pins = () => {};
+    for (const save of [() => sessions.saveAttachments("s", pinned), () => sessions.commitTurn("s", { attachments: pinned })]) {
+      const replaced = await save().catch((e) => e);
+      assert.deepEqual([replaced.code, replaced.field], ["INVALID_ARGUMENT", replaced.field === "pinned" ? "pinned" : "attachments"]);
+      assert.match(replaced.message, /must be a live AttachmentStore/);
+    }
+  } finally {
+    Object.defineProperty(AttachmentStore.prototype, "__pins", own);
+    other.free();
+  }
+  assert.deepEqual((await sessions.loadAttachments("s")).attachmentIds(), pinned.attachmentIds(), "nothing else was saved");
 });
 
 test("a fake length does not grow wasm memory", () => {
