@@ -39,9 +39,8 @@ fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
         };
         return Err(at.field("isError").wrong(reason));
     }
-    let content_at = at.field("content");
     let mut value = Vec::new();
-    for (i, part) in content.iter().enumerate() {
+    for part in content {
         value.push(match part {
             Part::Text(text) => object([("type", "text".into()), ("text", text.as_str().into())]),
             Part::Image(Image::Base64 { media_type, data }) => object([
@@ -52,12 +51,13 @@ fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
                 ),
                 ("mediaType", media_type.to_ascii_lowercase().into()),
             ]),
-            // The SDK wants a URL object there, which JSON cannot carry.
-            _ => {
-                return Err(content_at
-                    .index(i)
-                    .wrong("the AI SDK takes a tool result's image as data, not a URL"))
+            // Its `file` shape wants a URL object, which JSON cannot carry;
+            // this older one, which it still takes, a string.
+            Part::Image(Image::Url(url)) => {
+                object([("type", "image-url".into()), ("url", url.as_str().into())])
             }
+            // None: a tool result holds text and images only.
+            _ => continue,
         });
     }
     Ok(object([
@@ -329,7 +329,7 @@ fn part(value: &Value, at: At, role: Role) -> Result<Part, Error> {
                 signature: signature.map(str::to_owned),
             }
         }
-        "file" => image_file(&part)?,
+        "file" => image_file(&part, "file")?,
         "tool-call" => Part::ToolCall {
             // Run by the provider, it has no neutral form.
             id: match part.opt_bool("providerExecuted")? {
@@ -378,9 +378,16 @@ fn content_item(value: &Value, at: At) -> Result<Part, Error> {
             item.only(&["type", "text", "providerOptions"])?;
             Ok(Part::Text(item.string("text")?))
         }
-        "file" => {
-            item.only(&["type", "data", "mediaType", "filename", "providerOptions"])?;
-            image_file(&item)
+        // The older shapes the SDK still takes (AI SDK 5 and 6 tools give
+        // them): images, as a `file`.
+        kind @ ("file" | "file-data" | "image-data" | "file-url" | "image-url") => {
+            let keys: &[&str] = match kind {
+                "image-url" => &["type", "url", "providerOptions"],
+                "file-url" => &["type", "url", "mediaType", "providerOptions"],
+                _ => &["type", "data", "mediaType", "filename", "providerOptions"],
+            };
+            item.only(keys)?;
+            image_file(&item, kind)
         }
         _ => Err(item.wrong("type", "must be \"text\" or \"file\"")),
     }
@@ -389,22 +396,29 @@ fn content_item(value: &Value, at: At) -> Result<Part, Error> {
 /// A `file` part that is an image: `data` a URL or base64 string, or
 /// tagged, `{ type: "url", url }` (as `convertToModelMessages` gives it)
 /// or `{ type: "data", data }`.
-fn image_file(item: &Fields) -> Result<Part, Error> {
+fn image_file(item: &Fields, kind: &str) -> Result<Part, Error> {
     // In lower case, as the other converters take a type in.
-    let media_type = item.string("mediaType")?.to_ascii_lowercase();
+    let media_type = match kind {
+        "image-url" => "image".to_owned(),
+        _ => item.string("mediaType")?.to_ascii_lowercase(),
+    };
     if !super::is_image_type(&media_type) {
         return Err(item.wrong("mediaType", "only images convert"));
     }
-    let (data, url) = match item.any("data")? {
-        Value::String(data) => (data.as_str(), data.contains(':')),
-        other => {
-            let data = Fields::of(other, item.at("data"), "must be a string or tagged data")?;
-            match data.str("type")? {
-                "url" => (data.str("url")?, true),
-                "data" => (data.str("data")?, false),
-                _ => return Err(data.wrong("type", "must be \"url\" or \"data\"")),
+    let (data, url) = match (kind, item.any("data")) {
+        ("image-url" | "file-url", _) => return super::image_in(item, "url", item.str("url")?),
+        ("image-data" | "file-data", _) => (item.str("data")?, false),
+        (_, data) => match data? {
+            Value::String(data) => (data.as_str(), data.contains(':')),
+            other => {
+                let data = Fields::of(other, item.at("data"), "must be a string or tagged data")?;
+                match data.str("type")? {
+                    "url" => (data.str("url")?, true),
+                    "data" => (data.str("data")?, false),
+                    _ => return Err(data.wrong("type", "must be \"url\" or \"data\"")),
+                }
             }
-        }
+        },
     };
     if url {
         return super::image_in(item, "data", data);

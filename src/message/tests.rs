@@ -267,6 +267,63 @@ fn ai_sdk_model_messages_convert_both_ways() {
 }
 
 #[test]
+fn ai_sdk_tool_result_images_come_in_as_any_shape_the_sdk_takes_and_go_back() {
+    // Each content item a tool's output may hold, the older shapes (AI SDK
+    // 5 and 6 tools give them) too, and what goes back out: a URL as the
+    // one shape that takes it as a string.
+    let png = |data: &str| json!({"type": "file", "data": {"type": "data", "data": data}, "mediaType": "image/png"});
+    let url = |url: &str| json!({"type": "image-url", "url": url});
+    let cases = [
+        (
+            json!({"type": "image-url", "url": "https://x.test/s.png"}),
+            url("https://x.test/s.png"),
+        ),
+        (
+            json!({"type": "file-url", "url": "https://x.test/t", "mediaType": "image"}),
+            url("https://x.test/t"),
+        ),
+        (
+            json!({"type": "file", "data": {"type": "url", "url": "https://x.test/u.png"}, "mediaType": "image/png"}),
+            url("https://x.test/u.png"),
+        ),
+        (
+            json!({"type": "image-data", "data": "iVBO", "mediaType": "image/png"}),
+            png("iVBO"),
+        ),
+        (
+            json!({"type": "file-data", "data": "iVBO", "mediaType": "image/PNG", "filename": "s.png"}),
+            png("iVBO"),
+        ),
+    ];
+    for (item, out) in cases {
+        let input = json!([
+            {"role": "assistant", "content": [{"type": "tool-call", "toolCallId": "c1", "toolName": "shot", "input": {}}]},
+            {"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c1", "toolName": "shot",
+                "output": {"type": "content", "value": [{"type": "text", "text": "here"}, item.clone()]}}]}
+        ]);
+        let messages = from_ai_sdk(&input, At::Name("x")).unwrap_or_else(|e| panic!("{item}: {e}"));
+        let sent = to_ai_sdk(&sourced(&messages), None, None).unwrap();
+        let value = &sent[1]["content"][0]["output"]["value"];
+        assert_eq!(value[1], out, "{item}");
+        assert_eq!(
+            from_ai_sdk(&sent, At::Name("x")).unwrap(),
+            messages,
+            "{item} comes back"
+        );
+    }
+    // Only images convert, in the older shapes too.
+    let pdf = json!([{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c1", "toolName": "shot",
+        "output": {"type": "content", "value": [{"type": "file-data", "data": "JVBE", "mediaType": "application/pdf"}]}}]}]);
+    assert_eq!(refused(from_ai_sdk(&pdf, At::Name("x"))).0, "INVALID_VALUE");
+    let stray = json!([{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c1", "toolName": "shot",
+        "output": {"type": "content", "value": [{"type": "image-url", "url": "https://x.test/a.png", "data": "x"}]}}]}]);
+    assert_eq!(
+        refused(from_ai_sdk(&stray, At::Name("x"))).0,
+        "INVALID_VALUE"
+    );
+}
+
+#[test]
 fn ai_sdk_images_come_in_as_any_shape_and_go_out_as_file_parts() {
     // The deprecated `image` part, a bare file, and the tagged data
     // `convertToModelMessages` gives (its URL object as JSON writes it).

@@ -75,3 +75,31 @@ describe("the README's AI SDK recipe", () => {
     expect(saved[1].parts.filter((p) => p.type === "text").map((p) => p.text).join("")).toBe("Shipped v2.");
   });
 });
+
+describe("toAiSdk's tool results, as the SDK itself reads them", () => {
+  it("sends an image URL a tool gave back, which its file shape takes only as a URL object", async () => {
+    const { generateText } = await import("ai");
+    const { MockLanguageModelV4 } = await import("ai/test");
+    const { fromAiSdk, toAiSdk } = await import("../../pkg/index.js");
+    // The turn as a screenshot tool written for AI SDK 6 gave it.
+    const stored = fromAiSdk([
+      { role: "user", content: "Show me the page." },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "shot", input: {} }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "shot",
+        output: { type: "content", value: [{ type: "image-url", url: "https://x.test/s.png" }, { type: "image-data", data: "iVBORw0KGgo=", mediaType: "image/png" }] } }] },
+    ]);
+    // The SDK's own model interface, which takes its current shapes.
+    const model = new MockLanguageModelV4({
+      // Taken as URLs, so the SDK downloads nothing.
+      supportedUrls: { "image/*": [/^https:\/\//] },
+      doGenerate: async () => ({ content: [{ type: "text", text: "ok" }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] }),
+    });
+    await generateText({ model, messages: JSON.parse(JSON.stringify(toAiSdk(stored))) });
+    const [{ prompt }] = model.doGenerateCalls;
+    const [result] = prompt.at(-1).content;
+    expect(result.output.value).toEqual([
+      expect.objectContaining({ type: "file", mediaType: "image", data: { type: "url", url: new URL("https://x.test/s.png") } }),
+      expect.objectContaining({ type: "file", mediaType: "image/png", data: { type: "data", data: "iVBORw0KGgo=" } }),
+    ]);
+  });
+});
