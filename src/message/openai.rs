@@ -138,13 +138,21 @@ pub fn to_openai(
         // Assistant messages after one with tool calls are its turn (the
         // Agents adapter stores each parallel call as its own message):
         // OpenAI wants the calls in one message, answered right after it.
+        // So are calls after the turn's text, so the turn's thinking goes
+        // with them (DeepSeek answers 400 to calls without it).
         if let (Role::Assistant, Some(Value::Object(last))) = (message.role, out.last_mut()) {
+            let text_before = matches!(last.get("role"), Some(Value::String(r)) if r == "assistant")
+                && !last.contains_key("tool_calls");
+            if text_before && !calls.is_empty() {
+                last.insert("tool_calls".into(), Value::Array(Vec::new()));
+            }
             if let Some(Value::Array(all)) = last.get_mut("tool_calls") {
                 all.extend(calls);
                 add_reasoning(last, &thought);
                 if !texts.is_empty() {
                     let mut parts = match last.insert("content".into(), Value::Null) {
-                        Some(Value::String(text)) => vec![text_part(&text)],
+                        // A turn's text may be "" (a thought sent without it).
+                        Some(Value::String(text)) if !text.is_empty() => vec![text_part(&text)],
                         Some(Value::Array(parts)) => parts,
                         _ => Vec::new(),
                     };

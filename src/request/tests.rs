@@ -686,12 +686,50 @@ fn thinking_stored_alone_goes_back_with_the_calls_it_led_to() {
     );
     // After the calls, it joins them: their results still follow them.
     assert_eq!(
-        sent(vec![user("q"), call, thinking("X"), result]),
+        sent(vec![user("q"), call.clone(), thinking("X"), result.clone()]),
         ["user 0 -", "assistant 1 X", "tool 0 -"]
     );
     // With no assistant message after it, it goes alone, where it was.
     assert_eq!(
         sent(vec![user("q"), thinking("T"), user("r")]),
         ["user 0 -", "assistant 0 T", "user 0 -"]
+    );
+    // Text, then the calls, each its own message (the Agents adapter's
+    // message item and function call): one message, the thinking theirs.
+    let turn = vec![
+        user("q"),
+        thinking("A"),
+        assistant("Let me check."),
+        call.clone(),
+        result.clone(),
+    ];
+    assert_eq!(
+        sent(turn.clone()),
+        ["user 0 -", "assistant 1 A", "tool 0 -"]
+    );
+    let sent = build_request(
+        Format::OpenAiChat,
+        Turn {
+            history: turn,
+            reasoning_content: true,
+            ..Turn::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(sent["messages"][1]["content"], "Let me check.");
+    // Text after text stays its own message: no calls follow it.
+    assert_eq!(
+        build_request(
+            Format::OpenAiChat,
+            Turn {
+                history: vec![user("q"), assistant("a"), assistant("b")],
+                ..Turn::default()
+            }
+        )
+        .unwrap()["messages"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
     );
 }
