@@ -1,5 +1,22 @@
 //! Small string helpers that cost less wasm than core's.
 
+/// The longest string V8 makes (other engines' are longer), in bytes: the
+/// glue's decoder may refuse by the bytes it is given (Node's does).
+const JS_STRING_MAX: usize = (1 << 29) - 24;
+
+/// Whether text may cross to JS as one string, else `INVALID_VALUE` at
+/// `field`. The glue decodes it before any JS `try` runs, so a longer one
+/// would throw through wasm and leak it.
+pub fn fits_js(text: &str, field: &str) -> Result<(), crate::Error> {
+    match text.len() > JS_STRING_MAX {
+        true => Err(crate::Error::value(field, TOO_LONG)),
+        false => Ok(()),
+    }
+}
+
+pub const TOO_LONG: &str =
+    "is more than 536,870,888 bytes of JSON text, more than one JS string can be made from";
+
 /// `haystack.find(needle)` without core's two-way searcher (1.1 KB
 /// gzipped): the needle's first char is found by core's char search,
 /// which is memchr and already in the wasm, then the rest is compared.

@@ -265,9 +265,14 @@ impl IdbSessionStore {
         for (request_id, frames) in turn.frames.into_iter().filter(|(_, f)| !f.is_empty()) {
             adds.push(frame_batch(session_id, &request_id, frames, now));
         }
-        let puts = crate::map_vec(&turn.state, |(key, value)| {
-            record(&[("sessionId", session_id), ("key", key)], value.to_json())
-        });
+        let mut puts = Vec::with_capacity(turn.state.len());
+        for (key, value) in &turn.state {
+            // Each record's text crosses as one JS string: pins, which
+            // never crossed as one value, may be longer than one holds.
+            let json = value.to_json();
+            crate::text::fits_js(&json, key)?;
+            puts.push(record(&[("sessionId", session_id), ("key", key)], json));
+        }
         let (from, option) = (turn.replace_from, turn.replace_option);
         // First write wins: each is read first, in the same transaction.
         let if_absent = crate::map_vec(&turn.state_if_absent, |(k, value)| {

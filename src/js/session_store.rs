@@ -377,9 +377,9 @@ thread_local! {
     static PINNED_PROTOTYPE: JsValue = Object::get_prototype_of(&AttachmentStore::default().into()).into();
 }
 
-/// The pinned store given to `saveAttachments`, rebuilt from its `toJSON()`
-/// specs: a Rust object cannot be borrowed out of an arbitrary JS value.
-/// Anything but a live `AttachmentStore` is a typed error.
+/// The pins of the store given to `saveAttachments`, handed over by its
+/// own method: a Rust object cannot be borrowed out of an arbitrary JS
+/// value. Anything but a live `AttachmentStore` is a typed error.
 #[inline(never)]
 fn save_attachments(session_id: &JsValue, pinned: &JsValue) -> Result<Call, Error> {
     let session_id = id_arg(session_id, "sessionId")?;
@@ -423,7 +423,9 @@ fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::PinsToSave, Err
             },
         }
     })?;
-    // None if the host replaced the method with one of its own.
+    // None if a method the host put in its place handed nothing (one that
+    // calls the real one on another store hands that store's pins, as a
+    // replaced toJSON could give any specs: checked all the same).
     let mut pins = super::attachment_store::handed_pins().ok_or_else(live)?;
     // A baseline holding a secret registered since the check that left it
     // (its pins were checked when pinned) is not saved: no host can see or

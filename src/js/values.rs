@@ -98,20 +98,9 @@ pub fn to_js(value: &Value) -> Result<JsValue, Error> {
     Ok(super::attempt::parse(&text).unwrap_or(JsValue::UNDEFINED))
 }
 
-/// The longest string V8 makes (other engines' are longer), in bytes: the
-/// glue's decoder may refuse by the bytes it is given (Node's does).
-const JS_STRING_MAX: usize = (1 << 29) - 24;
-
-pub const TOO_LONG: &str =
-    "is more than 536,870,888 bytes of JSON text, more than one JS string can be made from";
-
-/// Whether text may cross as one JS string. The glue decodes it before any
-/// JS `try` runs, so a longer one would throw through wasm and leak it.
+/// Whether text may cross as one JS string (see `text::fits_js`).
 pub fn fits_js(text: &str) -> Result<(), Error> {
-    if text.len() > JS_STRING_MAX {
-        return Err(Error::value("result", TOO_LONG));
-    }
-    Ok(())
+    crate::text::fits_js(text, "result")
 }
 
 /// An id argument: a session id, key, request id, attachment id or

@@ -415,8 +415,9 @@ pub struct TurnWrite {
     /// `CONFLICT`, and nothing written, if any of these keys holds a value:
     /// an operation id recorded once, say.
     pub require_absent: Vec<String>,
-    /// The pins' baseline in `state` is their specs there: checked once.
-    pub baseline_is_pins: bool,
+    /// Where in `state` the pins' baseline is when it is their specs
+    /// there: checked once, as them.
+    pub pins_baseline_at: Option<usize>,
 }
 
 impl TurnWrite {
@@ -434,7 +435,7 @@ impl TurnWrite {
             ("state", &self.state),
             ("stateIfAbsent", &self.state_if_absent),
         ] {
-            for (key, value) in state {
+            for (at, (key, value)) in state.iter().enumerate() {
                 // Named at the object: a blank or secret key is no path.
                 checks::id_argument(field, key).map_err(|e| match e {
                     Error::InvalidArgument { field, reason } => Error::InvalidArgument {
@@ -443,7 +444,8 @@ impl TurnWrite {
                     },
                     other => other,
                 })?;
-                if key == PREFIX_BASELINE_KEY && self.baseline_is_pins {
+                // The pins' own baseline, not a host's entry of that key.
+                if field == "state" && Some(at) == self.pins_baseline_at {
                     continue;
                 }
                 checks::state_value(key, value).map_err(|e| e.under_key(field, key))?;
@@ -795,12 +797,12 @@ pub struct PinsToSave {
 
 impl TurnWrite {
     /// Also saves pins: their specs, and the baseline or null. The
-    /// turn's check checks both.
+    /// turn's check checks both, the baseline only if it is not the specs.
     pub fn with_pins(mut self, pins: PinsToSave) -> Self {
         self.state.push((ATTACHMENTS_KEY.to_owned(), pins.specs));
         let baseline = pins.baseline.unwrap_or(Value::Null);
         self.state.push((PREFIX_BASELINE_KEY.to_owned(), baseline));
-        self.baseline_is_pins = pins.baseline_is_specs;
+        self.pins_baseline_at = pins.baseline_is_specs.then(|| self.state.len() - 1);
         self
     }
 }

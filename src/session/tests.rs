@@ -230,11 +230,27 @@ fn a_baseline_that_is_the_pins_is_checked_once_as_the_pins() {
         turn(pins(unchecked.clone(), false)).unwrap_err().code(),
         "UNKNOWN_KIND"
     );
-    turn(pins(unchecked, true)).unwrap();
+    turn(pins(unchecked.clone(), true)).unwrap();
     // The pins themselves are always checked.
+    let key = json!([{"kind": "memory", "slug": "m", "memory": "sk-proj-Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9"}]);
     let mut held = pins(json!(null), true);
-    held.specs = json!([{"kind": "memory", "slug": "m", "memory": "sk-proj-Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9"}]);
+    held.specs = key.clone();
     assert_eq!(turn(held).unwrap_err().code(), "CREDENTIAL");
+    // So is a host's own entry of the key, wherever it is: its code, not
+    // the clash with the pins', whether or not their baseline is current.
+    for (state, if_absent) in [(vec![key.clone()], vec![]), (vec![], vec![key])] {
+        let entry = |values: Vec<crate::json::Value>| {
+            let key = super::PREFIX_BASELINE_KEY.to_owned();
+            values.into_iter().map(|v| (key.clone(), v)).collect()
+        };
+        let host = super::TurnWrite {
+            state: entry(state),
+            state_if_absent: entry(if_absent),
+            ..super::TurnWrite::default()
+        };
+        let error = host.with_pins(pins(unchecked.clone(), true)).check();
+        assert_eq!(error.unwrap_err().code(), "CREDENTIAL");
+    }
 }
 
 #[test]

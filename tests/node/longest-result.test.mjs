@@ -4,6 +4,7 @@
 // the text, and once memory ran out, trap the store for good. Its own file:
 // it takes about 3 GB, which the test runner gives back with the process.
 // Beside it, pins past what one value from JS may hold.
+import "fake-indexeddb/auto";
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -52,4 +53,29 @@ test("a prefix baseline past what one value from JS may hold is saved whole: pin
   const check = loaded.checkPrefix();
   assert.equal(check.first, false, "the baseline was kept");
   assert.equal(check.change?.attachmentId, "file:big.log", "the detach is seen across the reload");
+});
+
+test("IndexedDB refuses pins whose JSON text is longer than one JS string, writes nothing, and goes on", async () => {
+  const store = await attache.IdbSessionStore.open({ name: "longest-pins" });
+  const { id } = await store.createSession();
+  const pins = new attache.AttachmentStore();
+  // A control character is 6 bytes of JSON (\u0001): nine files of 10M
+  // make 540 MB of it from 90 MB of pins, each under what one value from
+  // JS may hold. The memory store keeps them; IndexedDB stores text.
+  for (let i = 0; i < 9; i++) pins.setAttachment({ kind: "file", path: `${i}.bin`, contents: "\u0001".repeat(10_000_000) });
+  for (const [save, field] of [[() => store.commitTurn(id, { attachments: pins, messages: [{ role: "user", content: "hi" }] }), "attachments"],
+    [() => store.saveAttachments(id, pins), "attachments"]]) {
+    const refused = await save().catch((e) => e);
+    assert.ok(attache.isAttacheError(refused), String(refused));
+    assert.deepEqual([refused.code, refused.field], ["INVALID_VALUE", field]);
+    assert.match(refused.message, /536,870,888 bytes/);
+  }
+  assert.equal(await store.loadAttachments(id), null, "nothing was written");
+  assert.deepEqual(await store.loadMessages(id), [], "nor the turn's message");
+  pins.free();
+  const small = new attache.AttachmentStore();
+  small.setAttachment({ kind: "memory", slug: "m", memory: "M" });
+  await store.saveAttachments(id, small);
+  assert.deepEqual((await store.loadAttachments(id)).attachmentIds(), ["memory:m"]);
+  store.free();
 });
