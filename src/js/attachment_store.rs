@@ -103,6 +103,10 @@ impl AttachmentStore {
         let pins = crate::session::PinsToSave {
             specs: self.core.to_specs(),
             baseline: prefix.baseline().cloned(),
+            // Every pin was checked when pinned (a loaded one that held
+            // a credential is held, and fails this), and this looks for
+            // secrets registered since: free when there are none.
+            specs_checked: self.core.check_host_secrets().is_ok(),
             baseline_is_specs: prefix.is_current(&self.core),
         };
         HANDED.set(Some(pins));

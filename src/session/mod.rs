@@ -415,9 +415,9 @@ pub struct TurnWrite {
     /// `CONFLICT`, and nothing written, if any of these keys holds a value:
     /// an operation id recorded once, say.
     pub require_absent: Vec<String>,
-    /// Where in `state` the pins' baseline is when it is their specs
-    /// there: checked once, as them.
-    pub pins_baseline_at: Option<usize>,
+    /// Positions in `state` already checked as this turn would check
+    /// them: a live store's pins, and their baseline when it is them.
+    pub checked: Vec<usize>,
 }
 
 impl TurnWrite {
@@ -444,8 +444,8 @@ impl TurnWrite {
                     },
                     other => other,
                 })?;
-                // The pins' own baseline, not a host's entry of that key.
-                if field == "state" && Some(at) == self.pins_baseline_at {
+                // The pins' own entries, not a host's of those keys.
+                if field == "state" && self.checked.contains(&at) {
                     continue;
                 }
                 checks::state_value(key, value).map_err(|e| e.under_key(field, key))?;
@@ -767,6 +767,7 @@ pub trait SessionStore {
         let pins = PinsToSave {
             specs: pinned.to_specs(),
             baseline,
+            specs_checked: false,
             baseline_is_specs: false,
         };
         self.commit_turn(session_id, TurnWrite::default().with_pins(pins))
@@ -790,19 +791,30 @@ pub struct PinsToSave {
     pub specs: Value,
     /// The specs the prefix was last checked against, if any.
     pub baseline: Option<Value>,
+    /// Whether the specs passed every check the turn makes when they were
+    /// pinned or loaded, and hold no secret registered since: a pin's
+    /// full scan costs the turn what it cost `setAttachment`.
+    pub specs_checked: bool,
     /// Whether the baseline is `specs` (nothing pinned or detached since
-    /// that check): most turns, and checking a large pin twice costs.
+    /// that check): most turns.
     pub baseline_is_specs: bool,
 }
 
 impl TurnWrite {
     /// Also saves pins: their specs, and the baseline or null. The
-    /// turn's check checks both, the baseline only if it is not the specs.
+    /// turn's check checks what is not known to pass.
     pub fn with_pins(mut self, pins: PinsToSave) -> Self {
+        let at = self.state.len();
         self.state.push((ATTACHMENTS_KEY.to_owned(), pins.specs));
         let baseline = pins.baseline.unwrap_or(Value::Null);
         self.state.push((PREFIX_BASELINE_KEY.to_owned(), baseline));
-        self.pins_baseline_at = pins.baseline_is_specs.then(|| self.state.len() - 1);
+        if pins.specs_checked {
+            self.checked.push(at);
+        }
+        // A baseline that is the specs passes or fails with them.
+        if pins.baseline_is_specs {
+            self.checked.push(at + 1);
+        }
         self
     }
 }

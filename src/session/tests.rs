@@ -217,8 +217,43 @@ proptest::proptest! {
 }
 
 #[test]
+fn pins_a_live_store_checked_are_not_checked_again_but_a_hosts_entries_are() {
+    // Specs no check would pass show which ran.
+    let nope = json!([{"kind": "nope"}]);
+    let turn = |specs_checked| {
+        let pins = super::PinsToSave {
+            specs: nope.clone(),
+            baseline: None,
+            specs_checked,
+            baseline_is_specs: false,
+        };
+        super::TurnWrite::default().with_pins(pins).check()
+    };
+    assert_eq!(turn(false).unwrap_err().code(), "UNKNOWN_KIND");
+    turn(true).unwrap();
+    // Only the pins' own position: the host's state comes first.
+    let host = super::TurnWrite {
+        state: vec![("notes".to_owned(), json!({"kind": "x"}))],
+        ..super::TurnWrite::default()
+    };
+    let pins = super::PinsToSave {
+        specs: json!([]),
+        baseline: Some(nope.clone()),
+        specs_checked: true,
+        baseline_is_specs: false,
+    };
+    let error = host.with_pins(pins).check().unwrap_err();
+    assert_eq!(
+        error.code(),
+        "UNKNOWN_KIND",
+        "the baseline is checked: {error}"
+    );
+}
+
+#[test]
 fn a_baseline_that_is_the_pins_is_checked_once_as_the_pins() {
     let pins = |baseline, baseline_is_specs| super::PinsToSave {
+        specs_checked: false,
         specs: json!([{"kind": "memory", "slug": "m", "memory": "M"}]),
         baseline: Some(baseline),
         baseline_is_specs,
@@ -258,6 +293,7 @@ fn a_state_if_absent_key_the_pins_write_says_so() {
     let pins = super::PinsToSave {
         specs: json!([]),
         baseline: None,
+        specs_checked: false,
         baseline_is_specs: false,
     };
     let turn = super::TurnWrite {

@@ -1,5 +1,6 @@
 // The credential guard through the built package: at pin time, in stores,
 // for the host's own secrets; errors name where and what, never the secret.
+import "fake-indexeddb/auto";
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -67,6 +68,35 @@ test("a secret registered after it was pinned stops the message, the render and 
   } finally {
     attache.forgetSecrets();
     pinned.free();
+  }
+});
+
+test("a secret registered after pinning stops saving the pins, past a file's cut too, on every route", async () => {
+  const secret = "page-held-key-0314";
+  for (const Store of [MemorySessionStore, attache.IdbSessionStore]) {
+    const sessions = Store === MemorySessionStore ? new Store() : await Store.open({ name: "secret-after-pin" });
+    const { id } = await sessions.createSession();
+    const pinned = new AttachmentStore();
+    // Past the 8192-byte cut: never sent, but saved with the spec.
+    pinned.setAttachment({ kind: "file", path: "app.log", contents: `${"x".repeat(9000)} ${secret}` });
+    pinned.setAttachment({ kind: "memory", slug: "m", memory: "M" });
+    pinned.checkPrefix();
+    await sessions.saveAttachments(id, pinned);
+    attache.registerSecret(secret);
+    try {
+      for (const save of [() => sessions.saveAttachments(id, pinned), () => sessions.commitTurn(id, { attachments: pinned })]) {
+        const refused = await save().catch((e) => e);
+        assert.deepEqual([refused.code, refused.kind], ["CREDENTIAL", "host_secret"], `${Store.name}: ${refused.message}`);
+      }
+    } finally {
+      attache.forgetSecrets();
+    }
+    // Forgotten, the same pins save again, unscanned once more.
+    await sessions.commitTurn(id, { attachments: pinned });
+    const stored = await sessions.loadSessionState(id, "attachments");
+    assert.ok(stored[0].contents.endsWith(secret), "the pins as they are");
+    pinned.free();
+    sessions.free();
   }
 });
 
