@@ -108,6 +108,7 @@ impl AttachmentStore {
             // secrets registered since: free when there are none.
             specs_checked: self.core.check_host_secrets().is_ok(),
             baseline_is_specs: prefix.is_current(&self.core),
+            checked_at: crate::credentials::host_secrets_generation(),
         };
         HANDED.set(Some(pins));
     }

@@ -391,9 +391,9 @@ fn save_attachments(session_id: &JsValue, pinned: &JsValue) -> Result<Call, Erro
     ))
 }
 
-/// The specs of the pins, and their prefix baseline, as the turn that
-/// saves them checks them: not checked here too. `name` is the
-/// parameter's: `pinned`, or commitTurn's `attachments`.
+/// The pins a live store hands over, with what its own checks found
+/// (see `PinsToSave`). `name` is the parameter's: `pinned`, or
+/// commitTurn's `attachments`.
 fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::PinsToSave, Error> {
     let prototype = PINNED_PROTOTYPE.with(JsValue::clone);
     let is_store =
@@ -424,8 +424,9 @@ fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::PinsToSave, Err
         }
     })?;
     // None if a method the host put in its place handed nothing (one that
-    // calls the real one on another store hands that store's pins, as a
-    // replaced toJSON could give any specs: checked all the same).
+    // calls the real one on another store hands that store's pins, with
+    // what that store's checks found, as a replaced toJSON could give
+    // any specs).
     let mut pins = super::attachment_store::handed_pins().ok_or_else(live)?;
     // A baseline holding a secret registered since the check that left it
     // (its pins were checked when pinned) is not saved: no host can see or

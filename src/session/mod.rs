@@ -418,11 +418,15 @@ pub struct TurnWrite {
     /// Positions in `state` already checked as this turn would check
     /// them: a live store's pins, and their baseline when it is them.
     pub checked: Vec<usize>,
+    /// The host-secret generation they were checked at: a secret
+    /// registered since (an IndexedDB write waits its turn) undoes it.
+    pub checked_at: u64,
 }
 
 impl TurnWrite {
     /// Every check, before any storage is touched.
     pub fn check(&self) -> Result<(), Error> {
+        let fresh = self.checked_at == crate::credentials::host_secrets_generation();
         checks::messages(&self.messages)?;
         for (i, (request_id, frames)) in self.frames.iter().enumerate() {
             checks::id_argument(&format!("frames[{i}].requestId"), request_id)?;
@@ -445,7 +449,7 @@ impl TurnWrite {
                     other => other,
                 })?;
                 // The pins' own entries, not a host's of those keys.
-                if field == "state" && self.checked.contains(&at) {
+                if field == "state" && fresh && self.checked.contains(&at) {
                     continue;
                 }
                 checks::state_value(key, value).map_err(|e| e.under_key(field, key))?;
@@ -769,6 +773,7 @@ pub trait SessionStore {
             baseline,
             specs_checked: false,
             baseline_is_specs: false,
+            checked_at: 0,
         };
         self.commit_turn(session_id, TurnWrite::default().with_pins(pins))
             .await
@@ -798,6 +803,8 @@ pub struct PinsToSave {
     /// Whether the baseline is `specs` (nothing pinned or detached since
     /// that check): most turns.
     pub baseline_is_specs: bool,
+    /// The host-secret generation both were found at.
+    pub checked_at: u64,
 }
 
 impl TurnWrite {
@@ -815,6 +822,7 @@ impl TurnWrite {
         if pins.baseline_is_specs {
             self.checked.push(at + 1);
         }
+        self.checked_at = pins.checked_at;
         self
     }
 }

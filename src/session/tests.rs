@@ -226,11 +226,26 @@ fn pins_a_live_store_checked_are_not_checked_again_but_a_hosts_entries_are() {
             baseline: None,
             specs_checked,
             baseline_is_specs: false,
+            checked_at: crate::credentials::host_secrets_generation(),
         };
         super::TurnWrite::default().with_pins(pins).check()
     };
     assert_eq!(turn(false).unwrap_err().code(), "UNKNOWN_KIND");
     turn(true).unwrap();
+    // A secret registered between the check and the turn's (an IndexedDB
+    // write waits its turn) undoes it.
+    let checked = super::PinsToSave {
+        specs: nope.clone(),
+        baseline: None,
+        specs_checked: true,
+        baseline_is_specs: true,
+        checked_at: crate::credentials::host_secrets_generation(),
+    };
+    let waiting = super::TurnWrite::default().with_pins(checked);
+    crate::credentials::register_host_secret("page-held-key-2718").unwrap();
+    let after = waiting.check();
+    crate::credentials::clear_host_secrets();
+    assert_eq!(after.unwrap_err().code(), "UNKNOWN_KIND");
     // Only the pins' own position: the host's state comes first.
     let host = super::TurnWrite {
         state: vec![("notes".to_owned(), json!({"kind": "x"}))],
@@ -241,6 +256,7 @@ fn pins_a_live_store_checked_are_not_checked_again_but_a_hosts_entries_are() {
         baseline: Some(nope.clone()),
         specs_checked: true,
         baseline_is_specs: false,
+        checked_at: crate::credentials::host_secrets_generation(),
     };
     let error = host.with_pins(pins).check().unwrap_err();
     assert_eq!(
@@ -254,6 +270,7 @@ fn pins_a_live_store_checked_are_not_checked_again_but_a_hosts_entries_are() {
 fn a_baseline_that_is_the_pins_is_checked_once_as_the_pins() {
     let pins = |baseline, baseline_is_specs| super::PinsToSave {
         specs_checked: false,
+        checked_at: crate::credentials::host_secrets_generation(),
         specs: json!([{"kind": "memory", "slug": "m", "memory": "M"}]),
         baseline: Some(baseline),
         baseline_is_specs,
@@ -295,6 +312,7 @@ fn a_state_if_absent_key_the_pins_write_says_so() {
         baseline: None,
         specs_checked: false,
         baseline_is_specs: false,
+        checked_at: crate::credentials::host_secrets_generation(),
     };
     let turn = super::TurnWrite {
         state_if_absent: vec![(super::PREFIX_BASELINE_KEY.to_owned(), json!(null))],

@@ -100,6 +100,28 @@ test("a secret registered after pinning stops saving the pins, past a file's cut
   }
 });
 
+test("on IndexedDB, a secret registered while a save waits its turn stops it", async () => {
+  const secret = "page-held-key-0271";
+  const sessions = await attache.IdbSessionStore.open({ name: "secret-while-waiting" });
+  const { id } = await sessions.createSession();
+  const pinned = new AttachmentStore();
+  pinned.setAttachment({ kind: "memory", slug: "m", memory: `token ${secret}` });
+  pinned.checkPrefix();
+  try {
+    // Both checked the pins when called; their writes run later, in turn.
+    const saves = [sessions.saveAttachments(id, pinned), sessions.commitTurn(id, { attachments: pinned })];
+    attache.registerSecret(secret);
+    for (const refused of await Promise.all(saves.map((s) => s.then(() => "saved", (e) => e)))) {
+      assert.equal(refused.code, "CREDENTIAL", String(refused.message ?? refused));
+    }
+    assert.equal(await sessions.loadSessionState(id, "attachments"), null, "nothing stored");
+  } finally {
+    attache.forgetSecrets();
+    pinned.free();
+    sessions.free();
+  }
+});
+
 test("a detached pin whose id holds a secret registered since is not named by the prefix check", () => {
   const pinned = new AttachmentStore();
   const secret = "Zq7vK2mP9xR4tW8nB3cL";
