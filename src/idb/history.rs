@@ -45,6 +45,19 @@ fn message_keys(session_id: &str) -> Read {
     )
 }
 
+/// The keys of the session's last `count` messages, or of all of them
+/// where a cursor's request per key would cost more: a turn's pop or
+/// page reads what it returns, not the whole history.
+fn last_message_keys(session_id: &str, count: usize) -> Read {
+    match u32::try_from(count) {
+        Ok(count) if count <= super::store::LAST_KEYS_BY_CURSOR => {
+            let session = Query::Key(session_id.into());
+            Read::Keys(MESSAGES, Some(BY_SESSION), session, count, true)
+        }
+        _ => message_keys(session_id),
+    }
+}
+
 pub(super) fn message_records(session_id: &str, messages: &[Value]) -> Vec<JsValue> {
     crate::map_vec(messages, |m| {
         record(&[("sessionId", session_id)], m.to_json())
@@ -155,7 +168,11 @@ impl IdbSessionStore {
             stores: &[MESSAGES],
             write: false,
             idempotent: true,
-            reads: vec![message_keys(session_id)],
+            // Without `before`, the last `limit` keys are the page's.
+            reads: vec![match page.before {
+                None => last_message_keys(session_id, page.limit.unwrap_or(usize::MAX)),
+                Some(_) => message_keys(session_id),
+            }],
             more: Some(more),
             decide: Box::new(|_| Ok(Vec::new())),
         };
@@ -181,7 +198,7 @@ impl IdbSessionStore {
                 .into_iter()
                 .collect())
         };
-        let reads = vec![message_keys(session_id)];
+        let reads = vec![last_message_keys(session_id, 1)];
         self.write_session(
             session_id,
             &[SESSIONS, MESSAGES],

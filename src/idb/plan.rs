@@ -22,8 +22,9 @@ pub enum Read {
     All(&'static str, Option<&'static str>, Option<Query>),
     AllKeys(&'static str, Option<&'static str>, Option<Query>),
     /// At most this many primary keys in ascending order: the first, or
-    /// with `true` the last, by a cursor walked backwards.
-    Keys(&'static str, Query, u32, bool),
+    /// with `true` the last, by a cursor walked backwards; by the store's
+    /// keys, or with an index its.
+    Keys(&'static str, Option<&'static str>, Query, u32, bool),
 }
 
 pub enum Write {
@@ -219,7 +220,7 @@ impl Read {
 
 fn issue(tx: &idb::Transaction, read: &Read) -> Result<IdbRequest, Error> {
     let index = match read {
-        Read::All(_, index, _) | Read::AllKeys(_, index, _) => *index,
+        Read::All(_, index, _) | Read::AllKeys(_, index, _) | Read::Keys(_, index, ..) => *index,
         _ => None,
     };
     let store = tx.object_store(read.store()).dom()?;
@@ -232,16 +233,18 @@ fn issue(tx: &idb::Transaction, read: &Read) -> Result<IdbRequest, Error> {
             let index = store.index(index).dom()?;
             index.get_all(query.clone(), None).dom()?.into()
         }
-        (Read::Keys(_, query, count, false), _) => store
+        (Read::Keys(_, _, query, count, false), _) => store
             .get_all_keys(Some(query.clone()), Some(*count))
             .dom()?
             .into(),
-        (Read::Keys(_, query, _, true), _) => {
-            let backwards = Some(idb::CursorDirection::Prev);
-            store
-                .open_key_cursor(Some(query.clone()), backwards)
-                .dom()?
-                .into()
+        (Read::Keys(_, _, query, _, true), index) => {
+            let (query, backwards) = (Some(query.clone()), Some(idb::CursorDirection::Prev));
+            match index {
+                None => store.open_key_cursor(query, backwards),
+                Some(index) => store.index(index).dom()?.open_key_cursor(query, backwards),
+            }
+            .dom()?
+            .into()
         }
         (Read::AllKeys(_, _, query), Some(index)) => {
             let index = store.index(index).dom()?;

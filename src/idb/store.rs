@@ -32,7 +32,7 @@ pub(super) const ALL: [&str; 4] = [SESSIONS, SESSION_STATE, ACTIVITY_FRAMES, MES
 
 /// The most keys a reverse listing walks a cursor for; beyond it, the
 /// scan's keys are read in one request and the core takes the last.
-const LAST_KEYS_BY_CURSOR: u32 = 64;
+pub(super) const LAST_KEYS_BY_CURSOR: u32 = 64;
 
 impl IdbSessionStore {
     pub async fn open(
@@ -350,7 +350,7 @@ impl IdbSessionStore {
                     // Backwards, a cursor costs a request per key: worth it
                     // for the last few (the latest checkpoint), not for many.
                     Some(count) if !range.reverse || count <= LAST_KEYS_BY_CURSOR => {
-                        Read::Keys(SESSION_STATE, query, count, range.reverse)
+                        Read::Keys(SESSION_STATE, None, query, count, range.reverse)
                     }
                     _ => Read::AllKeys(SESSION_STATE, None, Some(query)),
                 }

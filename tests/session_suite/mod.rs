@@ -855,17 +855,26 @@ pub async fn a_session_update_changes_title_and_meta_only(store: &impl SessionSt
 
 pub async fn a_page_of_messages_is_the_tail_before_a_position(store: &impl SessionStore) {
     store.create_session(new("p")).await.unwrap();
+    // Another session's messages between and after: a page is one
+    // session's, whichever way a backend finds its last keys.
+    store.create_session(new("p2")).await.unwrap();
     store
         .append_messages("p", said(&["0", "1", "2"]))
         .await
         .unwrap();
+    store.append_messages("p2", said(&["x"])).await.unwrap();
     store.append_messages("p", said(&["3", "4"])).await.unwrap();
+    store
+        .append_messages("p2", said(&["y", "z"]))
+        .await
+        .unwrap();
     let page = |limit, before| Page { limit, before };
     let cases = [
         (page(Some(2), None), vec!["3", "4"]),
         (page(Some(2), Some(3)), vec!["1", "2"]),
         (page(None, Some(2)), vec!["0", "1"]),
         (page(Some(10), None), vec!["0", "1", "2", "3", "4"]),
+        (page(Some(1000), None), vec!["0", "1", "2", "3", "4"]),
         (page(Some(3), Some(99)), vec!["2", "3", "4"]),
         (page(Some(0), None), vec![]),
         (page(Some(2), Some(0)), vec![]),
@@ -968,7 +977,10 @@ pub async fn replacing_messages_persists_a_compaction_or_nothing(store: &impl Se
 
 pub async fn pop_and_clear_remove_from_the_end(store: &impl SessionStore) {
     store.create_session(new("q")).await.unwrap();
+    store.create_session(new("q2")).await.unwrap();
     store.append_messages("q", said(&["a", "b"])).await.unwrap();
+    // The last message stored is another session's.
+    store.append_messages("q2", said(&["other"])).await.unwrap();
     assert_eq!(store.pop_message("q").await.unwrap(), Some(say("b")));
     assert_eq!(store.load_messages("q").await.unwrap(), said(&["a"]));
     store.append_messages("q", said(&["c"])).await.unwrap();
@@ -986,6 +998,11 @@ pub async fn pop_and_clear_remove_from_the_end(store: &impl SessionStore) {
     );
     assert_eq!(code(store.pop_message("ghost").await), "NOT_FOUND");
     assert_eq!(code(store.clear_messages("ghost").await), "NOT_FOUND");
+    assert_eq!(
+        store.load_messages("q2").await.unwrap(),
+        said(&["other"]),
+        "another session's history is untouched"
+    );
 }
 
 pub async fn requests_list_in_first_append_order_with_their_counts(store: &impl SessionStore) {
