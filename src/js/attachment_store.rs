@@ -99,17 +99,7 @@ impl AttachmentStore {
     /// Internal.
     #[wasm_bindgen(js_name = __pins, skip_typescript)]
     pub fn hand_pins(&self) {
-        let prefix = self.prefix.borrow();
-        let pins = crate::session::PinsToSave {
-            specs: self.core.to_specs(),
-            baseline: prefix.baseline().cloned(),
-            // Every pin was checked when pinned (a loaded one that held
-            // a credential is held, and fails this), and this looks for
-            // secrets registered since: free when there are none.
-            specs_checked: self.core.check_host_secrets().is_ok(),
-            baseline_is_specs: prefix.is_current(&self.core),
-            checked_at: crate::credentials::host_secrets_generation(),
-        };
+        let pins = crate::session::PinsToSave::of(&self.core, &self.prefix.borrow());
         HANDED.set(Some(pins));
     }
 

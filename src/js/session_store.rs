@@ -408,33 +408,29 @@ fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::PinsToSave, Err
         .unwrap_or_default()
         .unchecked_into();
     let _ = super::attachment_store::handed_pins();
+    let called = super::attempt::call0(&hand, pinned);
+    // Taken whatever the call did: a method that threw after handing must
+    // not leave a copy of the pins behind.
+    let handed = super::attachment_store::handed_pins();
     let live = || Error::argument(name, "must be a live AttachmentStore");
-    // Throws only for a freed store (FREED from the package's guard, or
-    // wasm-bindgen's bare null-pointer error where there is no guard), one
-    // whose pointer was forged (INVALID_THIS), or one whose own call is
-    // reading this argument (BUSY).
-    super::attempt::call0(&hand, pinned).map_err(|thrown| {
+    // The guard's FREED, or the store's own call reading this argument
+    // (BUSY). Anything else is no live store's method: a forged pointer
+    // (INVALID_THIS), or a method the host put in its place that threw.
+    called.map_err(|thrown| {
         let code = super::attempt::get(&thrown, "code").unwrap_or_default();
         match code.as_string().as_deref() {
-            Some("INVALID_THIS") => live(),
-            Some("BUSY") => Error::argument(name, "is in use by a call still running"),
-            _ => Error::Freed {
+            Some("FREED") => Error::Freed {
                 class: "AttachmentStore".to_owned(),
             },
+            Some("BUSY") => Error::argument(name, "is in use by a call still running"),
+            _ => live(),
         }
     })?;
     // None if a method the host put in its place handed nothing (one that
     // calls the real one on another store hands that store's pins, with
     // what that store's checks found, as a replaced toJSON could give
     // any specs).
-    let mut pins = super::attachment_store::handed_pins().ok_or_else(live)?;
-    // A baseline holding a secret registered since the check that left it
-    // (its pins were checked when pinned) is not saved: no host can see or
-    // detach it, and it would refuse the pins and the turn. The next check
-    // starts afresh. Free when none is registered.
-    pins.baseline =
-        (pins.baseline.take()).filter(|b| crate::credentials::check_host_secrets_in("", b).is_ok());
-    Ok(pins)
+    handed.ok_or_else(live)
 }
 
 session_store_methods!(MemorySessionStore);

@@ -807,6 +807,32 @@ pub struct PinsToSave {
     pub checked_at: u64,
 }
 
+impl PinsToSave {
+    /// A live store's pins, with what its own checks find now.
+    pub fn of(pinned: &AttachmentStore, prefix: &crate::attachment::PrefixTracker) -> Self {
+        // Every pin was checked when pinned (a loaded one that held a
+        // credential is held, and fails this), and this looks for secrets
+        // registered since: free when there are none.
+        let specs_checked = pinned.check_host_secrets().is_ok();
+        let baseline_is_specs = prefix.is_current(pinned);
+        // A baseline holding a secret registered since the check that
+        // left it is not saved: no host can see or detach it, and it would
+        // refuse the turn. The next check starts afresh. Not looked for
+        // again in one that is the specs, which passed.
+        let passed = baseline_is_specs && specs_checked;
+        let baseline = prefix
+            .baseline()
+            .filter(|b| passed || crate::credentials::check_host_secrets_in("", b).is_ok());
+        Self {
+            specs: pinned.to_specs(),
+            baseline: baseline.cloned(),
+            specs_checked,
+            baseline_is_specs,
+            checked_at: crate::credentials::host_secrets_generation(),
+        }
+    }
+}
+
 impl TurnWrite {
     /// Also saves pins: their specs, and the baseline or null. The
     /// turn's check checks what is not known to pass.

@@ -216,82 +216,77 @@ proptest::proptest! {
     }
 }
 
+/// Pins as a live store hands them, checked at the current generation.
+fn handed(
+    specs: json::Value,
+    baseline: Option<json::Value>,
+    specs_checked: bool,
+    baseline_is_specs: bool,
+) -> super::PinsToSave {
+    super::PinsToSave {
+        specs,
+        baseline,
+        specs_checked,
+        baseline_is_specs,
+        checked_at: crate::credentials::host_secrets_generation(),
+    }
+}
+
+const KEY_PIN: &str = r#"[{"kind": "memory", "slug": "m", "memory": "sk-proj-Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9"}]"#;
+
 #[test]
 fn pins_a_live_store_checked_are_not_checked_again_but_a_hosts_entries_are() {
     // Specs no check would pass show which ran.
     let nope = json!([{"kind": "nope"}]);
-    let turn = |specs_checked| {
-        let pins = super::PinsToSave {
-            specs: nope.clone(),
-            baseline: None,
-            specs_checked,
-            baseline_is_specs: false,
-            checked_at: crate::credentials::host_secrets_generation(),
-        };
-        super::TurnWrite::default().with_pins(pins).check()
-    };
-    assert_eq!(turn(false).unwrap_err().code(), "UNKNOWN_KIND");
-    turn(true).unwrap();
+    let turn = |pins| super::TurnWrite::default().with_pins(pins).check();
+    assert_eq!(
+        turn(handed(nope.clone(), None, false, false))
+            .unwrap_err()
+            .code(),
+        "UNKNOWN_KIND"
+    );
+    turn(handed(nope.clone(), None, true, false)).unwrap();
     // A secret registered between the check and the turn's (an IndexedDB
     // write waits its turn) undoes it.
-    let checked = super::PinsToSave {
-        specs: nope.clone(),
-        baseline: None,
-        specs_checked: true,
-        baseline_is_specs: true,
-        checked_at: crate::credentials::host_secrets_generation(),
-    };
-    let waiting = super::TurnWrite::default().with_pins(checked);
+    let waiting = super::TurnWrite::default().with_pins(handed(nope.clone(), None, true, true));
     crate::credentials::register_host_secret("page-held-key-2718").unwrap();
     let after = waiting.check();
     crate::credentials::clear_host_secrets();
     assert_eq!(after.unwrap_err().code(), "UNKNOWN_KIND");
-    // Only the pins' own position: the host's state comes first.
+    // Only the pins' own positions: a host's entry before them, of the
+    // same key, is checked, and its credential named.
     let host = super::TurnWrite {
-        state: vec![("notes".to_owned(), json!({"kind": "x"}))],
+        state: vec![(
+            super::ATTACHMENTS_KEY.to_owned(),
+            json::parse(KEY_PIN).unwrap(),
+        )],
         ..super::TurnWrite::default()
     };
-    let pins = super::PinsToSave {
-        specs: json!([]),
-        baseline: Some(nope.clone()),
-        specs_checked: true,
-        baseline_is_specs: false,
-        checked_at: crate::credentials::host_secrets_generation(),
-    };
-    let error = host.with_pins(pins).check().unwrap_err();
+    let error = host.with_pins(handed(json!([]), None, true, true)).check();
+    let error = error.unwrap_err();
     assert_eq!(
-        error.code(),
-        "UNKNOWN_KIND",
-        "the baseline is checked: {error}"
+        (error.code(), error.field()),
+        ("CREDENTIAL", Some("state.attachments[0].memory"))
     );
 }
 
 #[test]
 fn a_baseline_that_is_the_pins_is_checked_once_as_the_pins() {
-    let pins = |baseline, baseline_is_specs| super::PinsToSave {
-        specs_checked: false,
-        checked_at: crate::credentials::host_secrets_generation(),
-        specs: json!([{"kind": "memory", "slug": "m", "memory": "M"}]),
-        baseline: Some(baseline),
-        baseline_is_specs,
-    };
+    let specs = || json!([{"kind": "memory", "slug": "m", "memory": "M"}]);
     // A baseline no check would pass shows which one ran.
     let unchecked = json!([{"kind": "nope"}]);
     let turn = |pins| super::TurnWrite::default().with_pins(pins).check();
-    assert_eq!(
-        turn(pins(unchecked.clone(), false)).unwrap_err().code(),
-        "UNKNOWN_KIND"
-    );
-    turn(pins(unchecked.clone(), true)).unwrap();
-    // The pins themselves are always checked.
-    let key = json!([{"kind": "memory", "slug": "m", "memory": "sk-proj-Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9"}]);
-    let mut held = pins(json!(null), true);
-    held.specs = key.clone();
+    let pins = |is_specs| handed(specs(), Some(unchecked.clone()), false, is_specs);
+    assert_eq!(turn(pins(false)).unwrap_err().code(), "UNKNOWN_KIND");
+    turn(pins(true)).unwrap();
+    // The pins themselves are checked unless they passed.
+    let key = json::parse(KEY_PIN).unwrap();
+    let held = handed(key.clone(), None, false, true);
     assert_eq!(turn(held).unwrap_err().code(), "CREDENTIAL");
     // So is a host's own entry of the key, wherever it is: its code, not
     // the clash with the pins', whether or not their baseline is current.
     for (state, if_absent) in [(vec![key.clone()], vec![]), (vec![], vec![key])] {
-        let entry = |values: Vec<crate::json::Value>| {
+        let entry = |values: Vec<json::Value>| {
             let key = super::PREFIX_BASELINE_KEY.to_owned();
             values.into_iter().map(|v| (key.clone(), v)).collect()
         };
@@ -300,25 +295,51 @@ fn a_baseline_that_is_the_pins_is_checked_once_as_the_pins() {
             state_if_absent: entry(if_absent),
             ..super::TurnWrite::default()
         };
-        let error = host.with_pins(pins(unchecked.clone(), true)).check();
+        let error = host.with_pins(pins(true)).check();
         assert_eq!(error.unwrap_err().code(), "CREDENTIAL");
     }
 }
 
 #[test]
+fn a_live_stores_pins_say_what_its_checks_found() {
+    use crate::attachment::{Attachment, AttachmentStore, PrefixTracker};
+    let secret = "page-held-key-1618";
+    let mut store = AttachmentStore::new();
+    let memory = |text: &str| json!({"kind": "memory", "slug": "m", "memory": text});
+    store.pin(Attachment::from_spec(&memory(&format!("note {secret}"))).unwrap());
+    let mut tracker = PrefixTracker::default();
+    tracker.check(&store);
+    let pins = super::PinsToSave::of(&store, &tracker);
+    assert!(pins.specs_checked && pins.baseline_is_specs);
+    assert_eq!(pins.baseline.as_ref(), Some(&pins.specs));
+    // A secret in them registered since: neither passes, and the baseline
+    // holding it is not handed.
+    crate::credentials::register_host_secret(secret).unwrap();
+    let pins = super::PinsToSave::of(&store, &tracker);
+    let generation = crate::credentials::host_secrets_generation();
+    crate::credentials::clear_host_secrets();
+    assert!(!pins.specs_checked && pins.baseline_is_specs && pins.baseline.is_none());
+    assert_eq!(pins.checked_at, generation);
+    // Pinned again without it: the old baseline still holds it, so it is
+    // dropped; the new specs pass.
+    let mut store = AttachmentStore::new();
+    store.pin(Attachment::from_spec(&memory(&format!("note {secret}"))).unwrap());
+    let mut tracker = PrefixTracker::default();
+    tracker.check(&store);
+    store.pin(Attachment::from_spec(&memory("clean")).unwrap());
+    crate::credentials::register_host_secret(secret).unwrap();
+    let pins = super::PinsToSave::of(&store, &tracker);
+    crate::credentials::clear_host_secrets();
+    assert!(pins.specs_checked && !pins.baseline_is_specs && pins.baseline.is_none());
+}
+
+#[test]
 fn a_state_if_absent_key_the_pins_write_says_so() {
-    let pins = super::PinsToSave {
-        specs: json!([]),
-        baseline: None,
-        specs_checked: false,
-        baseline_is_specs: false,
-        checked_at: crate::credentials::host_secrets_generation(),
-    };
     let turn = super::TurnWrite {
         state_if_absent: vec![(super::PREFIX_BASELINE_KEY.to_owned(), json!(null))],
         ..super::TurnWrite::default()
     }
-    .with_pins(pins);
+    .with_pins(handed(json!([]), None, false, false));
     assert_eq!(
         turn.check().unwrap_err().to_string(),
         "value at `stateIfAbsent.prefix_baseline`: is also in state, or written by `attachments`"

@@ -245,14 +245,20 @@ test("saveAttachments takes a live AttachmentStore; anything else rejects typed,
   const other = new AttachmentStore();
   other.setAttachment({ kind: "memory", slug: "other", memory: "left behind" });
   try {
-    AttachmentStore.prototype.__pins = function () { own.value.call(other); throw new Error("after handing"); };
-    assert.equal((await sessions.saveAttachments("s", pinned).catch((e) => e)).code, "FREED", "what the method threw");
     AttachmentStore.prototype.__pins = () => {};
-    for (const save of [() => sessions.saveAttachments("s", pinned), () => sessions.commitTurn("s", { attachments: pinned })]) {
+    for (const [save, field] of [[() => sessions.saveAttachments("s", pinned), "pinned"],
+      [() => sessions.commitTurn("s", { attachments: pinned }), "attachments"]]) {
       const replaced = await save().catch((e) => e);
-      assert.deepEqual([replaced.code, replaced.field], ["INVALID_ARGUMENT", replaced.field === "pinned" ? "pinned" : "attachments"]);
+      assert.deepEqual([replaced.code, replaced.field], ["INVALID_ARGUMENT", field]);
       assert.match(replaced.message, /must be a live AttachmentStore/);
     }
+    // One that throws, even after the real one handed another store's
+    // pins, is no live store's method either: not a freed store.
+    AttachmentStore.prototype.__pins = function () { own.value.call(other); throw new Error("after handing"); };
+    const thrown = await sessions.saveAttachments("s", pinned).catch((e) => e);
+    assert.deepEqual([thrown.code, thrown.field], ["INVALID_ARGUMENT", "pinned"]);
+    AttachmentStore.prototype.__pins = () => {};
+    assert.equal((await sessions.saveAttachments("s", pinned).catch((e) => e)).code, "INVALID_ARGUMENT", "nothing left to take");
   } finally {
     Object.defineProperty(AttachmentStore.prototype, "__pins", own);
     other.free();
