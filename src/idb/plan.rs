@@ -233,10 +233,15 @@ fn issue(tx: &idb::Transaction, read: &Read) -> Result<IdbRequest, Error> {
             let index = store.index(index).dom()?;
             index.get_all(query.clone(), None).dom()?.into()
         }
-        (Read::Keys(_, _, query, count, false), _) => store
-            .get_all_keys(Some(query.clone()), Some(*count))
+        (Read::Keys(_, _, query, count, false), index) => {
+            let (query, count) = (Some(query.clone()), Some(*count));
+            match index {
+                None => store.get_all_keys(query, count),
+                Some(index) => store.index(index).dom()?.get_all_keys(query, count),
+            }
             .dom()?
-            .into(),
+            .into()
+        }
         (Read::Keys(_, _, query, _, true), index) => {
             let (query, backwards) = (Some(query.clone()), Some(idb::CursorDirection::Prev));
             match index {
