@@ -378,7 +378,7 @@ fn content_item(value: &Value, at: At) -> Result<Part, Error> {
             item.only(&["type", "text", "providerOptions"])?;
             Ok(Part::Text(item.string("text")?))
         }
-        // The older shapes the SDK still takes (AI SDK 5 and 6 tools give
+        // The older shapes AI SDK 7 still takes (AI SDK 6 tools give
         // them): images, as a `file`.
         kind @ ("file" | "file-data" | "image-data" | "file-url" | "image-url") => {
             let keys: &[&str] = match kind {
@@ -389,7 +389,7 @@ fn content_item(value: &Value, at: At) -> Result<Part, Error> {
             item.only(keys)?;
             image_file(&item, kind)
         }
-        _ => Err(item.wrong("type", "must be \"text\" or \"file\"")),
+        _ => Err(item.wrong("type", "must be \"text\", \"file\" or an older image item")),
     }
 }
 
