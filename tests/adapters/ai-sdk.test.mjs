@@ -3,9 +3,9 @@
 import { describe, it, expect } from "vitest";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { transform } from "esbuild";
-import { simulateReadableStream } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
-import { AttachmentStore, MemorySessionStore } from "../../pkg/index.js";
+import { generateText, simulateReadableStream } from "ai";
+import { MockLanguageModelV3, MockLanguageModelV4 } from "ai/test";
+import { AttachmentStore, MemorySessionStore, fromAiSdk, toAiSdk } from "../../pkg/index.js";
 
 const repo = new URL("../../", import.meta.url);
 
@@ -78,9 +78,6 @@ describe("the README's AI SDK recipe", () => {
 
 describe("toAiSdk's tool results, as the SDK itself reads them", () => {
   it("sends an image URL a tool gave back, which its file shape takes only as a URL object", async () => {
-    const { generateText } = await import("ai");
-    const { MockLanguageModelV4 } = await import("ai/test");
-    const { fromAiSdk, toAiSdk } = await import("../../pkg/index.js");
     // The turn as a screenshot tool written for AI SDK 6 gave it.
     const stored = fromAiSdk([
       { role: "user", content: "Show me the page." },
