@@ -30,7 +30,7 @@ thread_local! {
     /// How many times a registered secret was looked for: what a test of
     /// the scan's cost counts, as no test times it.
     #[cfg(test)]
-    static SECRET_SCANS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    pub(crate) static SECRET_SCANS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     /// Bytes `scrub` handed the detectors, for the same reason.
     #[cfg(test)]
     static SCRUBBED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };

@@ -422,7 +422,9 @@ fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::PinsToSave, Err
             Some("FREED") => Error::Freed {
                 class: "AttachmentStore".to_owned(),
             },
-            Some("BUSY") => Error::argument(name, "is in use by a call still running"),
+            Some("BUSY") => Error::Busy {
+                class: "AttachmentStore",
+            },
             _ => live(),
         }
     })?;

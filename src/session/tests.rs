@@ -334,6 +334,30 @@ fn a_live_stores_pins_say_what_its_checks_found() {
 }
 
 #[test]
+fn a_baseline_that_is_the_specs_is_not_scanned_for_secrets_again() {
+    use crate::attachment::{Attachment, AttachmentStore, PrefixTracker};
+    let mut store = AttachmentStore::new();
+    let spec = json!({"kind": "memory", "slug": "m", "memory": "a note"});
+    store.pin(Attachment::from_spec(&spec).unwrap());
+    let mut tracker = PrefixTracker::default();
+    tracker.check(&store);
+    // Registered, and not in the pins: the store looks for it once.
+    crate::credentials::register_host_secret("page-held-key-3141").unwrap();
+    let scans = |run: &dyn Fn()| {
+        crate::credentials::SECRET_SCANS.with(|n| n.set(0));
+        run();
+        crate::credentials::SECRET_SCANS.with(std::cell::Cell::get)
+    };
+    let handing = scans(&|| drop(super::PinsToSave::of(&store, &tracker)));
+    let once = scans(&|| {
+        let _ = crate::credentials::check_host_secrets_in("", &store.to_specs());
+    });
+    crate::credentials::clear_host_secrets();
+    assert!(once > 0);
+    assert_eq!(handing, once, "the specs once, not the baseline again");
+}
+
+#[test]
 fn a_state_if_absent_key_the_pins_write_says_so() {
     let turn = super::TurnWrite {
         state_if_absent: vec![(super::PREFIX_BASELINE_KEY.to_owned(), json!(null))],
