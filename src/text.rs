@@ -14,7 +14,7 @@ pub fn fits_js(text: &str, field: &str) -> Result<(), crate::Error> {
     }
 }
 
-pub const TOO_LONG: &str =
+const TOO_LONG: &str =
     "is more than 536,870,888 bytes of JSON text, more than one JS string can be made from";
 
 /// `haystack.find(needle)` without core's two-way searcher (1.1 KB

@@ -236,10 +236,10 @@ impl AttachmentStore {
             .as_array()
             .ok_or_else(|| crate::Error::invalid("", "attachments must be an array of specs"))?;
         let mut store = Self::new();
-        // Each spec is checked here, against the secrets registered now.
-        store
-            .checked
-            .set(crate::credentials::host_secrets_generation());
+        // Each spec is checked here, against the secrets registered now;
+        // unscanned, no generation is one it was checked at.
+        let generation = crate::credentials::host_secrets_generation();
+        store.checked.set(if scan { generation } else { u64::MAX });
         for (index, spec) in specs.iter().enumerate() {
             let (attachment, held) =
                 Attachment::from_saved(spec, scan).map_err(|e| e.within(&format!("[{index}]")))?;

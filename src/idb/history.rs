@@ -45,19 +45,11 @@ fn message_keys(session_id: &str) -> Read {
     )
 }
 
-/// The keys of the session's last `count` messages, so a turn's pop or
-/// page reads what it returns, not the whole history; past 64, all of
-/// them, as before: a cursor's request per key then costs more unless
-/// the history is long (at 10,000 messages in fake-indexeddb, 64 keys by
-/// cursor took 6.7 ms and all keys 14.5).
-fn last_message_keys(session_id: &str, count: usize) -> Read {
-    match u32::try_from(count) {
-        Ok(count) if count <= super::store::LAST_KEYS_BY_CURSOR => {
-            let session = Query::Key(session_id.into());
-            Read::Keys(MESSAGES, Some(BY_SESSION), session, count, true)
-        }
-        _ => message_keys(session_id),
-    }
+/// The keys of the session's last `count` messages (all, with none), so a
+/// turn's pop or page reads what it returns, not the whole history.
+fn last_message_keys(session_id: &str, count: Option<usize>) -> Read {
+    let session = Query::Key(session_id.into());
+    super::store::keys_read(MESSAGES, Some(BY_SESSION), session, count, true)
 }
 
 pub(super) fn message_records(session_id: &str, messages: &[Value]) -> Vec<JsValue> {
@@ -172,7 +164,7 @@ impl IdbSessionStore {
             idempotent: true,
             // Without `before`, the last `limit` keys are the page's.
             reads: vec![match page.before {
-                None => last_message_keys(session_id, page.limit.unwrap_or(usize::MAX)),
+                None => last_message_keys(session_id, page.limit),
                 Some(_) => message_keys(session_id),
             }],
             more: Some(more),
@@ -200,7 +192,7 @@ impl IdbSessionStore {
                 .into_iter()
                 .collect())
         };
-        let reads = vec![last_message_keys(session_id, 1)];
+        let reads = vec![last_message_keys(session_id, Some(1))];
         self.write_session(
             session_id,
             &[SESSIONS, MESSAGES],

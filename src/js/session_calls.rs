@@ -264,7 +264,7 @@ extern "C" {
 #[inline(never)]
 fn to_reply(reply: Reply) -> Result<JsValue, Error> {
     let parse = |text: &str| {
-        super::values::fits_js(text)?;
+        crate::text::fits_js(text, "result")?;
         super::attempt::parse(text)
             .map_err(|_| Error::value("stored", "a stored payload is not valid JSON"))
     };

@@ -94,13 +94,8 @@ pub fn list_from_js(value: &JsValue, path: &str) -> Result<Vec<Value>, Error> {
 /// Out through the engine's own `JSON.parse`: one string crosses.
 pub fn to_js(value: &Value) -> Result<JsValue, Error> {
     let text = value.to_json();
-    fits_js(&text)?;
+    crate::text::fits_js(&text, "result")?;
     Ok(super::attempt::parse(&text).unwrap_or(JsValue::UNDEFINED))
-}
-
-/// Whether text may cross as one JS string (see `text::fits_js`).
-pub fn fits_js(text: &str) -> Result<(), Error> {
-    crate::text::fits_js(text, "result")
 }
 
 /// An id argument: a session id, key, request id, attachment id or

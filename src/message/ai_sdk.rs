@@ -405,10 +405,10 @@ fn image_file(item: &Fields, kind: &str) -> Result<Part, Error> {
     if !super::is_image_type(&media_type) {
         return Err(item.wrong("mediaType", "only images convert"));
     }
-    let (data, url) = match (kind, item.any("data")) {
-        ("image-url" | "file-url", _) => return super::image_in(item, "url", item.str("url")?),
-        ("image-data" | "file-data", _) => (item.str("data")?, false),
-        (_, data) => match data? {
+    let (data, url) = match kind {
+        "image-url" | "file-url" => return super::image_in(item, "url", item.str("url")?),
+        "image-data" | "file-data" => (item.str("data")?, false),
+        _ => match item.any("data")? {
             Value::String(data) => (data.as_str(), data.contains(':')),
             other => {
                 let data = Fields::of(other, item.at("data"), "must be a string or tagged data")?;
