@@ -228,7 +228,6 @@ async function turn({ store, sessionId, pinned, model, text, contextWindow, snap
   });
   // The last reply's text, for the page to say.
   // A turn that stopped before its next request has no answer.
-  const last = stopped ? [] : added.findLast((m) => m.role === "assistant")?.content ?? [];
-  const answer = typeof last === "string" ? last : last.filter((p) => p.type === "text").map((p) => p.text).join("\n");
+  const answer = stopped ? "" : textOf(added.findLast((m) => m.role === "assistant") ?? { content: "" });
   return { requestId, steps, compacted: compacted !== null, answer, stopped };
 }

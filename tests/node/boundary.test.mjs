@@ -257,6 +257,11 @@ test("saveAttachments takes a live AttachmentStore; anything else rejects typed,
     AttachmentStore.prototype.__pins = function () { own.value.call(other); throw new Error("after handing"); };
     const thrown = await sessions.saveAttachments("s", pinned).catch((e) => e);
     assert.deepEqual([thrown.code, thrown.field], ["INVALID_ARGUMENT", "pinned"]);
+    // Pins a host's own call of the method left in the cell are no one's.
+    own.value.call(other);
+    AttachmentStore.prototype.__pins = () => {};
+    const stale = await sessions.saveAttachments("s", pinned).catch((e) => e);
+    assert.deepEqual([stale.code, stale.field], ["INVALID_ARGUMENT", "pinned"]);
   } finally {
     Object.defineProperty(AttachmentStore.prototype, "__pins", own);
     other.free();

@@ -103,6 +103,10 @@ test("the scripted model looks up the word the pins hold, in memories, files and
   assert.equal(await lookedUp("The attached auth?"), '"auth" appears in todo:session, file:README.md.');
   // A file's path is searched, as its contents are.
   assert.equal(await lookedUp("Is auth in the README?"), '"readme" appears in file:README.md.');
+  // A slug holding "]" is still a header's, so not a word the pins hold.
+  pinned.setAttachment({ kind: "memory", slug: "[v2] wombat", memory: "x" });
+  await store.saveAttachments(id, pinned);
+  assert.equal(await lookedUp("Is wombat auth?"), '"auth" appears in todo:session, file:README.md.');
 });
 
 test("tool schemas sent with every request are counted in the plan", async () => {
