@@ -2,7 +2,7 @@
 
 /// The longest string V8 makes (other engines' are longer), in bytes: the
 /// glue's decoder may refuse by the bytes it is given (Node's does).
-const JS_STRING_MAX: usize = (1 << 29) - 24;
+pub(crate) const JS_STRING_MAX: usize = (1 << 29) - 24;
 
 /// Whether text may cross to JS as one string, else `INVALID_VALUE` at
 /// `field`. The glue decodes it before any JS `try` runs, so a longer one
@@ -14,7 +14,7 @@ pub fn fits_js(text: &str, field: &str) -> Result<(), crate::Error> {
     }
 }
 
-const TOO_LONG: &str =
+pub(crate) const TOO_LONG: &str =
     "is more than 536,870,888 bytes of JSON text, more than one JS string can be made from";
 
 /// `haystack.find(needle)` without core's two-way searcher (1.1 KB

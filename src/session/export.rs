@@ -3,7 +3,7 @@
 //! checks all of it first and writes it in one transaction.
 
 use super::{checks, SessionInfo, TurnWrite};
-use crate::json::{array_text, quote, Value};
+use crate::json::{quote, Value};
 use crate::Error;
 
 pub const FORMAT: &str = "attache-session";
@@ -49,37 +49,83 @@ pub fn document_text(
     out
 }
 
-/// `[{requestId, frames}]` as JSON text.
-pub fn frames_text(frames: &[(String, Vec<Value>)]) -> String {
-    let group = |(id, frames): &(String, Vec<Value>)| {
-        format!(
-            "{{\"requestId\":{},\"frames\":{}}}",
-            quote(id),
-            array_text(frames)
-        )
-    };
-    format!(
-        "[{}]",
-        crate::text::join(&crate::map_vec(frames, group), ",")
-    )
+/// Text one JS string must hold, checked before each piece is added: a
+/// document too long for one fails before it is built, not after, which
+/// (copies and all) could run wasm out of memory. Past it, nothing more is
+/// made.
+struct Capped {
+    text: String,
+    limit: usize,
+    over: bool,
+}
+
+impl Capped {
+    #[inline(never)]
+    fn add(&mut self, piece: &str) {
+        self.over |= self.text.len() + piece.len() > self.limit;
+        if !self.over {
+            self.text.push_str(piece);
+        }
+    }
+
+    fn value(&mut self, before: &str, value: &Value) {
+        self.add(before);
+        if !self.over {
+            self.add(&value.to_json());
+        }
+    }
 }
 
 /// The document's text from a store's own data, borrowed: a copy of a long
 /// history, as a `SessionExport`, would raise wasm memory's high-water mark
-/// for good.
-pub fn export_text(
+/// for good. `frames` are `(request id, frame)` in append order; a run of
+/// one request's is one entry. Text past `limit` bytes is `INVALID_VALUE`.
+/// The same text as `document_text` (a native test compares them).
+pub fn export_text<'a>(
     session: &SessionInfo,
     state: &[(String, Value)],
     messages: &[Value],
-    frames: &[(String, Vec<Value>)],
-) -> String {
-    let state = crate::map_vec(state, |(k, v)| (k.clone(), v.to_json()));
-    document_text(
-        &session.to_value().to_json(),
-        &state,
-        &array_text(messages),
-        &frames_text(frames),
-    )
+    frames: impl Iterator<Item = (&'a str, &'a Value)>,
+    limit: usize,
+) -> Result<String, Error> {
+    let mut doc = Capped {
+        text: String::new(),
+        limit,
+        over: false,
+    };
+    doc.value(
+        r#"{"format":"attache-session","version":1,"session":"#,
+        &session.to_value(),
+    );
+    doc.add(r#","state":{"#);
+    for (at, (key, value)) in state.iter().enumerate() {
+        doc.add(if at == 0 { "" } else { "," });
+        doc.add(&quote(key));
+        doc.value(":", value);
+    }
+    doc.add(r#"},"messages":["#);
+    for (at, message) in messages.iter().enumerate() {
+        doc.value(if at == 0 { "" } else { "," }, message);
+    }
+    doc.add(r#"],"frames":["#);
+    let mut run = None;
+    for (request_id, frame) in frames {
+        let before = if run == Some(request_id) {
+            ","
+        } else {
+            doc.add(if run.is_some() { "]}," } else { "" });
+            doc.add(r#"{"requestId":"#);
+            doc.add(&quote(request_id));
+            run = Some(request_id);
+            r#","frames":["#
+        };
+        doc.value(before, frame);
+    }
+    doc.add(if run.is_some() { "]}]}" } else { "]}" });
+    match doc.over {
+        true => Err(Error::value("result", crate::text::TOO_LONG)),
+        false => Ok(doc.text),
+    }
 }
 
 impl SessionExport {

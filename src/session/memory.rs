@@ -259,18 +259,23 @@ impl SessionStore for MemorySessionStore {
     }
 
     async fn export_session(&self, id: &str) -> Result<String, Error> {
-        let frames = self.frame_groups(id, true);
         let data = self.data.borrow();
         let stored = data.sessions.get(id);
         let stored = stored.ok_or_else(|| Error::NotFound {
             session_id: id.to_owned(),
         })?;
-        Ok(export::export_text(
+        let frames = stored
+            .frames
+            .iter()
+            .map(|(r, _, frame)| (r.as_str(), frame));
+        let limit = crate::text::JS_STRING_MAX;
+        export::export_text(
             &stored.info,
             &stored.state.0,
             &stored.messages,
-            &frames,
-        ))
+            frames,
+            limit,
+        )
     }
 
     async fn import_session(&self, export: SessionExport) -> Result<SessionInfo, Error> {
@@ -311,7 +316,7 @@ impl SessionStore for MemorySessionStore {
         &self,
         session_id: &str,
     ) -> Result<Vec<(String, Vec<Value>)>, Error> {
-        Ok(self.frame_groups(session_id, false))
+        Ok(self.frame_groups(session_id))
     }
 
     async fn commit_turn(&self, session_id: &str, turn: TurnWrite) -> Result<(), Error> {
@@ -321,11 +326,9 @@ impl SessionStore for MemorySessionStore {
 }
 
 impl MemorySessionStore {
-    /// Frames grouped by request, in first-append order; with `runs`, one
-    /// group per run of a request's frames, so an export keeps the append
-    /// order across requests.
-    fn frame_groups(&self, session_id: &str, runs: bool) -> Vec<(String, Vec<Value>)> {
-        let mut grouped = super::ByRequest::new(super::group_id, runs);
+    /// Frames grouped by request, in first-append order.
+    fn frame_groups(&self, session_id: &str) -> Vec<(String, Vec<Value>)> {
+        let mut grouped = super::ByRequest::new(super::group_id, false);
         self.read(session_id, |s| {
             for (request_id, _, frame) in &s.frames {
                 grouped

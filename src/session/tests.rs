@@ -649,3 +649,48 @@ fn a_secret_used_as_a_key_in_a_typed_state_value_is_a_credential() {
     let odd = state_value(super::REPL_STATE_KEY, &json!({"a.b": 1})).unwrap_err();
     assert_eq!(odd.field(), Some(r#"repl_state["a.b"]"#));
 }
+
+/// The memory store's export writes the text the stores' shared
+/// `document_text` joins, and stops at its limit before building more.
+#[test]
+fn an_export_is_the_shared_document_and_stops_at_its_limit() {
+    use super::export::{document_text, export_text};
+    let session = super::SessionInfo {
+        id: "s".into(),
+        title: "t".into(),
+        created_at: 1.0,
+        updated_at: 2.0,
+        meta: json::Map::new(),
+    };
+    let state = vec![("a".into(), json!({"x": 1})), ("b\"".into(), json!(null))];
+    let messages = vec![
+        json!({"role": "user", "content": "hi"}),
+        json!({"role": "assistant"}),
+    ];
+    let frames = [
+        ("r1", json!({"i": 0})),
+        ("r1", json!({"i": 1})),
+        ("r2", json!({})),
+        ("r1", json!({"i": 2})),
+    ];
+    let frames = || frames.iter().map(|(r, f)| (*r, f));
+    let text = export_text(&session, &state, &messages, frames(), usize::MAX).unwrap();
+    let joined = document_text(
+        &session.to_value().to_json(),
+        &crate::map_vec(&state, |(k, v)| (k.clone(), v.to_json())),
+        &json::array_text(&messages),
+        r#"[{"requestId":"r1","frames":[{"i":0},{"i":1}]},{"requestId":"r2","frames":[{}]},{"requestId":"r1","frames":[{"i":2}]}]"#,
+    );
+    assert_eq!(text, joined);
+    let none = export_text(&session, &[], &[], frames().take(0), usize::MAX).unwrap();
+    assert!(
+        none.ends_with(r#""state":{},"messages":[],"frames":[]}"#),
+        "{none}"
+    );
+    assert!(export_text(&session, &state, &messages, frames(), text.len()).is_ok());
+    let error = export_text(&session, &state, &messages, frames(), text.len() - 1).unwrap_err();
+    assert_eq!(
+        (error.code(), error.field()),
+        ("INVALID_VALUE", Some("result"))
+    );
+}
