@@ -667,6 +667,51 @@ for (const [name, backend] of Object.entries(backends)) {
       expect(await store.loadSessionState(await session.getSessionId(), "agents/op/op-bad")).toBeNull();
     });
 
+    it("transaction items MemorySession refuses are refused alike, and numbers JSON has not, before a session is made", async () => {
+      const store = await backend().open();
+      // MemorySession keeps these; JSON would make them null, which addItems refuses.
+      for (const n of [NaN, -Infinity]) {
+        const transaction = { type: "append_items", items: [{ role: "user", content: "x", providerData: { n } }] };
+        await expect(new AttacheSession(store).applyHistoryTransaction({ operationId: "op", transaction })).rejects.toThrow(UserError);
+        await expect(new AttacheSession(store).addItems(transaction.items)).rejects.toMatchObject({ code: "INVALID_VALUE" });
+        await store.deleteSession((await store.listSessions())[0].id);
+      }
+      const refused = [
+        { type: "append_items", items: [{ role: "user", content: "x", providerData: { at: new Date(0) } }] },
+        // No callId: not a ModelItem.
+        { type: "append_items", items: [{ type: "function_call", name: "f", arguments: "{}" }] },
+        { type: "replace_suffix", expectedSuffix: [], replacement: [{ role: "nobody", content: "x" }] },
+        { type: "append_items", items: [], note: "a field it does not name" },
+        { type: "replace_suffix", expectedSuffix: [], replacement: [], extra: 1 },
+      ];
+      for (const transaction of refused) {
+        const session = new AttacheSession(store);
+        for (const s of [session, new MemorySession()]) {
+          await expect(s.applyHistoryTransaction({ operationId: "op", transaction })).rejects.toThrow(UserError);
+        }
+      }
+      expect(await store.listSessions()).toEqual([]);
+    });
+
+    it("getItems comes after this session's writes called before it, as MemorySession's", async () => {
+      const store = await backend().open();
+      const session = new AttacheSession(store, { sessionId: "chat" });
+      const reference = new MemorySession();
+      const seen = [];
+      for (const s of [session, reference]) {
+        const writes = [s.addItems(items.slice(0, 1))];
+        const read = [s.getItems()];
+        writes.push(s.addItems(items.slice(1, 3)), s.popItem());
+        read.push(s.getItems());
+        writes.push(s.applyHistoryTransaction({ operationId: "op", transaction: { type: "append_items", items: items.slice(5) } }));
+        read.push(s.getItems(1));
+        await Promise.all(writes);
+        seen.push(await Promise.all(read));
+      }
+      expect(seen[0]).toEqual(seen[1]);
+      expect(seen[0].map((r) => r.length)).toEqual([1, 2, 1]);
+    });
+
     it("a run() with a scripted model resumes its conversation after a reload", async () => {
       const opened = backend();
       const weather = tool({

@@ -7,7 +7,7 @@
 // transaction as the history they changed. An id keeps its transaction's
 // digest, not a copy: a compaction's expectedSuffix is the whole history.
 // Only clearSession deletes ids.
-import { UserError } from "@openai/agents-core";
+import { UserError, protocol } from "@openai/agents-core";
 import { redactCredentials } from "./attache.js";
 import { depthOf, parseJson, stringifyJson, uriComponent, wellFormed, wellFormedJson } from "./json-text.js";
 
@@ -227,18 +227,28 @@ function messagesOf(items) {
 /**
  * A transaction as stored. What the store refuses in `addItems` is refused
  * here too, as MemorySession refuses it: bytes (which JSON.stringify would
- * make an object of indexes), a cycle, a BigInt.
+ * make an object of indexes), a cycle, a BigInt, a number JSON has not (it
+ * would be null) and what `toJSON` changes (a Date); then an item that is
+ * no `ModelItem`, by the protocol's own schema.
  */
 function transactionAsStored(transaction) {
-  const bytes = (_, v) => {
+  function unsupported(k, v) {
     if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) throw new TypeError("bytes");
+    if (typeof v === "number" && !Number.isFinite(v)) throw new TypeError("not finite");
+    if (v !== this[k]) throw new TypeError("toJSON");
     return v;
-  };
+  }
+  let stored;
   try {
-    return asStored(transaction, bytes, collided);
+    stored = asStored(transaction, unsupported, collided);
   } catch (cause) {
     throw userError("Session history transaction items contain invalid or unsupported data.", cause);
   }
+  const lists = [stored.items, stored.expectedSuffix, stored.replacement];
+  if (lists.some((list) => list?.some((item) => !protocol.ModelItem.safeParse(item).success))) {
+    throw new UserError("Session history transaction items contain invalid or unsupported data.");
+  }
+  return stored;
 }
 
 /**
@@ -325,10 +335,22 @@ function checkedTransaction(args) {
     if (!Array.isArray(list)) throw new UserError(`Session history transaction ${name} must be an array.`);
     return list;
   };
+  // Fields it does not name are refused, as MemorySession refuses them.
+  const fields = (count) => {
+    let found;
+    try {
+      found = Object.keys(transaction).length;
+    } catch (cause) {
+      throw userError("Session history transaction must be an object.", cause);
+    }
+    if (found !== count) throw new UserError(`Session history ${count === 2 ? "append" : "suffix"} transaction fields are invalid.`);
+  };
   if (transaction?.type === "append_items") {
+    fields(2);
     return { key, transaction: transactionAsStored({ type: "append_items", items: items(transaction.items, "items") }) };
   }
   if (transaction?.type === "replace_suffix") {
+    fields(3);
     return {
       key,
       transaction: transactionAsStored({
@@ -460,6 +482,12 @@ export class AttacheSession {
     }
     if (asked <= 0) return [];
     const id = await this.getSessionId();
+    // After this session's writes called before it, as MemorySession's
+    // (which are synchronous) are: a redraw after an unawaited popItem.
+    return exclusive(id, () => this.#itemsOf(id, asked));
+  }
+
+  async #itemsOf(id, asked) {
     const count = Math.ceil(asked);
     const limited = Number.isSafeInteger(count);
     const messages = await this.#store.loadMessages(id, limited ? { limit: count } : undefined);
