@@ -867,7 +867,8 @@ async fn an_export_refuses_damaged_records_that_would_paste_as_valid_json() {
     let name = fresh_name("export-damaged");
     let store = open(&name, Durability::Default).await;
     for id in [
-        "title", "two", "key", "wizard", "pair", "lead", "good", "frames", "frames2",
+        "title", "two", "key", "wizard", "pair", "lead", "good", "frames", "frames2", "numbers",
+        "noid", "blank",
     ] {
         store.create_session(new(id)).await.unwrap();
     }
@@ -884,15 +885,31 @@ async fn an_export_refuses_damaged_records_that_would_paste_as_valid_json() {
         tx.objectStore('messages').add({ sessionId: 'lead', json: '{\"role\":\"user\",\"content\":\"a\"}' });
         tx.objectStore('session_state').put({ sessionId: 'good', key: 'k', json: '{\"a\":1}' });
         tx.objectStore('activity_frames').add({ sessionId: 'frames', requestId: 'r', json: '[{\"t\":1}]},{\"requestId\":\"never\",\"frames\":[{\"t\":2}]' });
-        tx.objectStore('activity_frames').add({ sessionId: 'frames2', requestId: 'r', json: '[{\"t\":\"]\\\\\"}\"}],\"injected\":[{\"t\":2}]' });",
+        tx.objectStore('activity_frames').add({ sessionId: 'frames2', requestId: 'r', json: '[{\"t\":\"]\\\\\"}\"}],\"injected\":[{\"t\":2}]' });
+        tx.objectStore('activity_frames').add({ sessionId: 'numbers', requestId: 'r', json: '[1,{\"t\":1}]' });
+        tx.objectStore('activity_frames').add({ sessionId: 'noid', json: '[{\"t\":1}]' });
+        tx.objectStore('activity_frames').add({ sessionId: 'blank', requestId: ' ', json: '[{\"t\":1}]' });",
     )
     .await;
-    // A frame batch that closes early pasted a request no one stored.
-    for id in ["frames", "frames2"] {
+    // A frame batch that closes early pasted a request no one stored; one
+    // holding a frame that is no object, or with no request id, exported
+    // a document its import refuses.
+    for id in ["frames", "frames2", "numbers", "noid", "blank"] {
         let error = store.load_frames_by_request(id).await.unwrap_err();
         assert_eq!(error.field(), Some("stored"), "{id}: {error}");
     }
-    for id in ["title", "two", "key", "pair", "lead", "frames", "frames2"] {
+    for id in ["noid", "blank"] {
+        let error = store.list_requests(id).await.unwrap_err();
+        assert_eq!(error.field(), Some("stored"), "{id}: {error}");
+    }
+    let error = store
+        .load_activity_frames("numbers", Some("r"))
+        .await
+        .unwrap_err();
+    assert_eq!(error.field(), Some("stored"), "{error}");
+    for id in [
+        "title", "two", "key", "pair", "lead", "frames", "frames2", "numbers", "noid", "blank",
+    ] {
         let error = store.export_session(id).await.unwrap_err();
         assert_eq!(
             (error.code(), error.field()),

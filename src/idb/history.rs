@@ -92,10 +92,7 @@ fn number(record: &JsValue, field: &str) -> Option<f64> {
 pub(super) fn frames_by_request(batches: &[JsValue], runs: bool) -> Result<String, Error> {
     let mut grouped = crate::session::ByRequest::new(crate::session::group_id, runs);
     for batch in batches {
-        let request_id = Reflect::get(batch, &"requestId".into())
-            .ok()
-            .and_then(|r| r.as_string())
-            .unwrap_or_default();
+        let request_id = super::records::batch_request_id(batch)?;
         let text = payload_text(batch)?;
         let inner = super::records::batch_elements(&text)?;
         let frames = &mut grouped
@@ -234,10 +231,7 @@ impl IdbSessionStore {
             let mut list =
                 crate::session::ByRequest::new(|s: &RequestSummary| &s.request_id, false);
             for batch in &batches {
-                let request_id = Reflect::get(batch, &"requestId".into())
-                    .ok()
-                    .and_then(|r| r.as_string())
-                    .unwrap_or_default();
+                let request_id = super::records::batch_request_id(batch)?;
                 let count = match number(batch, "count") {
                     Some(count) => count as u64,
                     // Written before batches carried their count.

@@ -49,6 +49,11 @@ pub fn batch_elements(batch: &str) -> Result<&str, Error> {
             (escaped, string) = (!escaped && b == b'\\', escaped || b != b'"');
             continue;
         }
+        // A frame is an object, and attache writes no whitespace: a batch
+        // holding anything else was not written by attache.
+        if depth == 1 && !matches!(b, b'{' | b',' | b']') {
+            break;
+        }
         match b {
             b'"' => string = true,
             b'[' | b'{' => depth += 1,
@@ -67,6 +72,14 @@ pub fn batch_elements(batch: &str) -> Result<&str, Error> {
         }
         _ => Err(corrupt("a frame batch is not an array")),
     }
+}
+
+/// A frame batch's request id, which attache never writes blank.
+pub fn batch_request_id(batch: &JsValue) -> Result<String, Error> {
+    let id = Reflect::get(batch, &"requestId".into()).ok();
+    let id = id.and_then(|id| id.as_string());
+    id.filter(|id| !crate::text::is_blank(id))
+        .ok_or_else(|| corrupt("a frame batch has no request id"))
 }
 
 pub fn session_payload(record: &JsValue) -> Result<SessionInfo, Error> {
