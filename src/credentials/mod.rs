@@ -59,6 +59,8 @@ pub fn check_host_secrets_in(path: &str, value: &Value) -> Result<(), Error> {
     fn walk(path: &str, value: &Value) -> Result<(), Error> {
         match value {
             Value::String(text) => check_host_secrets(path, text),
+            // A secret of digits (an account number) as a JSON number.
+            Value::Number(n) => check_host_secrets(path, n.as_str()),
             Value::Array(items) => items.iter().try_for_each(|item| walk(path, item)),
             Value::Object(fields) => fields.iter().try_for_each(|(key, field)| {
                 check_host_secrets(path, key)?;
@@ -489,6 +491,8 @@ fn walk(path: &str, value: &Value) -> Result<(), Error> {
             Ok(())
         }
         Value::String(text) => check_text(path, text),
+        // A secret of digits (an account number) as a JSON number.
+        Value::Number(n) => check_host_secrets(path, n.as_str()),
         _ => Ok(()),
     }
 }

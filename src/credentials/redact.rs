@@ -86,6 +86,10 @@ fn walk(
             }
         }
         Value::String(text) => redact_text(path, text, found)?,
+        // A secret of digits (an account number) as a JSON number.
+        Value::Number(n) if super::host_secret(n.as_str(), 0).is_some() => {
+            replace(value, path.to_owned(), "host_secret", found);
+        }
         _ => {}
     }
     Ok(())

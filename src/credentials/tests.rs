@@ -1514,3 +1514,31 @@ fn a_url_password_is_redacted_up_to_its_host_and_no_further() {
         );
     }
 }
+
+/// A registered secret of digits (an account number) is found where a
+/// model wrote it as a JSON number, as where it wrote it as text.
+#[test]
+fn a_registered_secret_of_digits_is_found_as_a_number() {
+    register_host_secret("4929123456781234").unwrap();
+    let value = json!({"args": {"card": 4929123456781234u64}, "n": 42});
+    let error = check_value("frame", &value).unwrap_err();
+    assert_eq!(
+        (error.code(), error.field()),
+        ("CREDENTIAL", Some("frame.args.card"))
+    );
+    let error = check_host_secrets_in("frame", &value).unwrap_err();
+    assert_eq!(error.code(), "CREDENTIAL");
+    let mut redacted = value.clone();
+    let mut found = Vec::new();
+    redact_value("frame", &mut redacted, &[], &mut found).unwrap();
+    assert_eq!(
+        redacted,
+        json!({"args": {"card": "[REDACTED:host_secret]"}, "n": 42})
+    );
+    assert_eq!(found.len(), 1);
+    clear_host_secrets();
+    assert!(
+        check_value("frame", &value).is_ok(),
+        "a number is no credential by itself"
+    );
+}

@@ -33,6 +33,11 @@ impl Number {
     pub fn as_u64(&self) -> Option<u64> {
         self.0.parse().ok()
     }
+
+    /// The text it was written as.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
 }
 
 /// An object, keys kept in insertion order.
