@@ -115,6 +115,7 @@ pub fn register_host_secret(secret: &str) -> Result<(), Error> {
 /// guard in some routes, and an error names what it refused: a key, a
 /// kind. An error must never echo a secret, not even a part of it.
 pub fn scrub(text: &str) -> String {
+    let text = &cut_partials(text);
     // A path goes on after a key with `.` or `[`, which the key's own run
     // may take in (a SendGrid key holds dots, a password's value followed
     // by `.label` reads as code): so each that ends a segment long enough
@@ -211,6 +212,57 @@ pub fn scrub(text: &str) -> String {
     redact::replaced(text, &joined)
 }
 
+/// `text` with what ends just before each `…` (where a long path or quote
+/// was cut) replaced by a marker if it may start a credential: cut, it
+/// matches none whole. A registered secret's first 4 bytes or more, or a
+/// word holding what could be key material: 6 letters and digits, with a
+/// digit or a capital.
+fn cut_partials(text: &str) -> String {
+    let mut spans = Vec::new();
+    let mut from = 0;
+    while let Some(at) = crate::text::find(crate::text::tail(text, from), "…") {
+        let (before, end) = (crate::text::part(text, from, from + at), from + at);
+        let mut secret = usize::MAX;
+        for which in 0..host_secret_count() {
+            let found = with_host_secret(which, &|s| {
+                let mut k = s.len().min(before.len() + 1);
+                while k > 4 {
+                    k -= 1;
+                    if s.is_char_boundary(k) && before.ends_with(crate::text::part(s, 0, k)) {
+                        return Some((end - k, end));
+                    }
+                }
+                None
+            });
+            secret = secret.min(found.map_or(usize::MAX, |(start, _)| start));
+        }
+        // The word the cut ends, back to a space, quote or bracket.
+        let (mut start, mut run, mut capital, mut material) = (before.len(), 0, false, false);
+        for &b in before.as_bytes().iter().rev().take(512) {
+            if matches!(b, b' ' | b'\n' | b'"' | b'\'' | b'`' | b'[' | b']') {
+                break;
+            }
+            start -= 1;
+            (run, capital) = match b.is_ascii_alphanumeric() {
+                true => (run + 1, capital || !b.is_ascii_lowercase()),
+                false => (0, false),
+            };
+            material |= run >= 6 && capital;
+        }
+        while !before.is_char_boundary(start) {
+            start += 1;
+        }
+        let shape = if material { from + start } else { usize::MAX };
+        if secret.min(shape) < end {
+            let kind = if secret < end { "host_secret" } else { "cut" };
+            let start = secret.min(shape);
+            spans.push(Hit { kind, start, end });
+        }
+        from = end + '…'.len_utf8();
+    }
+    redact::replaced(text, &spans)
+}
+
 /// Forgets every registered secret.
 pub fn clear_host_secrets() {
     HOST_SECRETS.with(|secrets| secrets.borrow_mut().clear());
@@ -230,16 +282,24 @@ fn host_secret_count() -> usize {
 fn host_secret_from(which: usize, text: &str, from: usize) -> Option<Hit> {
     #[cfg(test)]
     SECRET_SCANS.with(|n| n.set(n.get() + 1));
-    HOST_SECRETS.with(|secrets| {
-        let s = secrets.borrow();
-        let s = s.get(which)?;
+    let (start, end) = with_host_secret(which, &|s| {
         let at = from + crate::text::find(crate::text::tail(text, from), s)?;
-        Some(Hit {
-            kind: "host_secret",
-            start: at,
-            end: at + s.len(),
-        })
+        Some((at, at + s.len()))
+    })?;
+    Some(Hit {
+        kind: "host_secret",
+        start,
+        end,
     })
+}
+
+/// What `read` finds in registered secret `which`: one reader of the
+/// thread-local, whose code each caller's closure would copy.
+fn with_host_secret(
+    which: usize,
+    read: &dyn Fn(&str) -> Option<(usize, usize)>,
+) -> Option<(usize, usize)> {
+    HOST_SECRETS.with(|secrets| secrets.borrow().get(which).and_then(|s| read(s)))
 }
 
 /// The first registered secret in `text` at or after byte `from`.

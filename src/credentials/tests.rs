@@ -1515,6 +1515,43 @@ fn a_url_password_is_redacted_up_to_its_host_and_no_further() {
     }
 }
 
+/// A path cut at 1,000 units (a huge key) may end inside a credential:
+/// what of it is before the `…` must not show.
+#[test]
+fn scrub_leaves_no_part_of_a_secret_a_cut_ends_in() {
+    let registered = "Vx9Lm4Qr7Tz2Wp8K";
+    register_host_secret(registered).unwrap();
+    let mut secrets = secrets();
+    secrets.push((registered.to_owned(), "host_secret"));
+    let mut missed = Vec::new();
+    for (secret, kind) in &secrets {
+        for keep in [6, 10, secret.len() / 2, secret.len() - 1] {
+            let Some(kept) = secret.get(..keep) else {
+                continue;
+            };
+            // Words, then the secret, the cut `keep` bytes into it.
+            let key = format!(
+                "{} {secret}",
+                "a ".repeat(500).get(..1000 - 9 - keep).unwrap()
+            );
+            let path = crate::error::cut_path(format!("frames[\"{key}\"]"));
+            assert!(path.ends_with(&format!("{kept}…")), "{path}");
+            let error = Error::value(&path, "is NaN");
+            let shown = format!("{} {}", scrub(&error.to_string()), scrub(&path));
+            if leaks(secret, &shown) {
+                missed.push(format!(
+                    "{kind} cut after {keep}: …{}",
+                    &shown[shown.len() - 60..]
+                ));
+            }
+        }
+    }
+    clear_host_secrets();
+    assert!(missed.is_empty(), "{missed:#?}");
+    let plain = crate::error::cut_path(format!("frames[\"{}\"]", "a".repeat(2000)));
+    assert_eq!(scrub(&plain), plain);
+}
+
 /// A registered secret of digits (an account number) is found where a
 /// model wrote it as a JSON number, as where it wrote it as text.
 #[test]
