@@ -682,6 +682,17 @@ for (const [name, backend] of Object.entries(backends)) {
         { type: "append_items", items: [{ type: "function_call", name: "f", arguments: "{}" }] },
         { type: "replace_suffix", expectedSuffix: [], replacement: [{ role: "nobody", content: "x" }] },
         { type: "append_items", items: [], note: "a field it does not name" },
+        // What JSON would change unseen.
+        ...[
+          new Map([["a", 1]]),
+          () => 1,
+          [1, , 3],
+          Object(Symbol("s")),
+          new String("boxed"),
+          new (class Part { a = 1; })(),
+          { get a() { return 1; } },
+          { [Symbol("k")]: 1 },
+        ].map((odd) => ({ type: "append_items", items: [{ role: "user", content: "x", providerData: { odd } }] })),
         { type: "replace_suffix", expectedSuffix: [], replacement: [], extra: 1 },
       ];
       for (const transaction of refused) {
@@ -691,6 +702,21 @@ for (const [name, backend] of Object.entries(backends)) {
         }
       }
       expect(await store.listSessions()).toEqual([]);
+      // Valid as given: JSON then drops the key, which the schema requires.
+      const transaction = { type: "append_items", items: [{ type: "tool_search_call", status: "completed", arguments: undefined }] };
+      const session = new AttacheSession(store);
+      for (const s of [session, new MemorySession()]) await s.applyHistoryTransaction({ operationId: "op", transaction });
+      expect(await session.getItems()).toEqual([{ type: "tool_search_call", status: "completed" }]);
+    });
+
+    it("getItems comes after a write that made its session again", async () => {
+      const store = await backend().open();
+      const session = new AttacheSession(store, { sessionId: "chat" });
+      await session.addItems(items.slice(0, 1));
+      await store.deleteSession("chat");
+      const added = session.addItems(items.slice(1, 2));
+      expect(await session.getItems()).toEqual(items.slice(1, 2));
+      await added;
     });
 
     it("getItems comes after this session's writes called before it, as MemorySession's", async () => {

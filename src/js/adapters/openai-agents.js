@@ -228,14 +228,25 @@ function messagesOf(items) {
  * A transaction as stored. What the store refuses in `addItems` is refused
  * here too, as MemorySession refuses it: bytes (which JSON.stringify would
  * make an object of indexes), a cycle, a BigInt, a number JSON has not (it
- * would be null) and what `toJSON` changes (a Date); then an item that is
- * no `ModelItem`, by the protocol's own schema.
+ * would be null). So is what JSON would change unseen, as MemorySession
+ * refuses it: a getter, what `toJSON` changes (a Date), a function, a
+ * symbol, a hole, an object that is not plain (a Map, a class's, a boxed
+ * primitive). Then an item that is no `ModelItem`, by the protocol's own
+ * schema, as given: JSON drops a key whose value is undefined.
  */
 function transactionAsStored(transaction) {
   function unsupported(k, v) {
     if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) throw new TypeError("bytes");
     if (typeof v === "number" && !Number.isFinite(v)) throw new TypeError("not finite");
-    if (v !== this[k]) throw new TypeError("toJSON");
+    if (!("value" in Object.getOwnPropertyDescriptor(this, k)) || v !== this[k]) throw new TypeError("getter or toJSON");
+    if (typeof v === "function" || typeof v === "symbol" || (v === undefined && Array.isArray(this))) throw new TypeError("no JSON");
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) {
+      // Plain: no prototype, or a realm's Object.prototype (an iframe's too).
+      const proto = Object.getPrototypeOf(v);
+      if ((proto !== null && Object.getPrototypeOf(proto) !== null) || Object.getOwnPropertySymbols(v).length > 0) {
+        throw new TypeError("not plain");
+      }
+    }
     return v;
   }
   let stored;
@@ -244,7 +255,7 @@ function transactionAsStored(transaction) {
   } catch (cause) {
     throw userError("Session history transaction items contain invalid or unsupported data.", cause);
   }
-  const lists = [stored.items, stored.expectedSuffix, stored.replacement];
+  const lists = [transaction.items, transaction.expectedSuffix, transaction.replacement];
   if (lists.some((list) => list?.some((item) => !protocol.ModelItem.safeParse(item).success))) {
     throw new UserError("Session history transaction items contain invalid or unsupported data.");
   }
@@ -463,13 +474,17 @@ export class AttacheSession {
    * would, rather than failing every later run after its model call. */
   async #onSession(write) {
     const id = await this.getSessionId();
-    try {
-      return await write(id);
-    } catch (e) {
-      if (e?.code !== "NOT_FOUND") throw e;
-      this.#ready = undefined;
-      return write(await this.getSessionId());
-    }
+    // The retry inside the lock too: a getItems called after this write
+    // must come after it.
+    return exclusive(id, async () => {
+      try {
+        return await write(id);
+      } catch (e) {
+        if (e?.code !== "NOT_FOUND") throw e;
+        this.#ready = undefined;
+        return write(await this.getSessionId());
+      }
+    });
   }
 
   /** The last `limit` items, as MemorySession slices them (1.5 is 2; NaN and Infinity, all). */
@@ -513,7 +528,7 @@ export class AttacheSession {
   async addItems(items) {
     const messages = messagesOf(items);
     if (messages.length === 0) return;
-    await this.#onSession((id) => exclusive(id, () => this.#store.appendMessages(id, messages)));
+    await this.#onSession((id) => this.#store.appendMessages(id, messages));
   }
 
   /**
@@ -573,7 +588,7 @@ export class AttacheSession {
     // Checked first, as addItems does: items that are no messages create
     // no session (one the store then refuses does: README).
     const messages = messagesOf(items);
-    await this.#onSession((id) => exclusive(id, () => this.#store.replaceMessages(id, { from: 0, messages })));
+    await this.#onSession((id) => this.#store.replaceMessages(id, { from: 0, messages }));
   }
 
   /**
@@ -585,7 +600,7 @@ export class AttacheSession {
     const { key, transaction } = checkedTransaction(args);
     // Checked before the session is made, as addItems checks.
     const incoming = (transaction.type === "append_items" ? transaction.items : transaction.replacement).map(toMessage);
-    return this.#onSession((id) => exclusive(id, () => this.#apply(id, key, transaction, incoming)));
+    return this.#onSession((id) => this.#apply(id, key, transaction, incoming));
   }
 
   /** Whether this transaction took operation key `key` already; another that took it is a UserError. */
