@@ -137,7 +137,7 @@ pub fn build_request(format: Format, turn: Turn) -> Result<Value, Error> {
         check_tool_pairs(&messages, format != Format::OpenAiChat)?;
     }
     let marker = turn.cache_control.as_ref();
-    Ok(match format {
+    let request = match format {
         Format::Generic => {
             let plain: Vec<Message> = messages.into_iter().map(|(_, m)| m).collect();
             json!({ "messages": (to_values(&plain)) })
@@ -147,7 +147,14 @@ pub fn build_request(format: Format, turn: Turn) -> Result<Value, Error> {
         }
         Format::AnthropicMessages => anthropic::to_anthropic(&messages, pinned_at, marker)?,
         Format::AiSdk => ai_sdk::to_ai_sdk_request(&messages, pinned_at, marker)?,
-    })
+    };
+    // Blank replies dropped and system text lifted out may leave none,
+    // and each provider (and the AI SDK) refuses a request of none.
+    let none = request.get("messages").and_then(Value::as_array);
+    if format != Format::Generic && none.is_some_and(Vec::is_empty) {
+        return Err(Error::value("history", "leaves no message to send"));
+    }
+    Ok(request)
 }
 
 /// Each tool call answered by the tool messages right after its message,

@@ -720,3 +720,28 @@ fn thinking_stored_alone_goes_back_with_the_calls_it_led_to() {
         ["user 0 -", "assistant 0 -", "assistant 0 -"]
     );
 }
+
+/// Blank replies dropped and system text lifted out may leave no message,
+/// which every provider refuses: refused here, naming the history.
+#[test]
+fn a_request_with_no_message_left_is_refused() {
+    let blank = Turn {
+        system: Some("Be brief.".into()),
+        history: vec![assistant("")],
+        ..Turn::default()
+    };
+    for format in [Format::AnthropicMessages, Format::AiSdk] {
+        let error = build_request(format, blank.clone()).unwrap_err();
+        assert_eq!(
+            (error.code(), error.field()),
+            ("INVALID_VALUE", Some("history"))
+        );
+    }
+    let none = Turn::default();
+    for format in [Format::OpenAiChat, Format::AnthropicMessages, Format::AiSdk] {
+        assert!(build_request(format, none.clone()).is_err());
+    }
+    // The neutral list may be empty; OpenAI keeps a system message.
+    assert!(build_request(Format::Generic, none).is_ok());
+    assert!(build_request(Format::OpenAiChat, blank).is_ok());
+}
