@@ -369,6 +369,21 @@ pub const NOT_MESSAGE: &str = "must be a message: {role, content}";
 
 pub(crate) const NOT_IMAGE: &str = "must be of an image type, image/…";
 
+const NOT_FETCHABLE: &str =
+    "must be a URL a provider can fetch (https:, data:; a blob: URL only this page can read)";
+
+/// Whether a provider can fetch or read a URL: a scheme and more, and not
+/// `blob:`, which only the page that made it can read. Else each later
+/// turn is a 400.
+fn fetchable(url: &str) -> bool {
+    let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
+    let letter = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.');
+    scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme.bytes().all(letter)
+        && !scheme.eq_ignore_ascii_case("blob")
+        && url.len() > scheme.len() + 1
+}
+
 /// A converter's image URL as a part, checked as `image_checked` does.
 pub(crate) fn image_in(at: &Fields, field: &str, url: &str) -> Result<Part, Error> {
     let image = image_from_url(url);
@@ -379,6 +394,11 @@ pub(crate) fn image_in(at: &Fields, field: &str, url: &str) -> Result<Part, Erro
 /// An image refused at `field` where it names another type: what a
 /// converter returned, every later call would refuse.
 pub(crate) fn image_checked(at: &Fields, field: &str, image: &Image) -> Result<(), Error> {
+    if let Image::Url(url) = image {
+        if !fetchable(url) {
+            return Err(at.wrong(field, NOT_FETCHABLE));
+        }
+    }
     match is_image(image) {
         true => Ok(()),
         false => Err(at.wrong(field, NOT_IMAGE)),
@@ -419,7 +439,10 @@ pub(crate) fn sent_image<'a>(
     let (media_type, data, field) = match image {
         Image::Url(url) => {
             let Some(url) = data_url(url) else {
-                return Ok(None);
+                return match fetchable(url) {
+                    true => Ok(None),
+                    false => Err(at.field("url").wrong(NOT_FETCHABLE)),
+                };
             };
             let media_type = if url.base64 { url.media_type } else { "" };
             (media_type, url.data, "url")

@@ -72,7 +72,7 @@ fn a_message_is_role_and_content_and_a_string_is_one_text_part() {
 fn each_role_holds_only_its_parts() {
     let cases = [
         (
-            json!({"role": "system", "content": [{"type": "image", "url": "u"}]}),
+            json!({"role": "system", "content": [{"type": "image", "url": "https://x.test/u.png"}]}),
             "m.content[0]",
         ),
         (
@@ -85,7 +85,7 @@ fn each_role_holds_only_its_parts() {
         ),
         (json!({"role": "tool", "content": "text"}), "m.content"),
         (
-            json!({"role": "assistant", "content": [{"type": "image", "url": "u"}]}),
+            json!({"role": "assistant", "content": [{"type": "image", "url": "https://x.test/u.png"}]}),
             "m.content[0]",
         ),
         (
@@ -102,7 +102,7 @@ fn each_role_holds_only_its_parts() {
             "m.content[0].cache_control",
         ),
         (
-            json!({"role": "user", "content": [{"type": "image", "url": "u", "data": "d"}]}),
+            json!({"role": "user", "content": [{"type": "image", "url": "https://x.test/u.png", "data": "d"}]}),
             "m.content[0].data",
         ),
         (
@@ -473,7 +473,7 @@ fn what_a_provider_shape_holds_that_attache_cannot_keep_is_refused_with_its_path
             "x[0].content[0].type",
         ),
         (
-            json!([{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "u", "detail": "high"}}]}]),
+            json!([{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "https://x.test/u.png", "detail": "high"}}]}]),
             "x[0].content[0].image_url.detail",
         ),
         (
@@ -596,7 +596,7 @@ fn what_a_provider_cannot_take_is_refused_before_sending() {
         )]
     };
     let image_result = message(
-        json!({"role": "tool", "content": [{"type": "tool_result", "callId": "c", "content": [{"type": "image", "url": "u"}]}]}),
+        json!({"role": "tool", "content": [{"type": "tool_result", "callId": "c", "content": [{"type": "image", "url": "https://x.test/u.png"}]}]}),
     );
     assert_eq!(
         refused(to_openai(&image_result, None, false)),
@@ -1496,4 +1496,59 @@ fn an_ai_sdk_result_is_named_after_the_call_its_id_answers() {
             "call_0_2 get_time"
         ]
     );
+}
+
+/// A URL no provider can fetch (none, no scheme, a page's own `blob:`)
+/// is refused when it comes in, in every format: sent, it is a 400 on
+/// every later turn.
+#[test]
+fn an_image_url_no_provider_can_fetch_is_refused_on_the_way_in() {
+    let formats = |url: &str| {
+        [
+            Message::from_value(
+                &json!({"role": "user", "content": [{"type": "image", "url": url}]}),
+                At::Name("m"),
+            )
+            .map(drop),
+            from_openai(
+                &json!([{"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]}]),
+                At::Name("m"),
+            )
+            .map(drop),
+            from_anthropic(
+                &json!([{"role": "user", "content": [{"type": "image", "source": {"type": "url", "url": url}}]}]),
+                At::Name("m"),
+            )
+            .map(drop),
+            from_ai_sdk(
+                &json!([{"role": "user", "content": [{"type": "image", "image": url}]}]),
+                At::Name("m"),
+            )
+            .map(drop),
+        ]
+    };
+    for url in [
+        "",
+        "not a url",
+        "blob:https://app.example/1f0c",
+        "BLOB:x",
+        "https:",
+        "1x:y",
+        ":y",
+    ] {
+        for result in formats(url) {
+            assert!(result.is_err(), "{url:?}");
+            assert_eq!(refused(result).0, "INVALID_VALUE", "{url:?}");
+        }
+    }
+    for url in [
+        "https://x.test/a.png",
+        "HTTP://x.test/a",
+        "gs://bucket/a.png",
+        "data:image/png;base64,iVBO",
+    ] {
+        for result in formats(url) {
+            assert!(result.is_ok(), "{url}: {result:?}");
+        }
+    }
 }

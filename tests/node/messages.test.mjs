@@ -42,7 +42,7 @@ test("a raw response is refused by the store with a typed error and its path", a
   const store = new attache.MemorySessionStore();
   const { id } = await store.createSession();
   await assert.rejects(store.appendMessages(id, [response]), (e) => attache.isAttacheError(e) && e.code === "INVALID_VALUE" && e.field === "messages[0].id");
-  assert.throws(() => attache.toOpenAI([{ role: "tool", content: [{ type: "tool_result", callId: "c", content: [{ type: "image", url: "u" }] }] }]),
+  assert.throws(() => attache.toOpenAI([{ role: "tool", content: [{ type: "tool_result", callId: "c", content: [{ type: "image", url: "https://x.test/u.png" }] }] }]),
     (e) => attache.isAttacheError(e) && e.field === "messages[0].content[0].content[0]");
   assert.throws(() => attache.fromOpenAI(new Date(0)), (e) => attache.isAttacheError(e) && e.code === "INVALID_VALUE");
   store.free();
