@@ -868,7 +868,7 @@ async fn an_export_refuses_damaged_records_that_would_paste_as_valid_json() {
     let store = open(&name, Durability::Default).await;
     for id in [
         "title", "two", "key", "wizard", "pair", "lead", "good", "frames", "frames2", "numbers",
-        "noid", "blank",
+        "noid", "blank", "spaced",
     ] {
         store.create_session(new(id)).await.unwrap();
     }
@@ -888,7 +888,8 @@ async fn an_export_refuses_damaged_records_that_would_paste_as_valid_json() {
         tx.objectStore('activity_frames').add({ sessionId: 'frames2', requestId: 'r', json: '[{\"t\":\"]\\\\\"}\"}],\"injected\":[{\"t\":2}]' });
         tx.objectStore('activity_frames').add({ sessionId: 'numbers', requestId: 'r', json: '[1,{\"t\":1}]' });
         tx.objectStore('activity_frames').add({ sessionId: 'noid', json: '[{\"t\":1}]' });
-        tx.objectStore('activity_frames').add({ sessionId: 'blank', requestId: ' ', json: '[{\"t\":1}]' });",
+        tx.objectStore('activity_frames').add({ sessionId: 'blank', requestId: '', json: '[{\"t\":1}]' });
+        tx.objectStore('activity_frames').add({ sessionId: 'spaced', requestId: ' ', json: '[{\"t\":1}]' });",
     )
     .await;
     // A frame batch that closes early pasted a request no one stored; one
@@ -902,6 +903,9 @@ async fn an_export_refuses_damaged_records_that_would_paste_as_valid_json() {
         let error = store.list_requests(id).await.unwrap_err();
         assert_eq!(error.field(), Some("stored"), "{id}: {error}");
     }
+    // A blank id, which builds before 1 December wrote, still loads.
+    let spaced = store.load_frames_by_request("spaced").await.unwrap();
+    assert_eq!(spaced, vec![(" ".to_owned(), vec![json!({"t": 1})])]);
     let error = store
         .load_activity_frames("numbers", Some("r"))
         .await

@@ -74,11 +74,12 @@ pub fn batch_elements(batch: &str) -> Result<&str, Error> {
     }
 }
 
-/// A frame batch's request id, which attache never writes blank.
+/// A frame batch's request id, which attache never writes empty (blank,
+/// builds before 1 December did).
 pub fn batch_request_id(batch: &JsValue) -> Result<String, Error> {
     let id = Reflect::get(batch, &"requestId".into()).ok();
     let id = id.and_then(|id| id.as_string());
-    id.filter(|id| !crate::text::is_blank(id))
+    id.filter(|id| !id.is_empty())
         .ok_or_else(|| corrupt("a frame batch has no request id"))
 }
 

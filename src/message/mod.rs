@@ -374,7 +374,10 @@ const NOT_FETCHABLE: &str =
 
 /// Whether a provider can fetch or read a URL: a scheme and more, and not
 /// `blob:`, which only the page that made it can read. Else each later
-/// turn is a 400.
+/// turn is a 400. Asked of what a converter reads and of what goes to
+/// OpenAI or Anthropic, not of the neutral form: a history stored before
+/// must still count, compact and import, and a host's own backend may
+/// resolve a relative URL.
 fn fetchable(url: &str) -> bool {
     let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
     let letter = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.');
@@ -386,6 +389,9 @@ fn fetchable(url: &str) -> bool {
 
 /// A converter's image URL as a part, checked as `image_checked` does.
 pub(crate) fn image_in(at: &Fields, field: &str, url: &str) -> Result<Part, Error> {
+    if !fetchable(url) {
+        return Err(at.wrong(field, NOT_FETCHABLE));
+    }
     let image = image_from_url(url);
     image_checked(at, field, &image)?;
     Ok(Part::Image(image))
@@ -394,11 +400,6 @@ pub(crate) fn image_in(at: &Fields, field: &str, url: &str) -> Result<Part, Erro
 /// An image refused at `field` where it names another type: what a
 /// converter returned, every later call would refuse.
 pub(crate) fn image_checked(at: &Fields, field: &str, image: &Image) -> Result<(), Error> {
-    if let Image::Url(url) = image {
-        if !fetchable(url) {
-            return Err(at.wrong(field, NOT_FETCHABLE));
-        }
-    }
     match is_image(image) {
         true => Ok(()),
         false => Err(at.wrong(field, NOT_IMAGE)),

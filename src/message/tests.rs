@@ -1499,17 +1499,14 @@ fn an_ai_sdk_result_is_named_after_the_call_its_id_answers() {
 }
 
 /// A URL no provider can fetch (none, no scheme, a page's own `blob:`)
-/// is refused when it comes in, in every format: sent, it is a 400 on
-/// every later turn.
+/// is refused by the converters coming in and by OpenAI's and Anthropic's
+/// formats going out: sent, it is a 400 on every later turn. The neutral
+/// form keeps it, as earlier versions stored it: a history still counts,
+/// compacts and imports, and a host's backend may resolve it.
 #[test]
-fn an_image_url_no_provider_can_fetch_is_refused_on_the_way_in() {
-    let formats = |url: &str| {
+fn an_image_url_no_provider_can_fetch_is_refused_by_the_converters() {
+    let converters = |url: &str| {
         [
-            Message::from_value(
-                &json!({"role": "user", "content": [{"type": "image", "url": url}]}),
-                At::Name("m"),
-            )
-            .map(drop),
             from_openai(
                 &json!([{"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]}]),
                 At::Name("m"),
@@ -1534,7 +1531,7 @@ fn an_image_url_no_provider_can_fetch_is_refused_on_the_way_in() {
         "BLOB:x",
         "https:",
         "1x:y",
-        ":y",
+        "/uploads/a.png",
     ];
     let fetched = [
         "https://x.test/a.png",
@@ -1547,7 +1544,14 @@ fn an_image_url_no_provider_can_fetch_is_refused_on_the_way_in() {
         .into_iter()
         .chain(fetched.map(|u| (u, true)));
     for (url, fetchable) in cases {
-        for result in formats(url) {
+        let neutral = json!({"role": "user", "content": [{"type": "image", "url": url}]});
+        let stored = Message::from_value(&neutral, At::Name("m")).unwrap();
+        let history = vec![(At::Item("history", 0), stored)];
+        let sent = [
+            to_openai(&history, None, false).map(drop),
+            to_anthropic(&history, None, None).map(drop),
+        ];
+        for result in converters(url).into_iter().chain(sent) {
             let code = result.map_or_else(|e| e.code(), |()| "OK");
             assert_eq!(
                 code,

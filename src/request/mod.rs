@@ -149,9 +149,11 @@ pub fn build_request(format: Format, turn: Turn) -> Result<Value, Error> {
         Format::AiSdk => ai_sdk::to_ai_sdk_request(&messages, pinned_at, marker)?,
     };
     // Blank replies dropped and system text lifted out may leave none,
-    // and each provider (and the AI SDK) refuses a request of none.
+    // which OpenAI and Anthropic refuse. Not the AI SDK's: its `prompt`,
+    // given beside, takes the place of `messages`.
     let none = request.get("messages").and_then(Value::as_array);
-    if format != Format::Generic && none.is_some_and(Vec::is_empty) {
+    let sent = matches!(format, Format::OpenAiChat | Format::AnthropicMessages);
+    if sent && none.is_some_and(Vec::is_empty) {
         return Err(Error::value("history", "leaves no message to send"));
     }
     Ok(request)

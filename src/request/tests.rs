@@ -730,18 +730,20 @@ fn a_request_with_no_message_left_is_refused() {
         history: vec![assistant("")],
         ..Turn::default()
     };
-    for format in [Format::AnthropicMessages, Format::AiSdk] {
-        let error = build_request(format, blank.clone()).unwrap_err();
-        assert_eq!(
-            (error.code(), error.field()),
-            ("INVALID_VALUE", Some("history"))
-        );
-    }
+    let error = build_request(Format::AnthropicMessages, blank.clone()).unwrap_err();
+    assert_eq!(
+        (error.code(), error.field()),
+        ("INVALID_VALUE", Some("history"))
+    );
     let none = Turn::default();
-    for format in [Format::OpenAiChat, Format::AnthropicMessages, Format::AiSdk] {
+    for format in [Format::OpenAiChat, Format::AnthropicMessages] {
         assert!(build_request(format, none.clone()).is_err());
     }
-    // The neutral list may be empty; OpenAI keeps a system message.
-    assert!(build_request(Format::Generic, none).is_ok());
+    // The neutral list may be empty, and the AI SDK's (its `prompt` takes
+    // the place of `messages`); OpenAI keeps a system message.
+    for format in [Format::Generic, Format::AiSdk] {
+        assert!(build_request(format, none.clone()).is_ok());
+    }
+    assert!(build_request(Format::AiSdk, blank.clone()).is_ok());
     assert!(build_request(Format::OpenAiChat, blank).is_ok());
 }
