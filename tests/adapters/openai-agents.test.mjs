@@ -692,7 +692,11 @@ for (const [name, backend] of Object.entries(backends)) {
           new (class Part { a = 1; })(),
           { get a() { return 1; } },
           { [Symbol("k")]: 1 },
+          Object.defineProperty({}, "hidden", { value: 1 }),
+          Object.create(Object.assign(Object.create(null), { inherited: 1 })),
         ].map((odd) => ({ type: "append_items", items: [{ role: "user", content: "x", providerData: { odd } }] })),
+        // The schema reads a callId JSON drops: refused, not stored without it.
+        { type: "append_items", items: [Object.defineProperty({ type: "function_call", name: "f", arguments: "{}" }, "callId", { value: "c" })] },
         { type: "replace_suffix", expectedSuffix: [], replacement: [], extra: 1 },
       ];
       for (const transaction of refused) {

@@ -231,8 +231,9 @@ function messagesOf(items) {
  * would be null). So is what JSON would change unseen, as MemorySession
  * refuses it: a getter, what `toJSON` changes (a Date), a function, a
  * symbol, a hole, an object that is not plain (a Map, a class's, a boxed
- * primitive). Then an item that is no `ModelItem`, by the protocol's own
- * schema, as given: JSON drops a key whose value is undefined.
+ * primitive, one with an inherited or hidden key). Then an item that is
+ * no `ModelItem`, by the protocol's own schema, as given: JSON drops a
+ * key whose value is undefined.
  */
 function transactionAsStored(transaction) {
   function unsupported(k, v) {
@@ -241,11 +242,12 @@ function transactionAsStored(transaction) {
     if (!("value" in Object.getOwnPropertyDescriptor(this, k)) || v !== this[k]) throw new TypeError("getter or toJSON");
     if (typeof v === "function" || typeof v === "symbol" || (v === undefined && Array.isArray(this))) throw new TypeError("no JSON");
     if (v !== null && typeof v === "object" && !Array.isArray(v)) {
-      // Plain: no prototype, or a realm's Object.prototype (an iframe's too).
+      // Plain: no prototype, or a realm's Object.prototype (an iframe's
+      // too), and every key its own and enumerable: the schema reads an
+      // inherited or hidden one, which JSON drops.
       const proto = Object.getPrototypeOf(v);
-      if ((proto !== null && Object.getPrototypeOf(proto) !== null) || Object.getOwnPropertySymbols(v).length > 0) {
-        throw new TypeError("not plain");
-      }
+      const plain = proto === null || (Object.getPrototypeOf(proto) === null && Object.hasOwn(proto, "hasOwnProperty"));
+      if (!plain || Reflect.ownKeys(v).length !== Object.keys(v).length) throw new TypeError("not plain");
     }
     return v;
   }
