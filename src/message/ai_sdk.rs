@@ -40,7 +40,10 @@ fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
         return Err(at.field("isError").wrong(reason));
     }
     let mut value = Vec::new();
-    for part in content {
+    for (j, part) in content.iter().enumerate() {
+        if let Part::Image(image) = part {
+            super::url_sent(image, at.field("content").index(j))?;
+        }
         value.push(match part {
             Part::Text(text) => object([("type", "text".into()), ("text", text.as_str().into())]),
             Part::Image(Image::Base64 { media_type, data }) => object([
@@ -114,6 +117,7 @@ pub fn to_ai_sdk(
                     object([("type", "text".into()), ("text", text.as_str().into())])
                 }
                 Part::Image(image) => {
+                    super::url_sent(image, content_at.index(i))?;
                     // What the SDK turns an `image` part into: a URL (its
                     // type unknown, so "image") or base64 with its type.
                     let converted;

@@ -374,8 +374,8 @@ const NOT_FETCHABLE: &str =
 
 /// Whether a provider can fetch or read a URL: a scheme and more, and not
 /// `blob:`, which only the page that made it can read. Else each later
-/// turn is a 400. Asked of what a converter reads and of what goes to
-/// OpenAI or Anthropic, not of the neutral form: a history stored before
+/// turn is a 400. Asked of what a converter reads and of what a
+/// provider's format sends, not of the neutral form: a history stored before
 /// must still count, compact and import, and a host's own backend may
 /// resolve a relative URL.
 fn fetchable(url: &str) -> bool {
@@ -385,6 +385,15 @@ fn fetchable(url: &str) -> bool {
         && scheme.bytes().all(letter)
         && !scheme.eq_ignore_ascii_case("blob")
         && url.len() > scheme.len() + 1
+}
+
+/// An image URL a provider's format sends: one it can fetch (the AI SDK
+/// throws, naming no message, on a relative or `blob:` one).
+pub(crate) fn url_sent(image: &Image, at: At) -> Result<(), Error> {
+    match image {
+        Image::Url(url) if !fetchable(url) => Err(at.field("url").wrong(NOT_FETCHABLE)),
+        _ => Ok(()),
+    }
 }
 
 /// A converter's image URL as a part, checked as `image_checked` does.
@@ -440,10 +449,7 @@ pub(crate) fn sent_image<'a>(
     let (media_type, data, field) = match image {
         Image::Url(url) => {
             let Some(url) = data_url(url) else {
-                return match fetchable(url) {
-                    true => Ok(None),
-                    false => Err(at.field("url").wrong(NOT_FETCHABLE)),
-                };
+                return url_sent(image, at).map(|()| None);
             };
             let media_type = if url.base64 { url.media_type } else { "" };
             (media_type, url.data, "url")

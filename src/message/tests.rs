@@ -1499,8 +1499,9 @@ fn an_ai_sdk_result_is_named_after_the_call_its_id_answers() {
 }
 
 /// A URL no provider can fetch (none, no scheme, a page's own `blob:`)
-/// is refused by the converters coming in and by OpenAI's and Anthropic's
-/// formats going out: sent, it is a 400 on every later turn. The neutral
+/// is refused by the converters coming in and by the providers' formats
+/// going out: sent, it is a 400 on every later turn (the AI SDK throws).
+/// In a tool result too. The neutral
 /// form keeps it, as earlier versions stored it: a history still counts,
 /// compacts and imports, and a host's backend may resolve it.
 #[test]
@@ -1547,9 +1548,24 @@ fn an_image_url_no_provider_can_fetch_is_refused_by_the_converters() {
         let neutral = json!({"role": "user", "content": [{"type": "image", "url": url}]});
         let stored = Message::from_value(&neutral, At::Name("m")).unwrap();
         let history = vec![(At::Item("history", 0), stored)];
+        let in_result = json!({"role": "tool", "content": [{"type": "tool_result", "callId": "c", "content": [{"type": "image", "url": url}]}]});
+        let call = json!({"role": "assistant", "content": [{"type": "tool_call", "id": "c", "name": "f", "arguments": {}}]});
+        let results = vec![
+            (
+                At::Item("history", 0),
+                Message::from_value(&call, At::Name("m")).unwrap(),
+            ),
+            (
+                At::Item("history", 1),
+                Message::from_value(&in_result, At::Name("m")).unwrap(),
+            ),
+        ];
         let sent = [
             to_openai(&history, None, false).map(drop),
             to_anthropic(&history, None, None).map(drop),
+            to_ai_sdk(&history, None, None).map(drop),
+            to_anthropic(&results, None, None).map(drop),
+            to_ai_sdk(&results, None, None).map(drop),
         ];
         for result in converters(url).into_iter().chain(sent) {
             let code = result.map_or_else(|e| e.code(), |()| "OK");
