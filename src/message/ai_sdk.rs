@@ -46,19 +46,24 @@ fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
         }
         value.push(match part {
             Part::Text(text) => object([("type", "text".into()), ("text", text.as_str().into())]),
-            Part::Image(Image::Base64 { media_type, data }) => object([
-                ("type", "file".into()),
-                (
-                    "data",
-                    object([("type", "data".into()), ("data", data.as_str().into())]),
-                ),
-                ("mediaType", media_type.to_ascii_lowercase().into()),
-            ]),
-            // Its `file` shape wants a URL object, which JSON cannot carry;
-            // this older one, which it still takes, a string.
-            Part::Image(Image::Url(url)) => {
-                object([("type", "image-url".into()), ("url", url.as_str().into())])
+            Part::Image(Image::Base64 { media_type, data }) if super::named_type(media_type) => {
+                object([
+                    ("type", "file".into()),
+                    (
+                        "data",
+                        object([("type", "data".into()), ("data", data.as_str().into())]),
+                    ),
+                    ("mediaType", media_type.to_ascii_lowercase().into()),
+                ])
             }
+            // Its `file` shape wants a URL object, which JSON cannot carry;
+            // this older one, which it still takes, a string. Base64 whose
+            // type names none (`image`) as its data: URL, as a message's
+            // goes: `fromAiSdk` refuses base64 that names no type.
+            Part::Image(image) => object([
+                ("type", "image-url".into()),
+                ("url", super::image_url(image).into()),
+            ]),
             // None: a tool result holds text and images only.
             _ => continue,
         });

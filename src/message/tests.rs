@@ -373,8 +373,8 @@ fn ai_sdk_images_come_in_as_any_shape_and_go_out_as_file_parts() {
     );
     assert_eq!(from_ai_sdk(&sent, At::Name("x")).unwrap(), [wildcard]);
     // Base64 stored typed `image/*` before types were checked goes as its
-    // data: URL, which comes back in; a tool result takes it as data,
-    // which the SDK reads, typed as it was.
+    // data: URL, which comes back in, in a tool result too (as `file`
+    // data typed `image/*`, fromAiSdk refused it).
     let stored = Image::Base64 {
         media_type: "image/*".into(),
         data: "UklG".into(),
@@ -389,9 +389,10 @@ fn ai_sdk_images_come_in_as_any_shape_and_go_out_as_file_parts() {
     let result = answer("c1", vec![Part::Image(stored)], false);
     let sent = to_ai_sdk(&sourced(&[call("c1"), result]), None, None).unwrap();
     assert_eq!(
-        sent[1]["content"][0]["output"]["value"][0]["mediaType"],
-        json!("image/*")
+        sent[1]["content"][0]["output"]["value"][0],
+        json!({"type": "image-url", "url": "data:image/*;base64,UklG"})
     );
+    assert!(from_ai_sdk(&sent, At::Name("x")).is_ok());
 }
 
 #[test]
