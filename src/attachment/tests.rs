@@ -283,24 +283,33 @@ fn the_consolidated_message_serializes_as_one_all_text_user_message() {
 }
 
 #[test]
-fn rendering_is_deterministic_across_stores() {
-    let build = || {
-        let mut store = AttachmentStore::new();
-        pin(
-            &mut store,
-            json!({"kind": "file", "path": "f", "contents": "é".repeat(5000)}),
-        );
-        pin(
-            &mut store,
-            json!({"kind": "memory", "slug": "m", "memory": "x"}),
-        );
-        store.render_all().concat()
-    };
-    assert_eq!(
-        build(),
-        build(),
-        "same pins, same bytes: the prompt-cache invariant"
+fn a_stores_history_does_not_change_its_bytes() {
+    // Same final pins, same bytes, however the store got there: the
+    // prompt-cache invariant, against the rendered form written out.
+    let file = json!({"kind": "file", "path": "f", "contents": "é".repeat(5000)});
+    let memory = json!({"kind": "memory", "slug": "m", "memory": "x"});
+    let mut fresh = AttachmentStore::new();
+    pin(&mut fresh, file.clone());
+    pin(&mut fresh, memory.clone());
+    let mut edited = AttachmentStore::new();
+    pin(
+        &mut edited,
+        json!({"kind": "file", "path": "f", "contents": "old"}),
     );
+    pin(&mut edited, json!({"kind": "todo", "items": []}));
+    edited.render_all();
+    pin(&mut edited, memory);
+    pin(&mut edited, file);
+    assert!(edited.detach("todo:session"));
+    let expected = vec![
+        "[Pinned memory: m]\n\nx".to_owned(),
+        format!(
+            "[Attached file: f]\n\n{}\n\n\u{2026} (truncated, 10000 bytes total)",
+            "é".repeat(4096)
+        ),
+    ];
+    assert_eq!(fresh.render_all(), expected);
+    assert_eq!(edited.render_all(), expected);
 }
 
 #[test]
