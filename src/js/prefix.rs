@@ -101,16 +101,25 @@ impl AttachmentStore {
             None => minimum_cacheable_tokens(provider.as_deref(), model.as_deref()),
         };
 
+        // A counter that called checkPrefix back would move the baseline
+        // under this call, which would then report the new prefix stable.
+        if self.prefix.try_borrow_mut().is_err() {
+            return Err(Error::Busy {
+                class: "AttachmentStore",
+            });
+        }
         // The message goes to the host's counter: a remote one, perhaps.
         self.core().check_host_secrets()?;
         let revision = self.core().revision();
         let message = self.message();
         let (prefix_chars, prefix_bytes) = self.prefix_size(revision);
+        let counting = self.prefix.borrow();
         let prefix_tokens = if message.is_undefined() {
             0
         } else {
             self.prefix_tokens(revision, &counter, &message, prefix_chars)?
         };
+        drop(counting);
         // Only once the counter has answered: a refused call must leave the
         // baseline where it was, so the next call still reports the change.
         let status = self.prefix.borrow_mut().check(self.core());

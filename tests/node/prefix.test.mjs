@@ -82,6 +82,22 @@ test("a counter that fails leaves the baseline: the next check still reports the
   store.free();
 });
 
+test("a counter that checks the prefix itself is BUSY: the outer check still reports the change", () => {
+  const store = new AttachmentStore();
+  store.setAttachment({ kind: "memory", slug: "a", memory: "A" });
+  store.checkPrefix();
+  store.setAttachment({ kind: "memory", slug: "b", memory: "B" });
+  let inner;
+  const check = store.checkPrefix({ counter: () => {
+    try { store.checkPrefix(); } catch (e) { inner = e; }
+    return 1;
+  } });
+  assert.ok(isAttacheError(inner) && inner.code === "BUSY", `${inner}`);
+  assert.deepEqual([check.stable, check.change?.attachmentId], [false, "memory:b"]);
+  assert.equal(store.checkPrefix().stable, true, "and moved the baseline once");
+  store.free();
+});
+
 test("the host's counter gets the consolidated message itself, once per change of the pins", () => {
   const store = pinned();
   const seen = [];
