@@ -87,6 +87,12 @@ const count = (what, pattern, replace, expected) => {
   glue = glue.replace(pattern, (...match) => { n += 1; return replace(...match); });
   if (n !== expected) throw new Error(`the glue's shape changed: ${n} ${what}, not ${expected}`);
 };
+// The one async export no guarded method calls: past the nesting limit it
+// rejects, not throws (guard.js's entries).
+const statics = [...glue.matchAll(/@returns \{Promise<(?:(?!\*\/)[\s\S])*\*\/\n {4}static \w+\([^)]*\) \{\n([\s\S]*?)\n {4}\}\n/g)]
+  .map(([, body]) => [...body.matchAll(/\bwasm\.([\w$]+)\(/g)]);
+if (statics.length !== 1 || statics[0].length !== 1) throw new Error("the glue's shape changed: not one async static calling the wasm once");
+const openExport = statics[0][0][1];
 const guarded = new Map();
 const method = /(\n {4}\/\*\*(?:(?!\*\/)[\s\S])*?\*\/)?\n {4}(get |static )?(\w+)\(([^)]*)\) \{\n([\s\S]*?)\n {4}\}(?=\n)/g;
 glue = glue.replace(/export class (\w+) \{[\s\S]*?\n\}\n/g, (block, Class) =>
@@ -126,6 +132,9 @@ const checkWhole = () => {
 if (guarded.size !== 3) throw new Error(`expected 3 classes to guard, found ${[...guarded.keys()]}`);
 count("calls that make an instance from a pointer", /(\w+)\.__wrap\((\w+)\)/g,
   (_, Class, ptr) => `${Class}.__wrap(${ptr}, WRAP)`, 2);
+count("places take the instance's exports", /\bwasm = instance\.exports;/g,
+  () => `wasm = entries(instance.exports, ${JSON.stringify(exportName.get("__stack_pointer") ?? "")}, ${JSON.stringify(openExport)});`, 1);
+if (!exportName.has("__stack_pointer")) throw new Error("the wasm exports no __stack_pointer (.cargo/config.toml)");
 count("wasm-bindgen throws", /throw new Error\((getStringFromWasm0\(\w+, \w+\))\);/g,
   (_, text) => `throw thrown(${text});`, 1);
 // wasm-bindgen's default for init() with no argument is
@@ -150,7 +159,7 @@ count("finalizers", /(const (\w+)Finalization = [^;]*?new FinalizationRegistry\(
   (_, head, Class, free) => `${head}token => { const ptr = token.ptr; if (ptr !== 0) { died(${Class}, ptr); ${free}; } });`, 3);
 checkWhole();
 const unguarded = glue;
-glue = glue.replace(/^(import .*\n)/m, `import { alive, born, died, freed, refuse, thrown } from "./guard.js";\nconst WRAP = Symbol("attache.wrap");\n$1`);
+glue = glue.replace(/^(import .*\n)/m, `import { alive, born, died, entries, freed, refuse, thrown } from "./guard.js";\nconst WRAP = Symbol("attache.wrap");\n$1`);
 if (glue === unguarded) throw new Error("the glue has no import line to put the guard's beside");
 // Every byte of the glue ships in every page: minified. The exports keep
 // their names, which hosts and errors show; esbuild's keepNames would keep

@@ -47,8 +47,9 @@ function tokenOf(self, Class) {
   }
 }
 
-// The pointer to hand wasm, read once, or 0.
+// The pointer to hand wasm, read once, or 0 (refused: see refuse).
 export function alive(self, Class) {
+  if (depth >= DEPTH) return 0;
   const token = tokenOf(self, Class);
   return token !== undefined && live.get(Class)?.get(token.ptr) === token ? token.ptr : 0;
 }
@@ -67,11 +68,44 @@ function attacheError(code, message) {
 
 export function refuse(self, Class, async) {
   const gone = freed(self, Class);
-  const error = attacheError(gone ? "FREED" : "INVALID_THIS", gone
+  const error = depth >= DEPTH ? nested() : attacheError(gone ? "FREED" : "INVALID_THIS", gone
     ? `this ${Class.name} was freed; create a new one`
     : `called with a \`this\` that is not a live ${Class.name}`);
   if (async) return Promise.reject(error);
   throw error;
+}
+
+// Every entry into the wasm, from the glue. A counter, getter or toJSON
+// that calls attache, which calls it back, and so on, would run the wasm's
+// 1 MiB stack out and trap the module for good: past DEPTH nested entries a
+// call is BUSY. Methods refuse it first (an async one rejects), as does
+// `open`, the one async static. A JS exception or a trap unwinding through
+// the wasm skips its frames' epilogues, which would leave the stack pointer
+// where they moved it (a BUSY in a loop: 128 B each, until the module
+// traps): each entry puts it back.
+const DEPTH = 16;
+let depth = 0;
+const nested = () => attacheError("BUSY", `attache calls are nested ${DEPTH} deep (a counter, getter or toJSON calling attache, which called it back); call it again once the outer call returns`);
+
+export function entries(exports, sp, open) {
+  const stack = exports[sp];
+  const entry = (name, f) => (...args) => {
+    if (depth >= DEPTH) {
+      if (name === open) return Promise.reject(nested());
+      throw nested();
+    }
+    const at = stack.value;
+    depth++;
+    try {
+      return f(...args);
+    } catch (e) {
+      stack.value = at;
+      throw e;
+    } finally {
+      depth--;
+    }
+  };
+  return Object.fromEntries(Object.entries(exports).map(([name, f]) => [name, typeof f === "function" ? entry(name, f) : f]));
 }
 
 // What wasm-bindgen throws from inside the wasm, typed. A getter, a toJSON

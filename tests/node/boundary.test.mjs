@@ -510,6 +510,63 @@ test("a call back into a busy object is BUSY, and the outer call goes on", async
   sessions.free();
 });
 
+test("BUSY in a loop inside one call leaves the module whole", () => {
+  // Each BUSY is thrown from inside the wasm, past frames whose stack the
+  // glue must give back: 10,000 of them once ran its 1 MiB out.
+  const store = new AttachmentStore();
+  store.setAttachment({ kind: "memory", slug: "m", memory: "M" });
+  let busy = 0;
+  store.checkPrefix({ counter: () => {
+    for (let i = 0; i < 10000; i++) {
+      try { store.setAttachment({ kind: "memory", slug: "y", memory: "Y" }); } catch (e) { if (e.code === "BUSY") busy++; }
+    }
+    return 1;
+  } });
+  assert.equal(busy, 10000);
+  store.setAttachment({ kind: "memory", slug: "z", memory: "Z" });
+  assert.deepEqual(store.attachmentIds(), ["memory:m", "memory:z"]);
+  store.free();
+});
+
+test("calls nested deep inside callbacks are BUSY, and the module stays whole", async () => {
+  // In a worker, whose JS stack outlasts the wasm's 1 MiB: without a limit
+  // the wasm ran out first and trapped, and every later call threw.
+  const { Worker } = await import("node:worker_threads");
+  const code = `
+    const { parentPort, workerData } = require("node:worker_threads");
+    import(workerData).then(({ AttachmentStore, MemorySessionStore, estimateTokens }) => {
+      const one = [{ role: "user", content: "x" }];
+      let depth = 0, deepest = 0, outer, pinned;
+      const counter = () => {
+        deepest = Math.max(deepest, ++depth);
+        try { estimateTokens(one, counter); } finally { depth--; }
+        return 1;
+      };
+      try { estimateTokens(one, counter); } catch (e) { outer = e; }
+      // Through a new store at each level, so no object is busy.
+      const nest = () => {
+        const store = new AttachmentStore();
+        store.setAttachment({ kind: "memory", slug: "m", memory: "M" });
+        try { return store.checkPrefix({ counter: () => { nest(); return 1; } }); } finally { store.free(); }
+      };
+      try { nest(); } catch (e) { pinned = e; }
+      const fresh = new AttachmentStore();
+      fresh.setAttachment({ kind: "memory", slug: "f", memory: "F" });
+      new MemorySessionStore().createSession().then((info) => parentPort.postMessage({
+        deepest, outer: [outer?.name, outer?.code], pinned: [pinned?.name, pinned?.code],
+        after: [fresh.attachmentIds(), typeof info.id, estimateTokens(one)],
+      }), (e) => parentPort.postMessage({ failed: String(e) }));
+    }, (e) => parentPort.postMessage({ failed: String(e) }));`;
+  const worker = new Worker(code, { eval: true, workerData: new URL("pkg/index.js", root).href });
+  const result = await new Promise((resolve, reject) => { worker.once("message", resolve); worker.once("error", reject); });
+  await worker.terminate();
+  assert.equal(result.failed, undefined, result.failed);
+  assert.ok(result.deepest > 1 && result.deepest < 64, `nested ${result.deepest} deep`);
+  assert.deepEqual(result.outer, ["AttacheError", "INVALID_ARGUMENT"], "the outermost counter threw: typed");
+  assert.deepEqual(result.pinned, ["AttacheError", "INVALID_ARGUMENT"]);
+  assert.deepEqual(result.after, [["memory:f"], "string", estimateTokens([{ role: "user", content: "x" }])]);
+});
+
 test("a session store's write from inside another call's arguments is BUSY, on both stores", async () => {
   const { IdbSessionStore } = attache;
   const stores = [new MemorySessionStore(), await IdbSessionStore.open({ name: `busy-${Date.now()}` })];
