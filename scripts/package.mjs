@@ -93,6 +93,10 @@ const statics = [...glue.matchAll(/@returns \{Promise<(?:(?!\*\/)[\s\S])*\*\/\n 
   .map(([, body]) => [...body.matchAll(/\bwasm\.([\w$]+)\(/g)]);
 if (statics.length !== 1 || statics[0].length !== 1) throw new Error("the glue's shape changed: not one async static calling the wasm once");
 const openExport = statics[0][0][1];
+// What the nesting limit lets through (guard.js's entries says why).
+const helpers = [...exportName].filter(([name]) => /^(__|wasm_bindgen__)/.test(name) || name === "isAttacheError")
+  .map(([, minified]) => minified);
+if (helpers.length < 12) throw new Error(`the glue's shape changed: ${helpers.length} helper exports`);
 const guarded = new Map();
 const method = /(\n {4}\/\*\*(?:(?!\*\/)[\s\S])*?\*\/)?\n {4}(get |static )?(\w+)\(([^)]*)\) \{\n([\s\S]*?)\n {4}\}(?=\n)/g;
 glue = glue.replace(/export class (\w+) \{[\s\S]*?\n\}\n/g, (block, Class) =>
@@ -111,7 +115,7 @@ glue = glue.replace(/export class (\w+) \{[\s\S]*?\n\}\n/g, (block, Class) =>
       // Inside one of its own calls (a getter, a counter), wasm releases the
       // pointer all the same and drops the object once that call returns,
       // then throws BUSY: the instance is freed either way.
-      return `${head}        const ptr = alive(this, ${Class});\n` +
+      return `${head}        const ptr = alive(this, ${Class}, 1);\n` +
         `        if (ptr === 0) return freed(this, ${Class}) ? undefined : refuse(this, ${Class}, false);\n` +
         `        died(${Class}, ptr, this);\n        ${Class}Finalization.unregister(this);\n` +
         `        try {\n            ${free}(ptr, 0);\n        } catch (e) {\n            if (e?.code !== "BUSY") throw e;\n        }${end}`;
@@ -133,7 +137,7 @@ if (guarded.size !== 3) throw new Error(`expected 3 classes to guard, found ${[.
 count("calls that make an instance from a pointer", /(\w+)\.__wrap\((\w+)\)/g,
   (_, Class, ptr) => `${Class}.__wrap(${ptr}, WRAP)`, 2);
 count("places take the instance's exports", /\bwasm = instance\.exports;/g,
-  () => `wasm = entries(instance.exports, ${JSON.stringify(exportName.get("__stack_pointer") ?? "")}, ${JSON.stringify(openExport)});`, 1);
+  () => `wasm = entries(instance.exports, ${JSON.stringify(exportName.get("__stack_pointer") ?? "")}, ${JSON.stringify(openExport)}, ${JSON.stringify(helpers)});`, 1);
 if (!exportName.has("__stack_pointer")) throw new Error("the wasm exports no __stack_pointer (.cargo/config.toml)");
 count("wasm-bindgen throws", /throw new Error\((getStringFromWasm0\(\w+, \w+\))\);/g,
   (_, text) => `throw thrown(${text});`, 1);

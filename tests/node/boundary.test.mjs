@@ -534,26 +534,39 @@ test("calls nested deep inside callbacks are BUSY, and the module stays whole", 
   const { Worker } = await import("node:worker_threads");
   const code = `
     const { parentPort, workerData } = require("node:worker_threads");
-    import(workerData).then(({ AttachmentStore, MemorySessionStore, estimateTokens }) => {
+    import(workerData).then(({ AttachmentStore, MemorySessionStore, estimateTokens, isAttacheError }) => {
       const one = [{ role: "user", content: "x" }];
+      const sessions = new MemorySessionStore();
       let depth = 0, deepest = 0, outer, pinned;
+      const sync = [], stuck = [];
       const counter = () => {
         deepest = Math.max(deepest, ++depth);
+        // At every depth, the limit's included: async calls reject.
+        try { sessions.getSession("s").catch(() => {}); } catch (e) { sync.push(e.code); }
         try { estimateTokens(one, counter); } finally { depth--; }
         return 1;
       };
       try { estimateTokens(one, counter); } catch (e) { outer = e; }
-      // Through a new store at each level, so no object is busy.
+      // Through a new store at each level, so no object is busy. Each is
+      // whole once its call is over, the deepest let in included.
       const nest = () => {
         const store = new AttachmentStore();
-        store.setAttachment({ kind: "memory", slug: "m", memory: "M" });
-        try { return store.checkPrefix({ counter: () => { nest(); return 1; } }); } finally { store.free(); }
+        try {
+          store.setAttachment({ kind: "memory", slug: "m", memory: "M" });
+          return store.checkPrefix({ counter: () => { nest(); return 1; } });
+        } catch (e) {
+          if (!isAttacheError(e)) stuck.push(String(e));
+          throw e;
+        } finally {
+          try { store.attachmentIds(); } catch (e) { stuck.push(e.code); }
+          store.free();
+        }
       };
       try { nest(); } catch (e) { pinned = e; }
       const fresh = new AttachmentStore();
       fresh.setAttachment({ kind: "memory", slug: "f", memory: "F" });
       new MemorySessionStore().createSession().then((info) => parentPort.postMessage({
-        deepest, outer: [outer?.name, outer?.code], pinned: [pinned?.name, pinned?.code],
+        deepest, sync, stuck, outer: [outer?.name, outer?.code], pinned: [pinned?.name, pinned?.code],
         after: [fresh.attachmentIds(), typeof info.id, estimateTokens(one)],
       }), (e) => parentPort.postMessage({ failed: String(e) }));
     }, (e) => parentPort.postMessage({ failed: String(e) }));`;
@@ -561,7 +574,8 @@ test("calls nested deep inside callbacks are BUSY, and the module stays whole", 
   const result = await new Promise((resolve, reject) => { worker.once("message", resolve); worker.once("error", reject); });
   await worker.terminate();
   assert.equal(result.failed, undefined, result.failed);
-  assert.ok(result.deepest > 1 && result.deepest < 64, `nested ${result.deepest} deep`);
+  assert.ok(result.deepest >= 8 && result.deepest <= 16, `nested ${result.deepest} deep`);
+  assert.deepEqual([result.sync, result.stuck], [[], []], "no async call threw, and no store was left busy");
   assert.deepEqual(result.outer, ["AttacheError", "INVALID_ARGUMENT"], "the outermost counter threw: typed");
   assert.deepEqual(result.pinned, ["AttacheError", "INVALID_ARGUMENT"]);
   assert.deepEqual(result.after, [["memory:f"], "string", estimateTokens([{ role: "user", content: "x" }])]);
