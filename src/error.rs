@@ -7,7 +7,8 @@ use std::fmt;
 /// its marker: quoting escapes `"`, which would hide a secret from a later
 /// scrub of the whole message.
 pub(crate) fn quote(text: &str) -> String {
-    crate::json::quote(&crate::credentials::scrub(text))
+    // Cut first: a spec's 10 MB kind or id would be a 10 MB message.
+    crate::json::quote(&crate::credentials::scrub(&cut_path(text.to_owned())))
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,18 +6,20 @@ use crate::Error;
 
 /// The error a JS error maps to, keeping the JS error as its cause.
 pub fn from_js(value: &JsValue) -> Error {
+    let text = |v: &JsValue| crate::js::values::host_text(v).unwrap_or_default();
     let from_dom =
         |name: &str, message: &str| Error::from_dom(name, message, Cause(Some(value.clone())));
     match value.dyn_ref::<DomException>() {
         Some(dom) => from_dom(&dom.name(), &dom.message()),
         None => match value.dyn_ref::<js_sys::Error>() {
-            Some(error) => from_dom(&String::from(error.name()), &String::from(error.message())),
+            // A host's Error, perhaps (a wrapped indexedDB): cut as its
+            // text is anywhere, before it is copied in.
+            Some(error) => from_dom(&text(&error.name().into()), &text(&error.message().into())),
             // A thrown non-Error: a string says what it is; anything else
             // is named by its type alone.
             None => from_dom(
                 "Error",
-                &value
-                    .as_string()
+                &crate::js::values::host_text(value)
                     .unwrap_or_else(|| "a value that is not an Error".to_owned()),
             ),
         },

@@ -25,7 +25,7 @@ impl JsCounter {
         let kinds = || {
             invalid("must be \"heuristic\", \"openai\", \"anthropic\", \"gemini\", \"local\", {ratio, perMessage} or a function")
         };
-        if let Some(name) = counter.as_string() {
+        if let Some(name) = super::values::short_string(counter) {
             return Counter::named(&name)
                 .map(JsCounter::Builtin)
                 .ok_or_else(kinds);
@@ -92,8 +92,8 @@ fn host_count(function: &Function, messages: &JsValue) -> Result<u64, Error> {
         // An Error's message; JSON.stringify(error) is "{}".
         let said = super::attempt::get(&e, "message")
             .ok()
-            .and_then(|m| m.as_string())
-            .or_else(|| e.as_string())
+            .and_then(|m| super::values::host_text(&m))
+            .or_else(|| super::values::host_text(&e))
             .unwrap_or_else(|| "a value that is not an Error".to_owned());
         Error::InvalidArgument {
             field: "counter".to_owned(),

@@ -70,11 +70,11 @@ pub fn is_attache_error(#[wasm_bindgen(unchecked_param_type = "unknown")] value:
     value.is_instance_of::<JsError>()
         && super::attempt::get(value, "name")
             .ok()
-            .and_then(|n| n.as_string())
+            .and_then(|n| super::values::short_string(&n))
             .as_deref()
             == Some("AttacheError")
         && super::attempt::get(value, "code")
             .ok()
-            .and_then(|code| code.as_string())
+            .and_then(|code| super::values::short_string(&code))
             .is_some_and(|code| crate::error::CODES.contains(&code.as_str()))
 }

@@ -12,7 +12,7 @@ mod request;
 mod session_calls;
 mod session_store;
 mod types;
-mod values;
+pub(crate) mod values;
 
 pub use attachment_store::AttachmentStore;
 pub use budget::{estimate_tokens, plan_turn_js};

@@ -74,7 +74,7 @@ impl AttachmentStore {
         let provider = match get("provider") {
             // null is absent, as minTokens: null is.
             v if v.is_undefined() || v.is_null() => None,
-            v => match v.as_string().as_deref() {
+            v => match super::values::short_string(&v).as_deref() {
                 Some(p @ ("openai" | "anthropic")) => Some(p.to_owned()),
                 _ => {
                     return Err(Error::argument(

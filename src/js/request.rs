@@ -33,7 +33,7 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
     )?;
     let get = |name: &str| options.get(name);
     let absent = |v: &JsValue| v.is_undefined() || v.is_null();
-    let format = match get("format").as_string() {
+    let format = match super::values::short_string(&get("format")) {
         None if absent(&get("format")) => Format::Generic,
         Some(name) => Format::parse(&name).ok_or_else(|| {
             Error::argument(

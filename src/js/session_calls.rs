@@ -52,7 +52,7 @@ pub struct Policy {
 impl Policy {
     /// `credentials` and `onRedact`, from a store's options.
     pub fn read(options: &Options) -> Result<Self, Error> {
-        let redact = match options.get("credentials").as_string().as_deref() {
+        let redact = match super::values::short_string(&options.get("credentials")).as_deref() {
             _ if options.get("credentials").is_undefined() => false,
             Some("refuse") => false,
             Some("redact") => true,

@@ -111,8 +111,7 @@ fn open_options(options: &JsValue) -> Result<Opened, Error> {
     };
     let durability = match options.get("durability") {
         v if v.is_undefined() => Durability::Default,
-        v => v
-            .as_string()
+        v => super::values::short_string(&v)
             .as_deref()
             .and_then(Durability::parse)
             .ok_or_else(|| {

@@ -54,11 +54,7 @@ pub fn from_js_with_ids(value: &JsValue, path: &str, ids: &str) -> Result<Value,
     let text = to_json_text(value, path, ids).map_err(|problem| {
         // A path names keys as given: a huge one is not copied in whole,
         // and is cut as every path is (a pair split at 1,024 falls past it).
-        let field = |name: &str| {
-            let text: js_sys::JsString =
-                super::attempt::get(&problem, name).ok()?.dyn_into().ok()?;
-            Some(crate::error::cut_path(text.slice(0, 1024).into()))
-        };
+        let field = |name: &str| host_text(&super::attempt::get(&problem, name).ok()?);
         let reason = field("reason").unwrap_or_else(|| "is not JSON data".to_owned());
         if let Ok(cause) = super::attempt::get(&problem, "cause") {
             if !cause.is_undefined() {
@@ -117,6 +113,24 @@ pub fn string_arg(value: &JsValue, name: &str) -> Result<String, Error> {
         });
     }
     Ok(value.as_string().unwrap_or_default())
+}
+
+/// A name a host gave (a format, a counter's, `credentials`): a short
+/// string as given, a longer one as "", which names nothing. A huge one is
+/// not copied in only to be refused: wasm memory never shrinks.
+pub fn short_string(value: &JsValue) -> Option<String> {
+    let text = value.dyn_ref::<js_sys::JsString>()?;
+    Some(match text.length() {
+        0..=64 => text.into(),
+        _ => String::new(),
+    })
+}
+
+/// Text a host's code made (a thrown message, a reason): at most 1,024
+/// units copied in, cut as a path is.
+pub fn host_text(value: &JsValue) -> Option<String> {
+    let text = value.dyn_ref::<js_sys::JsString>()?;
+    Some(crate::error::cut_path(text.slice(0, 1024).into()))
 }
 
 /// An options object: `undefined` or `null` for none. Every key is read

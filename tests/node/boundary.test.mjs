@@ -581,6 +581,38 @@ test("calls nested deep inside callbacks are BUSY, and the module stays whole", 
   assert.deepEqual(result.after, [["memory:f"], "string", estimateTokens([{ role: "user", content: "x" }])]);
 });
 
+test("text a host's code made is cut, and a name checked, before either is copied in", async () => {
+  // Once, a counter's thrown message went in whole, and 100 MB of it grew
+  // wasm memory for good; a 10 MB kind was a 10 MB message.
+  const big = "q".repeat(100_000_000);
+  const before = memory.buffer.byteLength;
+  const store = new AttachmentStore();
+  store.setAttachment({ kind: "memory", slug: "m", memory: "M" });
+  const one = [{ role: "user", content: "x" }];
+  const refused = [
+    () => estimateTokens(one, () => { throw new Error(big); }),
+    () => estimateTokens(one, () => { throw big; }),
+    () => estimateTokens(one, big),
+    () => store.checkPrefix({ provider: big }),
+    () => buildRequest({ history: one, format: big }),
+    () => new MemorySessionStore({ credentials: big }),
+  ];
+  for (const call of refused) {
+    assert.throws(call, (e) => isAttacheError(e) && e.code === "INVALID_ARGUMENT" && e.message.length < 1100, `${call}`);
+  }
+  await assert.rejects(attache.IdbSessionStore.open({ name: "cut", durability: big }),
+    (e) => isAttacheError(e) && e.field === "durability");
+  assert.equal(isAttacheError(Object.assign(new Error("x"), { name: big, code: big })), false);
+  assert.ok(memory.buffer.byteLength - before < 1024 * 1024, `wasm memory grew by ${memory.buffer.byteLength - before}`);
+  const said = estimateTokens.bind(null, one, () => { throw new Error(`${"q".repeat(2000)}`); });
+  assert.throws(said, (e) => e.message === `\`counter\`: threw: ${"q".repeat(1000)}…`);
+  for (const spec of [{ kind: "k".repeat(1e6) }, { kind: "custom", id: "i".repeat(4000), rank: "memory", text: "t" },
+    { kind: "custom", id: "a:b", rank: "r".repeat(1e6), text: "t" }]) {
+    assert.throws(() => store.setAttachment(spec), (e) => isAttacheError(e) && e.message.length < 1200 && /…/.test(e.message));
+  }
+  store.free();
+});
+
 test("a session store's write from inside another call's arguments is BUSY, on both stores", async () => {
   const { IdbSessionStore } = attache;
   const stores = [new MemorySessionStore(), await IdbSessionStore.open({ name: `busy-${Date.now()}` })];
