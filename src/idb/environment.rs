@@ -26,7 +26,10 @@ impl Environment for BrowserEnvironment {
             .ok()
             .and_then(|f| f.dyn_into::<Function>().ok())
             .and_then(|f| f.call0(&crypto).ok())
-            .and_then(|id| id.as_string())
+            // A page's replacement may answer anything: a huge one is not
+            // copied in.
+            .and_then(|id| crate::js::values::short_string(&id))
+            .filter(|id| !id.is_empty())
             // Outside a secure context: time plus randomness, still unique enough per origin.
             .unwrap_or_else(|| {
                 format!(

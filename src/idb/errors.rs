@@ -9,20 +9,21 @@ pub fn from_js(value: &JsValue) -> Error {
     let text = |v: &JsValue| crate::js::values::host_text(v).unwrap_or_default();
     let from_dom =
         |name: &str, message: &str| Error::from_dom(name, message, Cause(Some(value.clone())));
-    match value.dyn_ref::<DomException>() {
-        Some(dom) => from_dom(&dom.name(), &dom.message()),
-        None => match value.dyn_ref::<js_sys::Error>() {
-            // A host's Error, perhaps (a wrapped indexedDB): cut as its
-            // text is anywhere, before it is copied in.
-            Some(error) => from_dom(&text(&error.name().into()), &text(&error.message().into())),
-            // A thrown non-Error: a string says what it is; anything else
-            // is named by its type alone.
-            None => from_dom(
-                "Error",
-                &crate::js::values::host_text(value)
-                    .unwrap_or_else(|| "a value that is not an Error".to_owned()),
-            ),
-        },
+    let error = match value.dyn_ref::<DomException>() {
+        Some(dom) => Some(dom.unchecked_ref::<js_sys::Error>()),
+        None => value.dyn_ref::<js_sys::Error>(),
+    };
+    match error {
+        // A DOMException, or a host's Error (a wrapped indexedDB may throw
+        // either): its text cut before it is copied in, as a host's is.
+        Some(error) => from_dom(&text(&error.name().into()), &text(&error.message().into())),
+        // A thrown non-Error: a string says what it is; anything else
+        // is named by its type alone.
+        None => from_dom(
+            "Error",
+            &crate::js::values::host_text(value)
+                .unwrap_or_else(|| "a value that is not an Error".to_owned()),
+        ),
     }
 }
 

@@ -48,7 +48,7 @@ function tokenOf(self, Class) {
 }
 
 // The pointer to hand wasm, read once, or 0 (refused: see refuse). free()
-// passes `any`: it runs no host code, and a `finally` may call it anywhere.
+// passes `any`: a `finally` may call it anywhere (HELPERS bounds it).
 export function alive(self, Class, any) {
   if (depth >= DEPTH && !any) return 0;
   const token = tokenOf(self, Class);
@@ -81,20 +81,23 @@ export function refuse(self, Class, async) {
 // 1 MiB stack out and trap the module for good: past DEPTH nested entries a
 // call is BUSY. Methods refuse it first (an async one rejects), as does
 // `open`, the one async static. The glue's own helpers (malloc, frees,
-// closures) and isAttacheError, which a catch block calls, are let through:
-// refused inside a call already let in, they would unwind it past its
-// drops and leave its object borrowed for good. A JS exception or a trap unwinding through
+// closures) and isAttacheError, which a catch block calls, are let through
+// up to HELPERS deep: refused inside a call already let in, they would
+// unwind it past its drops and leave its object borrowed for good. Only a
+// recursion through them reaches HELPERS (a getter isAttacheError reads, a
+// patched close() that frees). A JS exception or a trap unwinding through
 // the wasm skips its frames' epilogues, which would leave the stack pointer
 // where they moved it (a BUSY in a loop: 128 B each, until the module
 // traps): each entry puts it back.
 const DEPTH = 16;
+const HELPERS = 256;
 let depth = 0;
 const nested = () => attacheError("BUSY", `attache calls are nested ${DEPTH} deep (a counter, getter or toJSON calling attache, which called it back); call it again once the outer call returns`);
 
 export function entries(exports, sp, open, helpers) {
   const stack = exports[sp];
   const entry = (name, f) => (...args) => {
-    if (depth >= DEPTH && !helpers.includes(name)) {
+    if (depth >= DEPTH && (depth >= HELPERS || !helpers.includes(name))) {
       if (name === open) return Promise.reject(nested());
       throw nested();
     }

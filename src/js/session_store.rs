@@ -417,7 +417,7 @@ fn pinned_specs(pinned: &JsValue, name: &str) -> Result<session::PinsToSave, Err
     // (INVALID_THIS), or a method the host put in its place that threw.
     called.map_err(|thrown| {
         let code = super::attempt::get(&thrown, "code").unwrap_or_default();
-        match code.as_string().as_deref() {
+        match super::values::short_string(&code).as_deref() {
             Some("FREED") => Error::Freed {
                 class: "AttachmentStore".to_owned(),
             },

@@ -563,10 +563,21 @@ test("calls nested deep inside callbacks are BUSY, and the module stays whole", 
         }
       };
       try { nest(); } catch (e) { pinned = e; }
+      // isAttacheError is let past the limit, for catch blocks, but not
+      // without end: through a getter it reads, it once trapped at 1,025.
+      let reads = 0, deepestRead = 0;
+      const errors = new Set();
+      const looped = new Proxy(new Error("x"), { get(target, key) {
+        if (key !== "name") return Reflect.get(target, key);
+        deepestRead = Math.max(deepestRead, ++reads);
+        try { isAttacheError(looped); } catch (e) { errors.add(e?.code ?? String(e)); throw e; } finally { reads--; }
+        return "AttacheError";
+      } });
+      const recognised = isAttacheError(looped);
       const fresh = new AttachmentStore();
       fresh.setAttachment({ kind: "memory", slug: "f", memory: "F" });
       new MemorySessionStore().createSession().then((info) => parentPort.postMessage({
-        deepest, sync, stuck, outer: [outer?.name, outer?.code], pinned: [pinned?.name, pinned?.code],
+        deepest, sync, stuck, recognised, deepestRead, errors: [...errors], outer: [outer?.name, outer?.code], pinned: [pinned?.name, pinned?.code],
         after: [fresh.attachmentIds(), typeof info.id, estimateTokens(one)],
       }), (e) => parentPort.postMessage({ failed: String(e) }));
     }, (e) => parentPort.postMessage({ failed: String(e) }));`;
@@ -576,6 +587,7 @@ test("calls nested deep inside callbacks are BUSY, and the module stays whole", 
   assert.equal(result.failed, undefined, result.failed);
   assert.ok(result.deepest >= 8 && result.deepest <= 16, `nested ${result.deepest} deep`);
   assert.deepEqual([result.sync, result.stuck], [[], []], "no async call threw, and no store was left busy");
+  assert.deepEqual([result.recognised, result.deepestRead, result.errors], [false, 256, ["BUSY"]]);
   assert.deepEqual(result.outer, ["AttacheError", "INVALID_ARGUMENT"], "the outermost counter threw: typed");
   assert.deepEqual(result.pinned, ["AttacheError", "INVALID_ARGUMENT"]);
   assert.deepEqual(result.after, [["memory:f"], "string", estimateTokens([{ role: "user", content: "x" }])]);
@@ -603,6 +615,20 @@ test("text a host's code made is cut, and a name checked, before either is copie
   await assert.rejects(attache.IdbSessionStore.open({ name: "cut", durability: big }),
     (e) => isAttacheError(e) && e.field === "durability");
   assert.equal(isAttacheError(Object.assign(new Error("x"), { name: big, code: big })), false);
+  // A wrapped indexedDB's DOMException, and a replaced __pins' code.
+  const idb = await attache.IdbSessionStore.open({ name: "cut-dom" });
+  const transaction = IDBDatabase.prototype.transaction;
+  const pins = AttachmentStore.prototype.__pins;
+  try {
+    IDBDatabase.prototype.transaction = () => { throw new DOMException(big, big); };
+    await assert.rejects(idb.listSessions(), (e) => isAttacheError(e) && e.message.length < 2200 && e.domName.length === 1001);
+    AttachmentStore.prototype.__pins = () => { throw { code: big }; };
+    await assert.rejects(new MemorySessionStore().saveAttachments("s", store), (e) => e.field === "pinned");
+  } finally {
+    IDBDatabase.prototype.transaction = transaction;
+    AttachmentStore.prototype.__pins = pins;
+  }
+  idb.free();
   assert.ok(memory.buffer.byteLength - before < 1024 * 1024, `wasm memory grew by ${memory.buffer.byteLength - before}`);
   const said = estimateTokens.bind(null, one, () => { throw new Error(`${"q".repeat(2000)}`); });
   assert.throws(said, (e) => e.message === `\`counter\`: threw: ${"q".repeat(1000)}…`);
