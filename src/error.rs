@@ -355,7 +355,8 @@ impl fmt::Display for Error {
             Error::Freed { class } => write!(f, "this {class} was freed; create a new one"),
             Error::Busy { class } => write!(
                 f,
-                "this {class} is in use by a call still reading its arguments; call it again \
+                "this {class} is in use by a call still running (reading its arguments, or in \
+                 its counter); call it again \
                  once that call returns"
             ),
         }

@@ -48,9 +48,10 @@ function tokenOf(self, Class) {
 }
 
 // The pointer to hand wasm, read once, or 0 (refused: see refuse). free()
-// passes `any`: a `finally` may call it anywhere (HELPERS bounds it).
+// passes `any`: a `finally` may call it anywhere, up to HELPERS deep, and
+// past that it is refused before the object is marked gone.
 export function alive(self, Class, any) {
-  if (depth >= DEPTH && !any) return 0;
+  if (depth >= (any ? HELPERS : DEPTH)) return 0;
   const token = tokenOf(self, Class);
   return token !== undefined && live.get(Class)?.get(token.ptr) === token ? token.ptr : 0;
 }

@@ -565,11 +565,15 @@ test("calls nested deep inside callbacks are BUSY, and the module stays whole", 
       try { nest(); } catch (e) { pinned = e; }
       // isAttacheError is let past the limit, for catch blocks, but not
       // without end: through a getter it reads, it once trapped at 1,025.
-      let reads = 0, deepestRead = 0;
+      let reads = 0, deepestRead = 0, freeing;
       const errors = new Set();
+      // free() too, and past that it leaves its object live, not half gone.
+      const victim = new AttachmentStore();
+      victim.setAttachment({ kind: "memory", slug: "v", memory: "V" });
       const looped = new Proxy(new Error("x"), { get(target, key) {
         if (key !== "name") return Reflect.get(target, key);
         deepestRead = Math.max(deepestRead, ++reads);
+        if (reads === 256) try { victim.free(); freeing = "freed"; } catch (e) { freeing = e.code; }
         try { isAttacheError(looped); } catch (e) { errors.add(e?.code ?? String(e)); throw e; } finally { reads--; }
         return "AttacheError";
       } });
@@ -577,17 +581,23 @@ test("calls nested deep inside callbacks are BUSY, and the module stays whole", 
       const fresh = new AttachmentStore();
       fresh.setAttachment({ kind: "memory", slug: "f", memory: "F" });
       new MemorySessionStore().createSession().then((info) => parentPort.postMessage({
-        deepest, sync, stuck, recognised, deepestRead, errors: [...errors], outer: [outer?.name, outer?.code], pinned: [pinned?.name, pinned?.code],
+        deepest, sync, stuck, recognised, deepestRead, errors: [...errors], victim: [freeing, victim.attachmentIds()], outer: [outer?.name, outer?.code], pinned: [pinned?.name, pinned?.code],
         after: [fresh.attachmentIds(), typeof info.id, estimateTokens(one)],
       }), (e) => parentPort.postMessage({ failed: String(e) }));
     }, (e) => parentPort.postMessage({ failed: String(e) }));`;
   const worker = new Worker(code, { eval: true, workerData: new URL("pkg/index.js", root).href });
-  const result = await new Promise((resolve, reject) => { worker.once("message", resolve); worker.once("error", reject); });
+  const result = await new Promise((resolve, reject) => {
+    worker.once("message", resolve);
+    worker.once("error", reject);
+    // A hang fails the test rather than the whole run.
+    setTimeout(() => reject(new Error("the worker did not answer in 60 s")), 60_000).unref();
+  });
   await worker.terminate();
   assert.equal(result.failed, undefined, result.failed);
   assert.ok(result.deepest >= 8 && result.deepest <= 16, `nested ${result.deepest} deep`);
   assert.deepEqual([result.sync, result.stuck], [[], []], "no async call threw, and no store was left busy");
   assert.deepEqual([result.recognised, result.deepestRead, result.errors], [false, 256, ["BUSY"]]);
+  assert.deepEqual(result.victim, ["BUSY", ["memory:v"]]);
   assert.deepEqual(result.outer, ["AttacheError", "INVALID_ARGUMENT"], "the outermost counter threw: typed");
   assert.deepEqual(result.pinned, ["AttacheError", "INVALID_ARGUMENT"]);
   assert.deepEqual(result.after, [["memory:f"], "string", estimateTokens([{ role: "user", content: "x" }])]);
