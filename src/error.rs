@@ -356,7 +356,7 @@ impl fmt::Display for Error {
             Error::Busy { class } => write!(
                 f,
                 "this {class} is in use by a call still running (reading its arguments, or in \
-                 its counter); call it again \
+                 a callback it called); call it again \
                  once that call returns"
             ),
         }

@@ -51,7 +51,10 @@ function tokenOf(self, Class) {
 // passes `any`: a `finally` may call it anywhere, up to HELPERS deep, and
 // past that it is refused before the object is marked gone.
 export function alive(self, Class, any) {
-  if (depth >= (any ? HELPERS : DEPTH)) return 0;
+  return depth >= (any ? HELPERS : DEPTH) ? 0 : pointer(self, Class);
+}
+
+function pointer(self, Class) {
   const token = tokenOf(self, Class);
   return token !== undefined && live.get(Class)?.get(token.ptr) === token ? token.ptr : 0;
 }
@@ -70,7 +73,8 @@ function attacheError(code, message) {
 
 export function refuse(self, Class, async) {
   const gone = freed(self, Class);
-  const error = depth >= DEPTH ? nested() : attacheError(gone ? "FREED" : "INVALID_THIS", gone
+  // A live object refused is refused for the depth alone.
+  const error = pointer(self, Class) ? nested() : attacheError(gone ? "FREED" : "INVALID_THIS", gone
     ? `this ${Class.name} was freed; create a new one`
     : `called with a \`this\` that is not a live ${Class.name}`);
   if (async) return Promise.reject(error);
@@ -93,7 +97,7 @@ export function refuse(self, Class, async) {
 const DEPTH = 16;
 const HELPERS = 256;
 let depth = 0;
-const nested = () => attacheError("BUSY", `attache calls are nested ${DEPTH} deep (a counter, getter or toJSON calling attache, which called it back); call it again once the outer call returns`);
+const nested = () => attacheError("BUSY", `attache calls are nested ${depth} deep (a counter, getter or toJSON calling attache, which called it back); call it again once the outer call returns`);
 
 export function entries(exports, sp, open, helpers) {
   const stack = exports[sp];

@@ -569,11 +569,20 @@ test("calls nested deep inside callbacks are BUSY, and the module stays whole", 
       const errors = new Set();
       // free() too, and past that it leaves its object live, not half gone.
       const victim = new AttachmentStore();
+      const gone = new AttachmentStore();
+      gone.free();
+      const codes = [];
       victim.setAttachment({ kind: "memory", slug: "v", memory: "V" });
       const looped = new Proxy(new Error("x"), { get(target, key) {
         if (key !== "name") return Reflect.get(target, key);
         deepestRead = Math.max(deepestRead, ++reads);
-        if (reads === 256) try { victim.free(); freeing = "freed"; } catch (e) { freeing = e.code; }
+        if (reads === 256) {
+          try { victim.free(); freeing = "freed"; } catch (e) { freeing = e.code + " " + /256 deep/.test(e.message); }
+          // The depth is no reason to call a freed object or a wrong this BUSY.
+          for (const call of [() => gone.size, () => AttachmentStore.prototype.attachmentIds.call({})]) {
+            try { call(); } catch (e) { codes.push(e.code); }
+          }
+        }
         try { isAttacheError(looped); } catch (e) { errors.add(e?.code ?? String(e)); throw e; } finally { reads--; }
         return "AttacheError";
       } });
@@ -581,7 +590,7 @@ test("calls nested deep inside callbacks are BUSY, and the module stays whole", 
       const fresh = new AttachmentStore();
       fresh.setAttachment({ kind: "memory", slug: "f", memory: "F" });
       new MemorySessionStore().createSession().then((info) => parentPort.postMessage({
-        deepest, sync, stuck, recognised, deepestRead, errors: [...errors], victim: [freeing, victim.attachmentIds()], outer: [outer?.name, outer?.code], pinned: [pinned?.name, pinned?.code],
+        deepest, sync, stuck, recognised, deepestRead, errors: [...errors], victim: [freeing, victim.attachmentIds(), codes], outer: [outer?.name, outer?.code], pinned: [pinned?.name, pinned?.code],
         after: [fresh.attachmentIds(), typeof info.id, estimateTokens(one)],
       }), (e) => parentPort.postMessage({ failed: String(e) }));
     }, (e) => parentPort.postMessage({ failed: String(e) }));`;
@@ -597,7 +606,7 @@ test("calls nested deep inside callbacks are BUSY, and the module stays whole", 
   assert.ok(result.deepest >= 8 && result.deepest <= 16, `nested ${result.deepest} deep`);
   assert.deepEqual([result.sync, result.stuck], [[], []], "no async call threw, and no store was left busy");
   assert.deepEqual([result.recognised, result.deepestRead, result.errors], [false, 256, ["BUSY"]]);
-  assert.deepEqual(result.victim, ["BUSY", ["memory:v"]]);
+  assert.deepEqual(result.victim, ["BUSY true", ["memory:v"], ["FREED", "INVALID_THIS"]]);
   assert.deepEqual(result.outer, ["AttacheError", "INVALID_ARGUMENT"], "the outermost counter threw: typed");
   assert.deepEqual(result.pinned, ["AttacheError", "INVALID_ARGUMENT"]);
   assert.deepEqual(result.after, [["memory:f"], "string", estimateTokens([{ role: "user", content: "x" }])]);
