@@ -136,9 +136,9 @@ const checkWhole = () => {
 if (guarded.size !== 3) throw new Error(`expected 3 classes to guard, found ${[...guarded.keys()]}`);
 count("calls that make an instance from a pointer", /(\w+)\.__wrap\((\w+)\)/g,
   (_, Class, ptr) => `${Class}.__wrap(${ptr}, WRAP)`, 2);
-count("places take the instance's exports", /\bwasm = instance\.exports;/g,
-  () => `wasm = entries(instance.exports, ${JSON.stringify(exportName.get("__stack_pointer") ?? "")}, ${JSON.stringify(openExport)}, ${JSON.stringify(helpers)});`, 1);
 if (!exportName.has("__stack_pointer")) throw new Error("the wasm exports no __stack_pointer (.cargo/config.toml)");
+count("places take the instance's exports", /\bwasm = instance\.exports;/g,
+  () => `wasm = entries(instance.exports, ${JSON.stringify(exportName.get("__stack_pointer"))}, ${JSON.stringify(openExport)}, ${JSON.stringify(helpers)});`, 1);
 count("wasm-bindgen throws", /throw new Error\((getStringFromWasm0\(\w+, \w+\))\);/g,
   (_, text) => `throw thrown(${text});`, 1);
 // wasm-bindgen's default for init() with no argument is

@@ -2,11 +2,12 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::DomException;
 
 use crate::error::Cause;
+use crate::js::values::host_text;
 use crate::Error;
 
 /// The error a JS error maps to, keeping the JS error as its cause.
 pub fn from_js(value: &JsValue) -> Error {
-    let text = |v: &JsValue| crate::js::values::host_text(v).unwrap_or_default();
+    let text = |v: &JsValue| host_text(v).unwrap_or_default();
     let from_dom =
         |name: &str, message: &str| Error::from_dom(name, message, Cause(Some(value.clone())));
     let error = match value.dyn_ref::<DomException>() {
@@ -21,8 +22,7 @@ pub fn from_js(value: &JsValue) -> Error {
         // is named by its type alone.
         None => from_dom(
             "Error",
-            &crate::js::values::host_text(value)
-                .unwrap_or_else(|| "a value that is not an Error".to_owned()),
+            &host_text(value).unwrap_or_else(|| "a value that is not an Error".to_owned()),
         ),
     }
 }
