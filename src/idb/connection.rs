@@ -263,14 +263,15 @@ impl Connection {
     ) -> Result<Tx, Error> {
         let names: Array = stores.iter().map(|s| JsValue::from_str(s)).collect();
         let mode = JsValue::from_str(if write { "readwrite" } else { "readonly" });
+        // Set on reads too: IndexedDB reads inherited members, so a
+        // `durability` on a polluted Object.prototype failed every read.
+        let durability = if write {
+            self.shared.durability.as_str()
+        } else {
+            "default"
+        };
         let options = Object::new();
-        if write {
-            let _ = Reflect::set(
-                &options,
-                &"durability".into(),
-                &self.shared.durability.as_str().into(),
-            );
-        }
+        let _ = Reflect::set(&options, &"durability".into(), &durability.into());
         let open: Function = Reflect::get(db, &"transaction".into())
             .map_err(|e| from_js(&e))?
             .unchecked_into();

@@ -199,6 +199,16 @@ test("an option inherited from Object.prototype (another library's pollution) is
   assert.equal(reads, 1);
   sessions.free();
   other.free();
+  // Nor one IndexedDB reads from attache's own options to it: a polluted
+  // `durability` ("fast" is no value) failed every read.
+  const idb = await attache.IdbSessionStore.open({ name: `polluted-${Date.now()}` });
+  const { id: stored } = await idb.createSession({ id: "kept" });
+  const afterPollution = await polluted("durability", "fast", async () => {
+    await idb.saveSessionState(stored, "k", 1);
+    return [(await idb.getSession(stored))?.id, await idb.loadSessionState(stored, "k")];
+  });
+  assert.deepEqual(afterPollution, ["kept", 1]);
+  idb.close();
 });
 
 test("free() with a wrong `this` is INVALID_THIS, not a silent no-op", () => {
