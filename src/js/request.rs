@@ -64,6 +64,11 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
     let cache_control = match get("cacheControl") {
         v if v.as_bool() == Some(true) => Some(default_cache_control()),
         v if absent(&v) || v.as_bool() == Some(false) => None,
+        // An object is read as options are: own keys, each getter once.
+        v if v.is_object() => {
+            let marker = Options::read_as(&v, "cacheControl", &["type", "ttl"])?;
+            Some(from_js(&marker.object(), "cacheControl")?)
+        }
         v => Some(from_js(&v, "cacheControl")?),
     };
     let reasoning_content = match get("reasoningContent") {

@@ -211,6 +211,34 @@ test("an option inherited from Object.prototype (another library's pollution) is
   idb.close();
 });
 
+test("cacheControl is read as an options object: own keys, a typo named, INVALID_ARGUMENT", () => {
+  const history = [{ role: "user", content: "hi" }];
+  const refused = (cacheControl) => {
+    try {
+      buildRequest({ format: "anthropic", history, cacheControl });
+    } catch (e) {
+      assert.ok(isAttacheError(e), String(e));
+      return [e.code, e.field];
+    }
+    return "built";
+  };
+  // Present but undefined, or not enumerable, a typo is still a typo.
+  assert.deepEqual(refused({ type: "ephemeral", tll: undefined }), ["INVALID_ARGUMENT", "cacheControl.tll"]);
+  assert.deepEqual(refused(Object.defineProperty({ type: "ephemeral" }, "tll", { value: "1h" })), ["INVALID_ARGUMENT", "cacheControl.tll"]);
+  assert.deepEqual(refused(new Map([["type", "ephemeral"]])), ["INVALID_ARGUMENT", "cacheControl"]);
+  assert.deepEqual(refused({ get type() { throw new Error("getter"); } }), ["INVALID_ARGUMENT", "cacheControl.type"]);
+  assert.deepEqual(refused({ type: "ephemeral", ttl: "2h" }), ["INVALID_ARGUMENT", "cacheControl"]);
+  // A getter runs once, and what it gave is what is sent.
+  const pins = new AttachmentStore();
+  pins.setAttachment({ kind: "memory", slug: "m", memory: "kept" });
+  let reads = 0;
+  const request = buildRequest({ format: "anthropic", history, attachments: pins.consolidatedMessage(),
+    cacheControl: { type: "ephemeral", get ttl() { reads += 1; return "1h"; } } });
+  pins.free();
+  assert.equal(reads, 1);
+  assert.deepEqual(request.messages[0].content[0].cache_control, { type: "ephemeral", ttl: "1h" });
+});
+
 test("free() with a wrong `this` is INVALID_THIS, not a silent no-op", () => {
   const sessions = new MemorySessionStore();
   for (const [free, self] of [[AttachmentStore.prototype.free, sessions], [MemorySessionStore.prototype.free, {}],
