@@ -344,6 +344,10 @@ for (const [name, open] of Object.entries(stores)) {
       // No JSON form, no URI form: errors, and nothing stored.
       await expect(saver.putWrites(at, [["f", () => 1]], "task2")).rejects.toBeInstanceOf(TypeError);
       await expect(saver.put({ configurable: { thread_id: "u", checkpoint_ns: "\udc00" } }, { ...cp, id: "Y" }, metadata(1), {})).rejects.toBeInstanceOf(TypeError);
+      // A write's channel as put's: refused by the saver, not by the store
+      // under a key the host never wrote.
+      await expect(saver.putWrites(at, [["c\ud800", 1]], "task3")).rejects.toThrow(/holds a lone surrogate/);
+      await expect(saver.putWrites(at, [["ok", 1], ["\udc00", 2]], "task3")).rejects.toBeInstanceOf(TypeError);
       expect((await saver.getTuple(at)).pendingWrites).toHaveLength(2);
     });
 

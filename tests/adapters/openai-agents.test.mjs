@@ -332,6 +332,12 @@ for (const [name, backend] of Object.entries(backends)) {
       const loop = new Proxy({}, { getPrototypeOf: () => loop });
       const trap = new Proxy({}, { getPrototypeOf() { throw new Error("trap"); } });
       for (const options of [loop, trap]) expect(await new AttacheSession(store, options).getSessionId()).not.toBe(id);
+      // A typo, MemorySession's initialItems or a bare id would start a new,
+      // empty session at each load: refused, naming what was wrong.
+      expect(() => new AttacheSession(store, { sessionID: id })).toThrow(/no option "sessionID"/);
+      expect(() => new AttacheSession(store, { sessionId: id, initialItems: [] })).toThrow(/"initialItems".*addItems/);
+      for (const options of [id, [id], 7]) expect(() => new AttacheSession(store, options)).toThrow(TypeError);
+      for (const none of [undefined, null]) expect(await new AttacheSession(store, none).getSessionId()).not.toBe(id);
       // An item the adapter stored still comes back exactly.
       const item = { type: "message", role: "user", content: "asked", providerData: { k: 1 } };
       await session.addItems([item]);

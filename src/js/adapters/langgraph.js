@@ -595,6 +595,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       if (!Array.isArray(write)) throw new TypeError("Each write must be a [channel, value] array.");
       const [channel, value] = write;
       identifier("write's channel", channel);
+      // Refused here as put refuses it: stored, the store would name its own key.
+      enc(channel);
       // Own keys only: a channel named `toString` is no special one.
       const special = Object.hasOwn(WRITES_IDX_MAP, channel) ? WRITES_IDX_MAP[channel] : undefined;
       const idx = special ?? i;

@@ -444,6 +444,23 @@ export class AttacheSession {
     if (!store || typeof store.appendMessages !== "function" || typeof store.commitTurn !== "function") {
       throw new TypeError("AttacheSession needs a MemorySessionStore or an IdbSessionStore");
     }
+    // A typo (`sessionID`), MemorySession's `initialItems` or an id passed
+    // bare would otherwise start a new, empty session at each load, unseen.
+    // null is no options, as in the stores.
+    if (options !== null && (typeof options !== "object" || Array.isArray(options))) {
+      const got = Array.isArray(options) ? "an array" : `a ${typeof options}`;
+      throw new TypeError(`AttacheSession's options must be an object such as { sessionId: "chat" } (got ${got}).`);
+    }
+    let keys = [];
+    try {
+      keys = Object.keys(options ?? {});
+    } catch {
+      // A Proxy's trap that throws: no keys, as it has no sessionId.
+    }
+    const unknown = keys.find((key) => key !== "sessionId");
+    if (unknown !== undefined) {
+      throw new TypeError(`AttacheSession has no option ${shown(unknown)}: its only option is sessionId${unknown === "initialItems" ? " (add the items with addItems)" : ""}.`);
+    }
     this.#store = store;
     this.#sessionId = sessionIdOf(options);
   }
