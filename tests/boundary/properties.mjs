@@ -115,8 +115,140 @@ export function idCalls(pinned, sessions, id) {
       replaceMessagesId: (v) => sessions.replaceMessages(v, { from: 0, messages: [] }),
       commitTurnId: (v) => sessions.commitTurn(v, {}),
       exportSession: (v) => sessions.exportSession(v),
+      // The session id of the calls above that take another id too.
+      loadSessionStateSession: (v) => sessions.loadSessionState(v, "k"),
+      loadSessionStatesSession: (v) => sessions.loadSessionStates(v, ["k"]),
+      deleteSessionStateSession: (v) => sessions.deleteSessionState(v, "k"),
+      deleteSessionStateKey: (v) => sessions.deleteSessionState(id, v),
+      appendActivityFramesSession: (v) => sessions.appendActivityFrames(v, "r", [{ a: 1 }]),
+      loadActivityFramesSession: (v) => sessions.loadActivityFrames(v, "r"),
+      appendMessagesSession: (v) => sessions.appendMessages(v, []),
+      saveAttachmentsSession: (v) => sessions.saveAttachments(v, pinned),
+      saveSnapshotSession: (v) => sessions.saveSnapshot(v, {}),
+      loadSnapshotSession: (v) => sessions.loadSnapshot(v),
+      saveReplStateSession: (v) => sessions.saveReplState(v, {}),
+      loadReplStateSession: (v) => sessions.loadReplState(v),
     },
   };
+}
+
+/** Every id parameter, each with the field its refusal names. */
+function idParams(attache, pinned, sessions, id) {
+  const doc = { format: "attache-session", version: 1, session: { title: null, meta: null, createdAt: 1, updatedAt: 1 } };
+  return [
+    ...["detachAttachment", "hasAttachment", "renderAttachment", "getAttachment"].map((m) => [m, "id", (v) => pinned[m](v)]),
+    ...["getSession", "deleteSession", "exportSession", "loadMessages", "popMessage", "clearMessages", "listSessionStateKeys",
+      "loadSnapshot", "loadReplState", "loadAttachments", "listRequests", "loadFramesByRequest"].map((m) => [m, "sessionId", (v) => sessions[m](v)]),
+    ["updateSession", "sessionId", (v) => sessions.updateSession(v, { title: "t" })],
+    ["appendMessages", "sessionId", (v) => sessions.appendMessages(v, [])],
+    ["replaceMessages", "sessionId", (v) => sessions.replaceMessages(v, { from: 0, messages: [] })],
+    ["commitTurn", "sessionId", (v) => sessions.commitTurn(v, {})],
+    ["saveSnapshot", "sessionId", (v) => sessions.saveSnapshot(v, {})],
+    ["saveReplState", "sessionId", (v) => sessions.saveReplState(v, {})],
+    ["saveAttachments", "sessionId", (v) => sessions.saveAttachments(v, pinned)],
+    ["createSession", "options.id", (v) => sessions.createSession({ id: v })],
+    ["importSession", "id", (v) => sessions.importSession(doc, { id: v })],
+    ...["saveSessionState", "loadSessionState", "deleteSessionState"].flatMap((m) => [
+      [m, "sessionId", (v) => (m === "saveSessionState" ? sessions[m](v, "k", 1) : sessions[m](v, "k"))],
+      [`${m} key`, "key", (v) => (m === "saveSessionState" ? sessions[m](id, v, 1) : sessions[m](id, v))],
+    ]),
+    ["loadSessionStates", "sessionId", (v) => sessions.loadSessionStates(v, ["k"])],
+    ["loadSessionStates keys", "keys[1]", (v) => sessions.loadSessionStates(id, ["k", v])],
+    ["appendActivityFrames", "sessionId", (v) => sessions.appendActivityFrames(v, "r", [{}])],
+    ["appendActivityFrames requestId", "requestId", (v) => sessions.appendActivityFrames(id, v, [{}])],
+    ["loadActivityFrames", "sessionId", (v) => sessions.loadActivityFrames(v, "r")],
+    ["loadActivityFrames requestId", "requestId", (v) => sessions.loadActivityFrames(id, v)],
+    ["commitTurn requireAbsent", "requireAbsent[0]", (v) => sessions.commitTurn(id, { requireAbsent: [v] })],
+    ["commitTurn frames", "frames[0].requestId", (v) => sessions.commitTurn(id, { frames: [{ requestId: v, frames: [{}] }] })],
+    // A state key is named by the object that holds it: a bad key makes no path.
+    ["commitTurn state", "state", (v) => sessions.commitTurn(id, { state: { [v]: 1 } })],
+    ["commitTurn stateIfAbsent", "stateIfAbsent", (v) => sessions.commitTurn(id, { stateIfAbsent: { [v]: 1 } })],
+    ["IdbSessionStore.open", "name", (v) => attache.IdbSessionStore.open({ name: v })],
+  ];
+}
+
+/** Every options object, with known options that make the call valid and where its keys are named. */
+function optionCalls(attache, pinned, sessions, id, doc) {
+  const { planTurn, buildRequest, estimateTokens } = attache;
+  return [
+    ["planTurn", "options", (o) => planTurn({ contextWindow: 1000, history: 0, ...o })],
+    ["planTurn counter", "counter", (o) => planTurn({ contextWindow: 1000, history: 0, counter: { ratio: 0.25, ...o } })],
+    ["buildRequest", "options", (o) => buildRequest({ history: [], ...o })],
+    ["buildRequest cacheControl", "cacheControl", (o) => buildRequest({ history: [], cacheControl: { type: "ephemeral", ...o } })],
+    ["checkPrefix", "options", (o) => pinned.checkPrefix(o)],
+    ["checkPrefix counter", "counter", (o) => pinned.checkPrefix({ counter: { ratio: 0.25, ...o } })],
+    ["estimateTokens", "counter", (o) => estimateTokens([], o)],
+    ["MemorySessionStore", "options", (o) => new attache.MemorySessionStore(o).free()],
+    ["IdbSessionStore.open", "options", (o) => attache.IdbSessionStore.open({ name: "contract-options", ...o })],
+    ["createSession", "options", (o) => sessions.createSession(o)],
+    ["updateSession", "options", (o) => sessions.updateSession(id, o)],
+    ["loadMessages", "options", (o) => sessions.loadMessages(id, o)],
+    ["replaceMessages", "options", (o) => sessions.replaceMessages(id, { from: 0, messages: [], ...o })],
+    ["commitTurn", "options", (o) => sessions.commitTurn(id, o)],
+    ["importSession", "options", (o) => sessions.importSession(doc, { id: "contract-import", ...o })],
+    ["listSessionStateKeys", "options", (o) => sessions.listSessionStateKeys(id, o)],
+  ];
+}
+
+/** Calls `f`, sync or async, for the AttacheError it must end in. */
+async function refusal(attache, f, label) {
+  const { value, error } = await settlesAsync(attache, async () => f(), label);
+  if (!error) {
+    value?.close?.();
+    fail(`${label}: was not refused (gave ${shown(value)})`);
+  }
+  return error;
+}
+
+/**
+ * Issue 9's id and option rules as properties, on `sessions` (a fresh
+ * MemorySessionStore by default): a blank id, or one holding a lone
+ * surrogate, at any id parameter is INVALID_ARGUMENT naming it, and
+ * nothing is stored, under its U+FFFD twin or at all; an unknown key in
+ * any options object is INVALID_ARGUMENT naming the key.
+ */
+export async function contract({ attache, fc, runs, sessions: shared }) {
+  const sessions = shared ?? new attache.MemorySessionStore();
+  const pinned = new attache.AttachmentStore();
+  pinned.setAttachment({ kind: "memory", slug: "m", memory: "kept" });
+  const { id } = await sessions.createSession();
+  const doc = await sessions.exportSession(id);
+  const ids = idParams(attache, pinned, sessions, id);
+  const options = optionCalls(attache, pinned, sessions, id, doc);
+  // What JS's trim() removes, as the README defines blank.
+  const space = fc.constantFrom(" ", "\t", "\n", "\r", "\v", "\f", "\u00a0", "\u1680", "\u2000", "\u200a", "\u2028",
+    "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff");
+  const blank = fc.array(space, { maxLength: 6 }).map((s) => s.join(""));
+  // ASCII around it, so the surrogate stays lone.
+  const lone = fc.tuple(fc.string({ maxLength: 6 }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.string({ maxLength: 6 }))
+    .map(([a, s, b]) => `${a}${String.fromCharCode(s)}${b}`);
+  const sessionsBefore = (await sessions.listSessions()).map((s) => s.id).sort().join();
+  await fc.assert(fc.asyncProperty(fc.oneof(blank, lone), fc.nat(ids.length - 1), async (bad, at) => {
+    const [label, field, call] = ids[at];
+    const error = await refusal(attache, () => call(bad), `${label}(${JSON.stringify(bad)})`);
+    if (error.code !== "INVALID_ARGUMENT" || error.field !== field) {
+      fail(`${label}(${JSON.stringify(bad)}): ${error.code} at ${error.field}, not INVALID_ARGUMENT at ${field}`);
+    }
+  }), { numRuns: runs });
+  // Nothing was stored: no session, state key, request or pin, under a
+  // U+FFFD twin or otherwise.
+  const after = (await sessions.listSessions()).map((s) => s.id).sort().join();
+  const stored = [await sessions.listSessionStateKeys(id), await sessions.listRequests(id), await sessions.loadMessages(id)];
+  if (after !== sessionsBefore || stored.some((list) => list.length) || pinned.attachmentIds().join() !== "memory:m") {
+    fail(`a refused id stored something: sessions ${after}, ${JSON.stringify(stored)}, pins ${pinned.attachmentIds()}`);
+  }
+  // Letters no option has, and no word a credential check could take.
+  const key = fc.stringMatching(/^[bcdfghjklmnpqrstvwxz][bcdfghjklmnpqrstvwxz0-9]{0,8}$/);
+  await fc.assert(fc.asyncProperty(key, fc.nat(options.length - 1), fc.constantFrom(1, undefined, null), async (k, at, v) => {
+    const [label, where, call] = options[at];
+    const error = await refusal(attache, () => call({ [k]: v }), `${label} with {${k}: ${v}}`);
+    if (error.code !== "INVALID_ARGUMENT" || error.field !== `${where}.${k}`) {
+      fail(`${label} with {${k}: ${v}}: ${error.code} at ${error.field}, not INVALID_ARGUMENT at ${where}.${k}`);
+    }
+  }), { numRuns: runs });
+  pinned.free();
+  if (shared) await sessions.deleteSession(id);
+  else sessions.free();
 }
 
 /**

@@ -324,6 +324,19 @@ test(`arbitrary values in every id and option parameter (${RUNS} runs, ATTACHE_F
   assert.ok(grown <= 64 * 1024, `wasm memory stayed flat: grew ${grown} bytes over ${RUNS} runs, beyond its largest single jump (growth as [run, bytes]: ${JSON.stringify(jumps)})`);
 });
 
+// Issue 9's id and option rules, each run at one parameter: a fraction of
+// the arbitrary values' runs, as each checks one rule, not every call.
+const CONTRACT_RUNS = Math.ceil(RUNS / 10);
+test(`a blank or lone-surrogate id at any id parameter, an unknown key in any options object (${CONTRACT_RUNS} runs each, memory and IndexedDB)`, async () => {
+  await shared.contract({ attache, fc, runs: CONTRACT_RUNS });
+  const sessions = await attache.IdbSessionStore.open({ name: "contract" });
+  try {
+    await shared.contract({ attache, fc, runs: Math.ceil(CONTRACT_RUNS / 4), sessions });
+  } finally {
+    sessions.close();
+  }
+});
+
 test("errors say what the host passed, keep their code on every route, and show no parser internals", async () => {
   const thrown = (f) => { try { f(); return null; } catch (e) { return e; } };
   assert.match(thrown(() => planTurn({ contextWindow: 100, history: 0, thresholdPercent: 300 }))?.message, /got 300/);
