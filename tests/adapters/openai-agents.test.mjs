@@ -576,6 +576,25 @@ for (const [name, backend] of Object.entries(backends)) {
       expect((await store.loadMessages("raced")).map((m) => m.content)).toEqual(["late"]);
     });
 
+    it("keeps the newest 1,000 operation ids: one a turn would otherwise pile up for the session's life", async () => {
+      const store = await backend().open();
+      const { id } = await store.createSession({ id: "ops" });
+      const seeded = Object.fromEntries(Array.from({ length: 1010 }, (_, i) => [`agents/op/seed-${i}`, { type: "append_items", digest: "d", at: 1000 + i }]));
+      seeded["agents/op/legacy"] = { transaction: { type: "append_items", items: [] } };
+      await store.commitTurn(id, { state: seeded });
+      const session = new AttacheSession(store, { sessionId: id });
+      const transaction = { type: "append_items", items: items.slice(0, 1) };
+      await session.applyHistoryTransaction({ operationId: "new", transaction });
+      const keys = await store.listSessionStateKeys(id, { prefix: "agents/op/" });
+      expect(keys).toHaveLength(1000);
+      // The oldest went: the one stored without a time first, then by time.
+      expect(keys.filter((key) => key === "agents/op/legacy" || /^agents\/op\/seed-([0-9]|10)$/.test(key))).toEqual([]);
+      expect(keys).toEqual(expect.arrayContaining(["agents/op/seed-11", "agents/op/new"]));
+      // A repeat of a kept id still does nothing.
+      await session.applyHistoryTransaction({ operationId: "new", transaction });
+      expect(await session.getItems()).toEqual(items.slice(0, 1));
+    });
+
     it("an operation id keeps a digest, not a copy, and still tells transactions apart in any key order", async () => {
       const store = await backend().open();
       const session = new AttacheSession(store);
@@ -585,8 +604,8 @@ for (const [name, backend] of Object.entries(backends)) {
       const compact = { operationId: "op-c", transaction: { type: "replace_suffix", expectedSuffix: items, replacement: items.slice(5) } };
       await session.applyHistoryTransaction(compact);
       const record = await store.loadSessionState(id, "agents/op/op-c");
-      expect(Object.keys(record).sort()).toEqual(["digest", "type"]);
-      expect(JSON.stringify(record).length).toBeLessThan(80);
+      expect(Object.keys(record).sort()).toEqual(["at", "digest", "type"]);
+      expect(JSON.stringify(record).length).toBeLessThan(100);
 
       // The same items with their keys in another order are the same transaction.
       const reordered = (item) => Object.fromEntries(Object.entries(item).reverse());
@@ -607,7 +626,12 @@ for (const [name, backend] of Object.entries(backends)) {
       const store = await backend().open();
       const { store: watched, calls } = counted(store);
       const session = new AttacheSession(watched);
-      await session.addItems(items.slice(0, 3));
+      await session.addItems(items.slice(0, 2));
+      calls.length = 0;
+      // An instance's first transaction, and every 16th, also counts the
+      // operation ids kept.
+      await session.applyHistoryTransaction({ operationId: "op-0", transaction: { type: "append_items", items: items.slice(2, 3) } });
+      expect(calls).toEqual(["commitTurn", "listSessionStateKeys"]);
       calls.length = 0;
       const append = { operationId: "op-a", transaction: { type: "append_items", items: items.slice(3, 4) } };
       await session.applyHistoryTransaction(append);

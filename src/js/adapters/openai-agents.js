@@ -6,13 +6,20 @@
 // are session-state keys under `agents/op/`, written in the same
 // transaction as the history they changed. An id keeps its transaction's
 // digest, not a copy: a compaction's expectedSuffix is the whole history.
-// Only clearSession deletes ids.
+// clearSession deletes ids; past OPS_KEPT, the oldest go.
 import { UserError, protocol } from "@openai/agents-core";
 import { redactCredentials } from "./attache.js";
 import { depthOf, parseJson, stringifyJson, uriComponent, wellFormed, wellFormedJson } from "./json-text.js";
 
 const opKey = (operationId) =>
   `agents/op/${uriComponent(operationId, () => new UserError("Session history transaction operationId must not hold a lone surrogate."))}`;
+// Operation ids kept per session. A retry repeats an id within its run's
+// few turns; kept for good, one id a turn would pile up for the session's
+// life (on disk, in every export).
+const OPS_KEPT = 1000;
+// How often an instance lists the ids to see whether any are past it: on
+// its first transaction (a page reloaded each turn), then every 16th.
+const OPS_CHECK_EVERY = 16;
 // Tool arguments nested deeper are kept as their text in the neutral form:
 // the store refuses values nested past 128 levels, and a message holds
 // them three levels down.
@@ -435,6 +442,7 @@ export class AttacheSession {
   #store;
   #sessionId;
   #ready;
+  #applies = 0;
 
   /**
    * @param {import("attache").SessionStore} store a MemorySessionStore or an IdbSessionStore
@@ -642,7 +650,8 @@ export class AttacheSession {
     // when its operation id turns out to be taken.
     for (let attempt = 0; ; attempt++) {
       if ((transaction.type === "replace_suffix" || attempt > 0) && (await this.#applied(id, key, transaction, digest))) return;
-      const turn = { state: { [key]: { type: transaction.type, digest } }, requireAbsent: [key] };
+      // When, so the oldest ids can go first.
+      const turn = { state: { [key]: { type: transaction.type, digest, at: Date.now() } }, requireAbsent: [key] };
       if (transaction.type === "append_items") {
         turn.messages = incoming;
       } else {
@@ -660,14 +669,30 @@ export class AttacheSession {
       }
       try {
         await this.#store.commitTurn(id, turn);
-        return;
       } catch (e) {
         // An append refused before its id was read: the id may be taken,
         // by this very transaction (stored redacted, then moved into a
         // refusing store, or with a secret registered since).
         if (e?.code === "CREDENTIAL" && transaction.type === "append_items" && attempt === 0 && (await this.#applied(id, key, transaction, digest))) return;
         if (e?.code !== "CONFLICT" || attempt >= 4) throw e;
+        continue;
       }
+      if (this.#applies++ % OPS_CHECK_EVERY === 0) {
+        // The transaction is stored: a failure here is tried again later.
+        await this.#forgetOldOperations(id).catch(() => {});
+      }
+      return;
     }
+  }
+
+  /** Deletes all but the newest OPS_KEPT operation ids (those stored without a time first). */
+  async #forgetOldOperations(id) {
+    const keys = await this.#store.listSessionStateKeys(id, { prefix: "agents/op/" });
+    if (keys.length <= OPS_KEPT) return;
+    const applied = [];
+    // loadSessionStates takes at most 10,000 keys a call.
+    for (let i = 0; i < keys.length; i += 10000) applied.push(...(await this.#store.loadSessionStates(id, keys.slice(i, i + 10000))));
+    const byAge = keys.map((key, i) => [typeof applied[i]?.at === "number" ? applied[i].at : 0, key]).sort((a, b) => a[0] - b[0]);
+    await Promise.all(byAge.slice(0, keys.length - OPS_KEPT).map(([, key]) => this.#store.deleteSessionState(id, key)));
   }
 }
