@@ -498,6 +498,25 @@ for (const [name, open] of Object.entries(stores)) {
       expect(await store.getSession("t")).not.toBeNull();
     });
 
+    it("remembers its newest 1,000 deleted threads, not every one it ever deleted", { timeout: 60000 }, async () => {
+      const store = await open();
+      const saver = new AttacheCheckpointSaver(store);
+      const late = (id) => saver.put({ ...thread(id), signal: AbortSignal.abort() }, checkpointAt(1), metadata(-1), { a: 1 });
+      await saver.deleteThread("again");
+      await saver.deleteThread("oldest");
+      for (let i = 0; i < 998; i++) await saver.deleteThread(`t${i}`);
+      // Deleted again, a thread's mark is the newest: "oldest" goes first.
+      await saver.deleteThread("again");
+      await saver.deleteThread("newest");
+      for (const id of ["again", "newest", "t0"]) {
+        await late(id);
+        expect(await store.getSession(id)).toBeNull();
+      }
+      // Forgotten: a stopped run's write makes it, as for any thread.
+      await late("oldest");
+      expect(await store.getSession("oldest")).not.toBeNull();
+    });
+
     it("a delete made while a live write makes its thread again stays marked", async () => {
       const store = await open();
       // createSession lands, then waits: the delete comes in between.

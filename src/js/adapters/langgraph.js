@@ -36,6 +36,8 @@ const enc = (component) =>
 const LIST_PAGE = 16;
 // The most keys loadSessionStates takes in one call.
 const LOAD_MAX = 10000;
+// Deleted threads remembered, against a stopped run's late writes.
+const DELETES_KEPT = 1000;
 const dec = decodeURIComponent;
 
 /**
@@ -613,7 +615,14 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
 
   /** A thread is a session: deleting it deletes the session, whatever else it held. */
   async deleteThread(threadId) {
-    if (typeof threadId === "string") this._deleted.set(threadId, {});
+    if (typeof threadId === "string") {
+      // Newest last; the oldest past DELETES_KEPT is forgotten: a stopped
+      // run writes late by moments, and a saver that deletes a thread per
+      // conversation would otherwise keep every id it ever deleted.
+      this._deleted.delete(threadId);
+      this._deleted.set(threadId, {});
+      if (this._deleted.size > DELETES_KEPT) this._deleted.delete(this._deleted.keys().next().value);
+    }
     await this.store.deleteSession(threadId);
   }
 }
