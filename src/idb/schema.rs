@@ -2,6 +2,7 @@
 //! stores it names, so a host's own stores in the same database survive.
 
 use idb::{Database, IndexParams, KeyPath, ObjectStoreParams};
+use wasm_bindgen::{JsCast, JsValue};
 
 /// The schema version this build writes.
 pub const VERSION: u32 = 1;
@@ -28,36 +29,45 @@ pub fn migrate(db: &Database, old_version: u32) -> Result<(), idb::Error> {
     Ok(())
 }
 
+/// Parameters with no prototype: IndexedDB reads inherited members too, so
+/// a polluted Object.prototype (`unique`, `autoIncrement`) at the first
+/// open would be written into the schema for good.
+fn bare<T: JsCast>() -> T {
+    js_sys::Object::create(JsValue::NULL.unchecked_ref::<js_sys::Object>()).unchecked_into()
+}
+
 fn v1(db: &Database) -> Result<(), idb::Error> {
-    let mut sessions = ObjectStoreParams::new();
+    let store = || ObjectStoreParams::from(bare::<web_sys::IdbObjectStoreParameters>());
+    let index = || Some(IndexParams::from(bare::<web_sys::IdbIndexParameters>()));
+    let mut sessions = store();
     sessions.key_path(Some(KeyPath::new_single("id")));
     db.create_object_store(SESSIONS, sessions)?;
 
-    let mut state = ObjectStoreParams::new();
+    let mut state = store();
     state.key_path(Some(KeyPath::new_array(["sessionId", "key"])));
     db.create_object_store(SESSION_STATE, state)?;
 
     // Auto-increment keys give one global append order across connections.
     // An activity_frames record is one append call's batch of frames.
-    let mut appended = ObjectStoreParams::new();
+    let mut appended = store();
     appended.auto_increment(true);
     let frames = db.create_object_store(ACTIVITY_FRAMES, appended.clone())?;
     frames.create_index(
         BY_REQUEST,
         KeyPath::new_array(["sessionId", "requestId"]),
-        Some(IndexParams::new()),
+        index(),
     )?;
     frames.create_index(
         BY_SESSION,
         KeyPath::new_single("sessionId"),
-        Some(IndexParams::new()),
+        index(),
     )?;
 
     let messages = db.create_object_store(MESSAGES, appended)?;
     messages.create_index(
         BY_SESSION,
         KeyPath::new_single("sessionId"),
-        Some(IndexParams::new()),
+        index(),
     )?;
     Ok(())
 }

@@ -209,6 +209,24 @@ test("an option inherited from Object.prototype (another library's pollution) is
   });
   assert.deepEqual(afterPollution, ["kept", 1]);
   idb.close();
+  // Nor when the schema is made: a `unique` there made every session's
+  // second frame batch and message a ConstraintError, for good.
+  const created = { unique: true, multiEntry: true, autoIncrement: true, keyPath: "x" };
+  for (const key of Object.keys(created)) Object.prototype[key] = created[key];
+  let fresh;
+  try {
+    fresh = await attache.IdbSessionStore.open({ name: `polluted-schema-${Date.now()}` });
+  } finally {
+    for (const key of Object.keys(created)) delete Object.prototype[key];
+  }
+  const { id: made } = await fresh.createSession();
+  for (const n of [1, 2]) {
+    await fresh.appendActivityFrames(made, "r", [{ n }]);
+    await fresh.appendMessages(made, [{ role: "user", content: `m${n}` }]);
+  }
+  assert.deepEqual((await fresh.loadActivityFrames(made, "r")).map((f) => f.n), [1, 2]);
+  assert.equal((await fresh.loadMessages(made)).length, 2);
+  fresh.close();
 });
 
 test("cacheControl is read as an options object: own keys, a typo named, INVALID_ARGUMENT", () => {
