@@ -65,11 +65,13 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
         v if v.as_bool() == Some(true) => Some(default_cache_control()),
         v if absent(&v) || v.as_bool() == Some(false) => None,
         // An object is read as options are: own keys, each getter once.
+        // One JSON cannot hold, or no object at all, goes in as null, which
+        // the core refuses: INVALID_ARGUMENT, whatever the value.
         v if v.is_object() => {
             let marker = Options::read_as(&v, "cacheControl", &["type", "ttl"])?;
-            Some(from_js(&marker.object(), "cacheControl")?)
+            Some(from_js(&marker.object(), "cacheControl").unwrap_or(Value::Null))
         }
-        v => Some(from_js(&v, "cacheControl")?),
+        _ => Some(Value::Null),
     };
     let reasoning_content = match get("reasoningContent") {
         v if absent(&v) => false,

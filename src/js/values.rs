@@ -220,7 +220,9 @@ impl Options {
     /// The options as read, in a new plain object: one copied whole as a
     /// value after (a session's) has had each getter run once.
     pub fn object(&self) -> JsValue {
-        let object = js_sys::Object::new();
+        // No prototype: a setter or read-only key on a polluted
+        // Object.prototype would take the value instead.
+        let object = js_sys::Object::create(JsValue::NULL.unchecked_ref::<js_sys::Object>());
         for (name, value) in self.0.iter().filter(|(_, v)| !v.is_undefined()) {
             let _ = js_sys::Reflect::set(&object, &JsValue::from_str(name), value);
         }

@@ -246,15 +246,27 @@ test("cacheControl is read as an options object: own keys, a typo named, INVALID
   assert.deepEqual(refused(new Map([["type", "ephemeral"]])), ["INVALID_ARGUMENT", "cacheControl"]);
   assert.deepEqual(refused({ get type() { throw new Error("getter"); } }), ["INVALID_ARGUMENT", "cacheControl.type"]);
   assert.deepEqual(refused({ type: "ephemeral", ttl: "2h" }), ["INVALID_ARGUMENT", "cacheControl"]);
+  // Values JSON cannot hold, inside it or as it, are the same mistake.
+  for (const wrong of [() => 1, 5n, NaN, "1h", "\ud800", { type: "ephemeral", ttl: 5n }, { type: new String("ephemeral") }, { type: "ephemeral", ttl: NaN }]) {
+    assert.deepEqual(refused(wrong), ["INVALID_ARGUMENT", "cacheControl"], String(wrong));
+  }
   // A getter runs once, and what it gave is what is sent.
   const pins = new AttachmentStore();
   pins.setAttachment({ kind: "memory", slug: "m", memory: "kept" });
   let reads = 0;
   const request = buildRequest({ format: "anthropic", history, attachments: pins.consolidatedMessage(),
     cacheControl: { type: "ephemeral", get ttl() { reads += 1; return "1h"; } } });
-  pins.free();
   assert.equal(reads, 1);
   assert.deepEqual(request.messages[0].content[0].cache_control, { type: "ephemeral", ttl: "1h" });
+  // A read-only `ttl` on a polluted Object.prototype does not take the value.
+  Object.defineProperty(Object.prototype, "ttl", { value: "5m", writable: false, configurable: true });
+  try {
+    const polluted = buildRequest({ format: "anthropic", history, attachments: pins.consolidatedMessage(), cacheControl: { type: "ephemeral", ttl: "1h" } });
+    assert.deepEqual(polluted.messages[0].content[0].cache_control, { type: "ephemeral", ttl: "1h" });
+  } finally {
+    delete Object.prototype.ttl;
+  }
+  pins.free();
 });
 
 test("free() with a wrong `this` is INVALID_THIS, not a silent no-op", () => {
