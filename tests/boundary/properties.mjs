@@ -237,8 +237,13 @@ export async function contract({ attache, fc, runs, sessions: shared }) {
   if (after !== sessionsBefore || stored.some((list) => list.length) || pinned.attachmentIds().join() !== "memory:m") {
     fail(`a refused id stored something: sessions ${after}, ${JSON.stringify(stored)}, pins ${pinned.attachmentIds()}`);
   }
-  // Letters no option has, and no word a credential check could take.
-  const key = fc.stringMatching(/^[bcdfghjklmnpqrstvwxz][bcdfghjklmnpqrstvwxz0-9]{0,8}$/);
+  // Nor a database, under a U+FFFD twin or a blank name.
+  const databases = typeof indexedDB === "object" && typeof indexedDB.databases === "function" ? await indexedDB.databases() : [];
+  const twin = databases.find(({ name }) => name.includes("\ufffd") || name.trim() === "");
+  if (twin) fail(`a refused name made database ${JSON.stringify(twin.name)}`);
+  // A start no option has (consonants alone made `ttl`), and no word a
+  // credential check could take.
+  const key = fc.stringMatching(/^[bcdfghjklmnpqrstvwxz0-9]{0,8}$/).map((k) => `zq${k}`);
   await fc.assert(fc.asyncProperty(key, fc.nat(options.length - 1), fc.constantFrom(1, undefined, null), async (k, at, v) => {
     const [label, where, call] = options[at];
     const error = await refusal(attache, () => call({ [k]: v }), `${label} with {${k}: ${v}}`);
