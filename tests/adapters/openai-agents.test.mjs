@@ -579,7 +579,10 @@ for (const [name, backend] of Object.entries(backends)) {
     it("keeps the newest 1,000 operation ids: one a turn would otherwise pile up for the session's life", async () => {
       const store = await backend().open();
       const { id } = await store.createSession({ id: "ops" });
-      const seeded = Object.fromEntries(Array.from({ length: 1010 }, (_, i) => [`agents/op/seed-${i}`, { type: "append_items", digest: "d", at: 1000 + i }]));
+      const seeded = Object.fromEntries(Array.from({ length: 1050 }, (_, i) => [`agents/op/seed-${i}`, { type: "append_items", digest: "d", at: 1000 + i }]));
+      // Stamped by a clock a day ahead (another device's, imported): older
+      // than what is written now, whatever they say.
+      for (let i = 0; i < 60; i++) seeded[`agents/op/ahead-${i}`] = { type: "append_items", digest: "d", at: Date.now() + 86400000 };
       seeded["agents/op/legacy"] = { transaction: { type: "append_items", items: [] } };
       await store.commitTurn(id, { state: seeded });
       const session = new AttacheSession(store, { sessionId: id });
@@ -587,9 +590,9 @@ for (const [name, backend] of Object.entries(backends)) {
       await session.applyHistoryTransaction({ operationId: "new", transaction });
       const keys = await store.listSessionStateKeys(id, { prefix: "agents/op/" });
       expect(keys).toHaveLength(1000);
-      // The oldest went: the one stored without a time first, then by time.
-      expect(keys.filter((key) => key === "agents/op/legacy" || /^agents\/op\/seed-([0-9]|10)$/.test(key))).toEqual([]);
-      expect(keys).toEqual(expect.arrayContaining(["agents/op/seed-11", "agents/op/new"]));
+      // The oldest went: those with no time or one ahead of now first, then by time.
+      expect(keys.filter((key) => /^agents\/op\/(legacy|ahead-.*|seed-([0-9]|[1-4][0-9]|50))$/.test(key))).toEqual([]);
+      expect(keys).toEqual(expect.arrayContaining(["agents/op/seed-51", "agents/op/new"]));
       // A repeat of a kept id still does nothing.
       await session.applyHistoryTransaction({ operationId: "new", transaction });
       expect(await session.getItems()).toEqual(items.slice(0, 1));
@@ -640,6 +643,14 @@ for (const [name, backend] of Object.entries(backends)) {
       await session.applyHistoryTransaction(append);
       expect(calls).toEqual(["commitTurn", "loadSessionState"]);
       expect(await session.getItems()).toEqual(items.slice(0, 4));
+      // The 16th transaction after the first counts them again; a repeat
+      // is no transaction.
+      calls.length = 0;
+      const empty = (operationId) => ({ operationId, transaction: { type: "append_items", items: [] } });
+      for (let i = 2; i < 16; i++) await session.applyHistoryTransaction(empty(`op-${i}`));
+      expect(calls.filter((call) => call !== "commitTurn")).toEqual([]);
+      await session.applyHistoryTransaction(empty("op-16"));
+      expect(calls.at(-1)).toBe("listSessionStateKeys");
     });
 
     it("a compaction replaces the whole history in one store call, or changes nothing", async () => {

@@ -31,7 +31,7 @@ import { depthOf, parseJson, randomFraction, stringifyJson, uriComponent, wellFo
 
 /** A key's component; one holding a lone surrogate has no URI form, and no key. */
 const enc = (component) =>
-  uriComponent(component, () => new TypeError("A thread's namespace, checkpoint id, channel, version or task id holds a lone surrogate (text cut through an emoji): it cannot name a key."));
+  uriComponent(component, () => new TypeError("A thread's namespace, checkpoint id, channel, version, task id or task path holds a lone surrogate (text cut through an emoji): it cannot name a key."));
 // Checkpoint records list() loads per call.
 const LIST_PAGE = 16;
 // The most keys loadSessionStates takes in one call.
@@ -586,7 +586,9 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     const checkpointId = required(config, "checkpoint_id", "put writes");
     const ns = identifier("config's configurable.checkpoint_ns", config.configurable.checkpoint_ns ?? "");
     identifier("task id", taskId);
-    if (taskPath != null) identifier("task path", taskPath);
+    // Refused here as put refuses a lone surrogate: stored, the store would
+    // name its own key.
+    if (taskPath != null) enc(identifier("task path", taskPath));
     if (!Array.isArray(writes)) throw new TypeError("putWrites needs its writes as an array.");
     // Nothing to keep: no session is made for it, as MemorySaver makes none.
     if (writes.length === 0) return;
@@ -596,9 +598,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     for (const [i, write] of writes.entries()) {
       if (!Array.isArray(write)) throw new TypeError("Each write must be a [channel, value] array.");
       const [channel, value] = write;
-      identifier("write's channel", channel);
-      // Refused here as put refuses it: stored, the store would name its own key.
-      enc(channel);
+      enc(identifier("write's channel", channel));
       // Own keys only: a channel named `toString` is no special one.
       const special = Object.hasOwn(WRITES_IDX_MAP, channel) ? WRITES_IDX_MAP[channel] : undefined;
       const idx = special ?? i;

@@ -18,8 +18,11 @@ const opKey = (operationId) =>
 // life (on disk, in every export).
 const OPS_KEPT = 1000;
 // How often an instance lists the ids to see whether any are past it: on
-// its first transaction (a page reloaded each turn), then every 16th.
+// its first transaction (a page reloaded each turn), then every 16th. They
+// are read and deleted only once OPS_SLACK more have come, at most
+// OPS_KEPT a time (a session from before this held one per turn).
 const OPS_CHECK_EVERY = 16;
+const OPS_SLACK = 100;
 // Tool arguments nested deeper are kept as their text in the neutral form:
 // the store refuses values nested past 128 levels, and a message holds
 // them three levels down.
@@ -685,14 +688,22 @@ export class AttacheSession {
     }
   }
 
-  /** Deletes all but the newest OPS_KEPT operation ids (those stored without a time first). */
+  /**
+   * Deletes the oldest operation ids past OPS_KEPT. Those stored without a
+   * time go first, and so do those stamped later than now: a clock that
+   * ran ahead (another device's, imported; this one's, set back since)
+   * wrote them, before the ids written now, which would otherwise go.
+   */
   async #forgetOldOperations(id) {
     const keys = await this.#store.listSessionStateKeys(id, { prefix: "agents/op/" });
-    if (keys.length <= OPS_KEPT) return;
+    if (keys.length <= OPS_KEPT + OPS_SLACK) return;
     const applied = [];
     // loadSessionStates takes at most 10,000 keys a call.
     for (let i = 0; i < keys.length; i += 10000) applied.push(...(await this.#store.loadSessionStates(id, keys.slice(i, i + 10000))));
-    const byAge = keys.map((key, i) => [typeof applied[i]?.at === "number" ? applied[i].at : 0, key]).sort((a, b) => a[0] - b[0]);
-    await Promise.all(byAge.slice(0, keys.length - OPS_KEPT).map(([, key]) => this.#store.deleteSessionState(id, key)));
+    const now = Date.now();
+    const age = (record) => (typeof record?.at === "number" && record.at <= now ? record.at : 0);
+    const byAge = keys.map((key, i) => [age(applied[i]), key]).sort((a, b) => a[0] - b[0]);
+    const excess = byAge.slice(0, Math.min(keys.length - OPS_KEPT, OPS_KEPT));
+    await Promise.all(excess.map(([, key]) => this.#store.deleteSessionState(id, key)));
   }
 }
