@@ -1004,3 +1004,42 @@ async fn a_stored_payload_that_is_not_json_is_a_typed_error_not_a_crash() {
     store.close();
     delete_database(&name).await;
 }
+
+/// IndexedDB reads the schema's and a transaction's parameters, and keys
+/// its records, with inherited members: read-only ones on a polluted
+/// Object.prototype made unique indexes, failed every call, or dropped a
+/// record's payload.
+#[wasm_bindgen_test]
+async fn a_polluted_object_prototype_changes_no_schema_transaction_or_record() {
+    let name = fresh_name("polluted");
+    let keys = "['durability', 'fast'], ['unique', true], ['multiEntry', true], ['autoIncrement', true], ['keyPath', 'x'], ['json', 'x']";
+    run_js(&format!(
+        "for (const [k, v] of [{keys}]) Object.defineProperty(Object.prototype, k, {{ value: v, writable: false, configurable: true }});"
+    ));
+    let result = async {
+        // Not the helper: a failed open must still undo the pollution.
+        let store = attache::idb::IdbSessionStore::open(
+            &name,
+            Durability::Relaxed,
+            Rc::new(attache::idb::BrowserEnvironment),
+        )
+        .await?;
+        store.create_session(new("s")).await?;
+        store
+            .append_activity_frames("s", "r", frames("a", 1))
+            .await?;
+        store
+            .append_activity_frames("s", "r", frames("b", 1))
+            .await?;
+        store.save_session_state("s", "k", json!(1)).await?;
+        let frames = store.load_activity_frames("s", Some("r")).await?;
+        let state = store.load_session_state("s", "k").await?;
+        Ok::<_, attache::Error>((frames.len(), state))
+    }
+    .await;
+    run_js(&format!(
+        "for (const [k] of [{keys}]) delete Object.prototype[k];"
+    ));
+    assert_eq!(result.unwrap(), (2, Some(json!(1))));
+    delete_database(&name).await;
+}

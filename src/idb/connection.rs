@@ -263,15 +263,17 @@ impl Connection {
     ) -> Result<Tx, Error> {
         let names: Array = stores.iter().map(|s| JsValue::from_str(s)).collect();
         let mode = JsValue::from_str(if write { "readwrite" } else { "readonly" });
-        // Set on reads too: IndexedDB reads inherited members, so a
-        // `durability` on a polluted Object.prototype failed every read.
-        let durability = if write {
-            self.shared.durability.as_str()
-        } else {
-            "default"
-        };
-        let options = Object::new();
-        let _ = Reflect::set(&options, &"durability".into(), &durability.into());
+        // No prototype: IndexedDB reads inherited members, so a
+        // `durability` on a polluted Object.prototype failed every read (a
+        // read-only one, every write: it refused the write's own).
+        let options = Object::create(JsValue::NULL.unchecked_ref::<Object>());
+        if write {
+            let _ = Reflect::set(
+                &options,
+                &"durability".into(),
+                &self.shared.durability.as_str().into(),
+            );
+        }
         let open: Function = Reflect::get(db, &"transaction".into())
             .map_err(|e| from_js(&e))?
             .unchecked_into();

@@ -10,7 +10,9 @@ use crate::session::SessionInfo;
 use crate::Error;
 
 pub fn record(fields: &[(&str, &str)], json: String) -> JsValue {
-    let record = Object::new();
+    // No prototype: a read-only key on a polluted Object.prototype would
+    // refuse the value, and the record go in without it.
+    let record = Object::create(JsValue::NULL.unchecked_ref::<Object>());
     for (name, value) in fields {
         let _ = Reflect::set(&record, &(*name).into(), &(*value).into());
     }

@@ -57,17 +57,9 @@ fn v1(db: &Database) -> Result<(), idb::Error> {
         KeyPath::new_array(["sessionId", "requestId"]),
         index(),
     )?;
-    frames.create_index(
-        BY_SESSION,
-        KeyPath::new_single("sessionId"),
-        index(),
-    )?;
+    frames.create_index(BY_SESSION, KeyPath::new_single("sessionId"), index())?;
 
     let messages = db.create_object_store(MESSAGES, appended)?;
-    messages.create_index(
-        BY_SESSION,
-        KeyPath::new_single("sessionId"),
-        index(),
-    )?;
+    messages.create_index(BY_SESSION, KeyPath::new_single("sessionId"), index())?;
     Ok(())
 }

@@ -208,6 +208,18 @@ test("an option inherited from Object.prototype (another library's pollution) is
     return [(await idb.getSession(stored))?.id, await idb.loadSessionState(stored, "k")];
   });
   assert.deepEqual(afterPollution, ["kept", 1]);
+  // A read-only `json` refused a record's own payload: the write resolved,
+  // and the session was gone. (A read-only `durability` breaks
+  // fake-indexeddb's own transactions, so only browsers can show that one.)
+  Object.defineProperty(Object.prototype, "json", { value: "x", writable: false, configurable: true });
+  try {
+    await idb.updateSession(stored, { title: "kept whole" });
+    await idb.saveSessionState(stored, "k", 2);
+  } finally {
+    delete Object.prototype.json;
+  }
+  assert.equal((await idb.getSession(stored)).title, "kept whole");
+  assert.equal(await idb.loadSessionState(stored, "k"), 2);
   idb.close();
   // Nor when the schema is made: a `unique` there made every session's
   // second frame batch and message a ConstraintError, for good.
