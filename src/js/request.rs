@@ -64,12 +64,21 @@ fn build(options: &JsValue) -> Result<JsValue, Error> {
     let cache_control = match get("cacheControl") {
         v if v.as_bool() == Some(true) => Some(default_cache_control()),
         v if absent(&v) || v.as_bool() == Some(false) => None,
-        // An object is read as options are: own keys, each getter once.
-        // One JSON cannot hold, or no object at all, goes in as null, which
-        // the core refuses: INVALID_ARGUMENT, whatever the value.
+        // An object is read as options are: own keys, each getter once; a
+        // value in it JSON cannot hold is the caller's mistake too, at its
+        // path, with what a toJSON threw as the cause. No object at all
+        // goes in as null, which the core refuses.
         v if v.is_object() => {
             let marker = Options::read_as(&v, "cacheControl", &["type", "ttl"])?;
-            Some(from_js(&marker.object(), "cacheControl").unwrap_or(Value::Null))
+            Some(
+                from_js(&marker.object(), "cacheControl").map_err(|e| match e {
+                    Error::InvalidValue { path, reason } => Error::InvalidArgument {
+                        field: path,
+                        reason,
+                    },
+                    e => e,
+                })?,
+            )
         }
         _ => Some(Value::Null),
     };

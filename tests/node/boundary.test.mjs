@@ -258,9 +258,18 @@ test("cacheControl is read as an options object: own keys, a typo named, INVALID
   assert.deepEqual(refused(new Map([["type", "ephemeral"]])), ["INVALID_ARGUMENT", "cacheControl"]);
   assert.deepEqual(refused({ get type() { throw new Error("getter"); } }), ["INVALID_ARGUMENT", "cacheControl.type"]);
   assert.deepEqual(refused({ type: "ephemeral", ttl: "2h" }), ["INVALID_ARGUMENT", "cacheControl"]);
-  // Values JSON cannot hold, inside it or as it, are the same mistake.
-  for (const wrong of [() => 1, 5n, NaN, "1h", "\ud800", { type: "ephemeral", ttl: 5n }, { type: new String("ephemeral") }, { type: "ephemeral", ttl: NaN }]) {
-    assert.deepEqual(refused(wrong), ["INVALID_ARGUMENT", "cacheControl"], String(wrong));
+  // Values JSON cannot hold, as it or inside it, are the same mistake.
+  for (const wrong of [() => 1, 5n, NaN, "1h", "\ud800"]) assert.deepEqual(refused(wrong), ["INVALID_ARGUMENT", "cacheControl"], String(wrong));
+  for (const [wrong, at] of [[{ type: "ephemeral", ttl: 5n }, "ttl"], [{ type: new String("ephemeral") }, "type"], [{ type: "ephemeral", ttl: NaN }, "ttl"]]) {
+    assert.deepEqual(refused(wrong), ["INVALID_ARGUMENT", `cacheControl.${at}`], at);
+  }
+  // What a toJSON in it threw is the cause.
+  const down = new Error("toJSON down");
+  try {
+    buildRequest({ format: "anthropic", history, cacheControl: { type: "ephemeral", ttl: { toJSON() { throw down; } } } });
+    assert.fail("built");
+  } catch (e) {
+    assert.deepEqual([e.code, e.field, e.cause], ["INVALID_ARGUMENT", "cacheControl.ttl", down]);
   }
   // A getter runs once, and what it gave is what is sent.
   const pins = new AttachmentStore();
