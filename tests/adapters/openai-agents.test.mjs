@@ -4,7 +4,7 @@
 // after a reload (a new store opened on the same IndexedDB database).
 import "fake-indexeddb/auto";
 import vm from "node:vm";
-import { describe, it, expect } from "vitest";
+import { describe, it, expect, vi } from "vitest";
 import { Agent, MemorySession, OutputGuardrailTripwireTriggered, protocol, run, tool, UserError } from "@openai/agents-core";
 import { ScriptedModel, assistantMessage, functionCall } from "@openai/agents-core/testing";
 import { z } from "zod";
@@ -593,6 +593,22 @@ for (const [name, backend] of Object.entries(backends)) {
       // The oldest went: those with no time or one ahead of now first, then by time.
       expect(keys.filter((key) => /^agents\/op\/(legacy|ahead-.*|seed-([0-9]|[1-4][0-9]|50))$/.test(key))).toEqual([]);
       expect(keys).toEqual(expect.arrayContaining(["agents/op/seed-51", "agents/op/new"]));
+      // An id applied while the clock ran an hour ahead, then set right: it
+      // looks the oldest, but this instance applied it, and keeps it.
+      const now = Date.now;
+      const ahead = vi.spyOn(Date, "now").mockImplementation(() => now() + 3600000);
+      try {
+        await session.applyHistoryTransaction({ operationId: "stepped", transaction: { type: "append_items", items: [] } });
+      } finally {
+        ahead.mockRestore();
+      }
+      await store.commitTurn(id, { state: Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`agents/op/more-${i}`, { type: "append_items", digest: "d", at: 500 + i }])) });
+      // The 16th transaction after the first checks again.
+      for (let i = 0; i < 15; i++) await session.applyHistoryTransaction({ operationId: `then-${i}`, transaction: { type: "append_items", items: [] } });
+      const after = await store.listSessionStateKeys(id, { prefix: "agents/op/" });
+      expect(after).toHaveLength(1000);
+      expect(after).toEqual(expect.arrayContaining(["agents/op/stepped", "agents/op/new", "agents/op/then-14"]));
+      expect(after.filter((key) => key.startsWith("agents/op/more-"))).toEqual([]);
       // A repeat of a kept id still does nothing.
       await session.applyHistoryTransaction({ operationId: "new", transaction });
       expect(await session.getItems()).toEqual(items.slice(0, 1));

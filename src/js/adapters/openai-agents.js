@@ -23,6 +23,7 @@ const OPS_KEPT = 1000;
 // OPS_KEPT a time (a session from before this held one per turn).
 const OPS_CHECK_EVERY = 16;
 const OPS_SLACK = 100;
+const OPS_RECENT = 64;
 // Tool arguments nested deeper are kept as their text in the neutral form:
 // the store refuses values nested past 128 levels, and a message holds
 // them three levels down.
@@ -446,6 +447,10 @@ export class AttacheSession {
   #sessionId;
   #ready;
   #applies = 0;
+  // The ids this instance applied lately, never pruned: the runner repeats
+  // an id only within a run, on the session it holds, and a clock stepped
+  // back since would otherwise make them look the oldest.
+  #recent = [];
 
   /**
    * @param {import("attache").SessionStore} store a MemorySessionStore or an IdbSessionStore
@@ -680,6 +685,7 @@ export class AttacheSession {
         if (e?.code !== "CONFLICT" || attempt >= 4) throw e;
         continue;
       }
+      this.#recent = [...this.#recent.slice(1 - OPS_RECENT), key];
       if (this.#applies++ % OPS_CHECK_EVERY === 0) {
         // The transaction is stored: a failure here is tried again later.
         await this.#forgetOldOperations(id).catch(() => {});
@@ -693,6 +699,7 @@ export class AttacheSession {
    * time go first, and so do those stamped later than now: a clock that
    * ran ahead (another device's, imported; this one's, set back since)
    * wrote them, before the ids written now, which would otherwise go.
+   * This instance's recent ids stay whatever their time.
    */
   async #forgetOldOperations(id) {
     const keys = await this.#store.listSessionStateKeys(id, { prefix: "agents/op/" });
@@ -702,7 +709,7 @@ export class AttacheSession {
     for (let i = 0; i < keys.length; i += 10000) applied.push(...(await this.#store.loadSessionStates(id, keys.slice(i, i + 10000))));
     const now = Date.now();
     const age = (record) => (typeof record?.at === "number" && record.at <= now ? record.at : 0);
-    const byAge = keys.map((key, i) => [age(applied[i]), key]).sort((a, b) => a[0] - b[0]);
+    const byAge = keys.map((key, i) => [age(applied[i]), key]).filter(([, key]) => !this.#recent.includes(key)).sort((a, b) => a[0] - b[0]);
     const excess = byAge.slice(0, Math.min(keys.length - OPS_KEPT, OPS_KEPT));
     await Promise.all(excess.map(([, key]) => this.#store.deleteSessionState(id, key)));
   }
