@@ -124,10 +124,10 @@ impl Counter {
                 let scaled = per_message
                     .iter()
                     .fold(0_u64, |sum, c| sum.saturating_add(c.saturating_mul(den)));
-                let overhead = overhead
-                    .saturating_mul(num)
-                    .saturating_mul(per_message.len() as u64);
-                scaled.saturating_add(overhead) / num
+                // (scaled + overhead × num × n) / num, with the overhead
+                // added whole: scaled by num first, it saturated, and a
+                // larger overhead counted less.
+                (scaled / num).saturating_add(overhead.saturating_mul(per_message.len() as u64))
             }
         };
         count.min(super::MAX_SAFE)

@@ -148,6 +148,12 @@ fn a_custom_ratio_is_read_as_the_decimal_it_prints_as() {
     let most = Counter::ratio(0.01, u64::MAX).unwrap();
     assert_eq!(most.count_chars(&[u64::MAX, 1]), (1 << 53) - 1);
     assert_eq!(Counter::Heuristic.count_chars(&[u64::MAX]), (1 << 53) - 1);
+    // A large per-message overhead counts whole, up to that most.
+    let heavy = Counter::ratio(3.333_333_3, 1_000_000_000_000).unwrap();
+    assert_eq!(heavy.count_chars(&[0]), 1_000_000_000_000);
+    let heaviest = Counter::ratio(9_999.999, (1 << 53) - 1).unwrap();
+    assert_eq!(heaviest.count_chars(&[0]), (1 << 53) - 1);
+    assert_eq!(heaviest.count_chars(&[0, 0]), (1 << 53) - 1);
 }
 
 #[test]
