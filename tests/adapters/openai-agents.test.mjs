@@ -145,6 +145,12 @@ for (const [name, backend] of Object.entries(backends)) {
       await session.addItems([pair]);
       const stored = await store.loadMessages("odd");
       expect(stored.at(-1).content[0].arguments).toEqual({ t: "😀" });
+      // A number JSON.parse makes Infinity (MemorySession stores the item): as text.
+      const huge = { ...functionCall("calc", {}, { callId: "call_h", id: "fc_h" }), arguments: '{"base":10,"result":[-1E999]}' };
+      await session.addItems([huge]);
+      expect((await store.loadMessages("odd")).at(-1).content[0].arguments).toEqual({ text: huge.arguments });
+      expect((await session.getItems()).at(-1)).toEqual(huge);
+      await session.popItem();
       await session.popItem();
       await session.popItem();
       // The suffix the runner holds still has the surrogate; it matches.

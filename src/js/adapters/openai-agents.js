@@ -35,11 +35,16 @@ function textOf(content) {
   return content.map((part) => (typeof part?.text === "string" ? part.text : typeof part?.refusal === "string" ? part.refusal : "")).join("");
 }
 
+const infinite = (value) =>
+  typeof value === "number" ? !Number.isFinite(value) : value !== null && typeof value === "object" && Object.values(value).some(infinite);
+
 function argumentsOf(text) {
   try {
     if (depthOf(String(text)) > ARGUMENTS_DEPTH) return { text: String(text) };
     // Keys that U+FFFD would make one: kept as text, as arguments that are not JSON are.
     const parsed = parseJson(wellFormedJson(String(text), () => new SyntaxError("keys")));
+    // A number past ±1.8e308 parses as Infinity, which the store refuses: kept as text too.
+    if (infinite(parsed)) return { text: String(text) };
     return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : { value: parsed };
   } catch {
     return { text: String(text ?? "") };
