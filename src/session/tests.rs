@@ -694,3 +694,23 @@ fn an_export_is_the_shared_document_and_stops_at_its_limit() {
         ("INVALID_VALUE", Some("result"))
     );
 }
+
+#[test]
+fn a_session_record_with_float_times_from_late_november_builds_still_reads() {
+    let record = |at: &str| {
+        let text = format!(
+            r#"{{"id":"old","title":"chat","createdAt":{at},"updatedAt":{at},"meta":{{}}}}"#
+        );
+        super::SessionInfo::from_value(&json::parse(&text).unwrap())
+    };
+    let old = record("1764442727000.0").unwrap();
+    assert_eq!(
+        (old.created_at, old.updated_at),
+        (1_764_442_727_000.0, 1_764_442_727_000.0)
+    );
+    assert!(record("1764442727000").is_ok());
+    // Whole numbers only, as before.
+    for bad in ["1764442727000.5", "1.5", "-1", "1e3", "\"1\""] {
+        assert_eq!(record(bad).unwrap_err().0, "createdAt", "{bad}");
+    }
+}
