@@ -620,6 +620,23 @@ for (const [name, backend] of Object.entries(backends)) {
       expect(await session.getItems()).toEqual(items.slice(0, 1));
     });
 
+    it("a broken clock (NaN, a throw) stamps an operation id 0, as the stores take one", async () => {
+      const store = await backend().open();
+      const session = new AttacheSession(store, { sessionId: "clock" });
+      // fake-indexeddb itself fails when Date.now throws.
+      const broken = name === "MemorySessionStore" ? [() => NaN, () => { throw new Error("clock"); }] : [() => NaN];
+      for (const [n, now] of broken.entries()) {
+        const spy = vi.spyOn(Date, "now").mockImplementation(now);
+        try {
+          await session.applyHistoryTransaction({ operationId: `op-${n}`, transaction: { type: "append_items", items: items.slice(0, 1) } });
+        } finally {
+          spy.mockRestore();
+        }
+        expect((await store.loadSessionState("clock", `agents/op/op-${n}`)).at).toBe(0);
+      }
+      expect(await session.getItems()).toEqual(broken.map(() => items[0]));
+    });
+
     it("an operation id keeps a digest, not a copy, and still tells transactions apart in any key order", async () => {
       const store = await backend().open();
       const session = new AttacheSession(store);

@@ -35,6 +35,16 @@ function textOf(content) {
   return content.map((part) => (typeof part?.text === "string" ? part.text : typeof part?.refusal === "string" ? part.refusal : "")).join("");
 }
 
+/** Now, in whole ms; 0 from a broken clock (NaN, a throw), as the stores take one. */
+function clock() {
+  try {
+    const ms = Date.now();
+    return Number.isFinite(ms) && ms > 0 ? Math.floor(ms) : 0;
+  } catch {
+    return 0;
+  }
+}
+
 const infinite = (value) =>
   typeof value === "number" ? !Number.isFinite(value) : value !== null && typeof value === "object" && Object.values(value).some(infinite);
 
@@ -664,7 +674,7 @@ export class AttacheSession {
     for (let attempt = 0; ; attempt++) {
       if ((transaction.type === "replace_suffix" || attempt > 0) && (await this.#applied(id, key, transaction, digest))) return;
       // When, so the oldest ids can go first.
-      const turn = { state: { [key]: { type: transaction.type, digest, at: Date.now() } }, requireAbsent: [key] };
+      const turn = { state: { [key]: { type: transaction.type, digest, at: clock() } }, requireAbsent: [key] };
       if (transaction.type === "append_items") {
         turn.messages = incoming;
       } else {
@@ -712,7 +722,7 @@ export class AttacheSession {
     const applied = [];
     // loadSessionStates takes at most 10,000 keys a call.
     for (let i = 0; i < keys.length; i += 10000) applied.push(...(await this.#store.loadSessionStates(id, keys.slice(i, i + 10000))));
-    const now = Date.now();
+    const now = clock();
     const age = (record) => (typeof record?.at === "number" && record.at <= now ? record.at : 0);
     const byAge = keys.map((key, i) => [age(applied[i]), key]).filter(([, key]) => !this.#recent.includes(key)).sort((a, b) => a[0] - b[0]);
     const excess = byAge.slice(0, Math.min(keys.length - OPS_KEPT, OPS_KEPT));
