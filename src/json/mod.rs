@@ -29,9 +29,13 @@ pub enum Value {
 pub struct Number(String);
 
 impl Number {
-    /// The number as a whole count, if it is written as one.
+    /// The number as a whole count, if it is written as one: `N` or `N.0`
+    /// (as serde_json writes a whole f64, which builds of 29-30 November
+    /// stored session times as).
+    #[inline(never)]
     pub fn as_u64(&self) -> Option<u64> {
-        self.0.parse().ok()
+        let text = self.0.strip_suffix(".0").unwrap_or(&self.0);
+        text.parse().ok()
     }
 
     /// The text it was written as.

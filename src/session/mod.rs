@@ -66,13 +66,10 @@ impl SessionInfo {
         let text = |name: &'static str| value[name].as_str().ok_or((name, "must be a string"));
         // Not bounded here: a record stored before imports capped times
         // still lists. An import checks the bound.
-        // Builds of 29-30 November stored times as floats, `N.0`.
-        let whole = |text: &str| text.strip_suffix(".0").unwrap_or(text).parse::<u64>().ok();
-        let time = |name: &'static str| match &value[name] {
-            Value::Number(ms) => whole(ms.as_str())
-                .map(|ms| ms as f64)
-                .ok_or((name, TIME_RANGE)),
-            _ => Err((name, TIME_RANGE)),
+        // as_u64 reads `N.0` too: builds of 29-30 November stored times so.
+        let time = |name: &'static str| match value[name].as_u64() {
+            Some(ms) => Ok(ms as f64),
+            None => Err((name, TIME_RANGE)),
         };
         Ok(Self {
             id: text("id")?.to_owned(),
