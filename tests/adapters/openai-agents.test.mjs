@@ -635,6 +635,17 @@ for (const [name, backend] of Object.entries(backends)) {
         expect((await store.loadSessionState("clock", `agents/op/op-${n}`)).at).toBe(0);
       }
       expect(await session.getItems()).toEqual(broken.map(() => items[0]));
+      // Nor does it prune: every stamp would look ahead of it, and the
+      // newest ids could go first.
+      await store.commitTurn("clock", { state: Object.fromEntries(Array.from({ length: 1200 }, (_, i) => [`agents/op/s-${i}`, { type: "append_items", digest: "d", at: i + 1 }])) });
+      const fresh = new AttacheSession(store, { sessionId: "clock" });
+      const spy = vi.spyOn(Date, "now").mockImplementation(() => NaN);
+      try {
+        await fresh.applyHistoryTransaction({ operationId: "op-late", transaction: { type: "append_items", items: [] } });
+      } finally {
+        spy.mockRestore();
+      }
+      expect(await store.listSessionStateKeys("clock", { prefix: "agents/op/" })).toHaveLength(1200 + broken.length + 1);
     });
 
     it("an operation id keeps a digest, not a copy, and still tells transactions apart in any key order", async () => {

@@ -723,6 +723,8 @@ export class AttacheSession {
     // loadSessionStates takes at most 10,000 keys a call.
     for (let i = 0; i < keys.length; i += 10000) applied.push(...(await this.#store.loadSessionStates(id, keys.slice(i, i + 10000))));
     const now = clock();
+    // A broken clock tells no ages: every stamp would look ahead of it.
+    if (now === 0) return;
     const age = (record) => (typeof record?.at === "number" && record.at <= now ? record.at : 0);
     const byAge = keys.map((key, i) => [age(applied[i]), key]).filter(([, key]) => !this.#recent.includes(key)).sort((a, b) => a[0] - b[0]);
     const excess = byAge.slice(0, Math.min(keys.length - OPS_KEPT, OPS_KEPT));
