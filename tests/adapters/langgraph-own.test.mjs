@@ -350,6 +350,24 @@ for (const [name, open] of Object.entries(stores)) {
         await expect(saver.putWrites(at, writes, "task3", path)).rejects.toThrow(new TypeError("A thread's namespace, checkpoint id, channel, version, task id or task path holds a lone surrogate (text cut through an emoji): it cannot name a key."));
       }
       expect((await saver.getTuple(at)).pendingWrites).toHaveLength(2);
+      // A credential in a component would be URI-encoded past the guard:
+      // refused before anything is stored.
+      const dsn = "postgres://admin:S3cr3tP4ssw0rd@db.example.com/app";
+      const credential = new TypeError("A thread's namespace, checkpoint id, channel, version, task id or task path holds what looks like a credential (url_password): it cannot name a key.");
+      await expect(saver.put({ configurable: { thread_id: "u", checkpoint_ns: dsn } }, { ...cp, id: "Y" }, metadata(1), {})).rejects.toThrow(credential);
+      await expect(saver.put(at, { ...cp, id: "Y", channel_versions: { a: dsn } }, metadata(1), { a: dsn })).rejects.toThrow(credential);
+      await expect(saver.putWrites(at, [["a", 1]], dsn)).rejects.toThrow(credential);
+      await expect(saver.putWrites({ configurable: { ...at.configurable, checkpoint_id: dsn } }, [["a", 1]], "t")).rejects.toThrow(credential);
+      expect(JSON.stringify(await store.exportSession("u"))).not.toContain("S3cr3tP4ssw0rd");
+      // Too long for a key once encoded: named by what it is.
+      await expect(saver.put({ configurable: { thread_id: "u", checkpoint_ns: "é".repeat(700) } }, { ...cp, id: "Y" }, metadata(1), {}))
+        .rejects.toThrow(new TypeError("The key of checkpoint Y is longer than 4096 UTF-16 code units once URI-encoded: it cannot be stored."));
+      // A refusal's name is cut, as a log keeps it.
+      const long = "c".repeat(3000);
+      const refused = await saver.put(at, { ...cp, id: "Z2", channel_values: { [long]: "sk-proj-" + "Zx9".repeat(16) }, channel_versions: { [long]: 1 } }, metadata(1), { [long]: 1 }).catch((e) => e);
+      expect(refused.code).toBe("CREDENTIAL");
+      expect(refused.message).toMatch(/ \(channel "c{191}…\)$/);
+      expect(refused.message.length).toBeLessThan(1500);
     });
 
     it("an id that is no string, or a value the serializer cannot write, is refused before it is stored", async () => {

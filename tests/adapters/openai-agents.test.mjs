@@ -503,6 +503,16 @@ for (const [name, backend] of Object.entries(backends)) {
       const session = new AttacheSession(store);
       const append = { operationId: "a\ud800", transaction: { type: "append_items", items: [{ role: "user", content: "x" }] } };
       await expect(session.applyHistoryTransaction(append)).rejects.toBeInstanceOf(UserError);
+      // Nor one holding a credential (URI-encoded in its key, the guard
+      // would not see it), or too long for a key.
+      const dsn = "postgres://admin:S3cr3tP4ssw0rd@db.example.com/app";
+      await expect(session.applyHistoryTransaction({ ...append, operationId: dsn })).rejects.toThrow(new UserError("Session history transaction operationId holds what looks like a credential (url_password): it cannot name a key."));
+      await expect(session.applyHistoryTransaction({ ...append, operationId: "é".repeat(1400) })).rejects.toThrow(/longer than 4086/);
+      // Items nested past what the guard reads: refused before the session is made.
+      let deep = "x";
+      for (let i = 0; i < 140; i++) deep = { a: deep };
+      const nested = { type: "append_items", items: [{ role: "user", content: "x", providerData: deep }] };
+      await expect(session.applyHistoryTransaction({ operationId: "deep", transaction: nested })).rejects.toThrow(/^Session history transaction items cannot be stored/);
       expect(await store.listSessions()).toEqual([]);
     });
 

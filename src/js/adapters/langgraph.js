@@ -29,13 +29,33 @@ import {
 import { redactCredentials } from "./attache.js";
 import { depthOf, parseJson, randomFraction, stringifyJson, uriComponent, wellFormedJson } from "./json-text.js";
 
-/** A key's component; one holding a lone surrogate has no URI form, and no key. */
-const enc = (component) =>
-  uriComponent(component, () => new TypeError("A thread's namespace, checkpoint id, channel, version, task id or task path holds a lone surrogate (text cut through an emoji): it cannot name a key."));
+const COMPONENTS = "A thread's namespace, checkpoint id, channel, version, task id or task path";
+/**
+ * A key's component. One holding a lone surrogate has no URI form, and no
+ * key; one holding a credential names none either: URI-encoded
+ * (`%3A`, `%40`), the store's guard would no longer see it.
+ */
+const enc = (component) => {
+  const encoded = uriComponent(component, () => new TypeError(`${COMPONENTS} holds a lone surrogate (text cut through an emoji): it cannot name a key.`));
+  const [found] = redactCredentials(component).redactions;
+  if (found) throw new TypeError(`${COMPONENTS} holds what looks like a credential (${found.kind}): it cannot name a key.`);
+  return encoded;
+};
+/** What a refused key held, as an error's message may show it: no secret, cut as a log keeps it. */
+function shownName(name) {
+  try {
+    const text = redactCredentials(name).value;
+    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  } catch {
+    return "a name that cannot be shown";
+  }
+}
 // Checkpoint records list() loads per call.
 const LIST_PAGE = 16;
 // The most keys loadSessionStates takes in one call.
 const LOAD_MAX = 10000;
+// The store's longest key, in UTF-16 code units.
+const KEY_MAX = 4096;
 // Deleted threads remembered, against a stopped run's late writes.
 const DELETES_KEPT = 1000;
 const dec = decodeURIComponent;
@@ -301,6 +321,12 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
    * `names`, which a graph's user knows.
    */
   async _commit(threadId, turn, names, config) {
+    // The store names a key past its limit only as `state`: named here.
+    for (const key of [...Object.keys(turn.state ?? {}), ...Object.keys(turn.stateIfAbsent ?? {})]) {
+      if (key.length > KEY_MAX) {
+        throw new TypeError(`${names[key] === undefined ? "A key" : `The key of ${shownName(names[key])}`} is longer than ${KEY_MAX} UTF-16 code units once URI-encoded: it cannot be stored.`);
+      }
+    }
     try {
       try {
         return await this.store.commitTurn(threadId, turn);
@@ -324,15 +350,17 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     } catch (e) {
       const field = typeof e?.field === "string" ? e.field : "";
       // Keys are named as JS reaches them: `state["lg/c//…"]`.
+      // A long path comes cut, ending in "…": the key it starts.
+      const cut = field.endsWith("…") ? field.slice(0, -1) : undefined;
       const key = Object.keys(names).find((k) =>
         [`state[${stringifyJson(k)}]`, `stateIfAbsent[${stringifyJson(k)}]`].some(
-          (at) => field === at || field.startsWith(`${at}.`) || field.startsWith(`${at}[`),
+          (at) => field === at || field.startsWith(`${at}.`) || field.startsWith(`${at}[`) || (cut !== undefined && at.startsWith(cut)),
         ),
       );
       if (key !== undefined && typeof e.message === "string") {
         // A frozen error keeps its message: the refusal matters more.
         try {
-          e.message += ` (${names[key]})`;
+          e.message += ` (${shownName(names[key])})`;
         } catch {}
       }
       throw e;

@@ -11,8 +11,18 @@ import { UserError, protocol } from "@openai/agents-core";
 import { redactCredentials } from "./attache.js";
 import { depthOf, parseJson, stringifyJson, uriComponent, wellFormed, wellFormedJson } from "./json-text.js";
 
-const opKey = (operationId) =>
-  `agents/op/${uriComponent(operationId, () => new UserError("Session history transaction operationId must not hold a lone surrogate."))}`;
+/**
+ * The operation id's key. A credential in the id names none: URI-encoded
+ * (`%3A`, `%40`), the store's guard would no longer see it.
+ */
+function opKey(operationId) {
+  const key = `agents/op/${uriComponent(operationId, () => new UserError("Session history transaction operationId must not hold a lone surrogate."))}`;
+  const [found] = redactCredentials(operationId).redactions;
+  if (found) throw new UserError(`Session history transaction operationId holds what looks like a credential (${found.kind}): it cannot name a key.`);
+  // The store's longest key: past it, the store would name its own argument.
+  if (key.length > 4096) throw new UserError("Session history transaction operationId is longer than 4086 UTF-16 code units once URI-encoded.");
+  return key;
+}
 // Operation ids kept per session. A retry repeats an id within its run's
 // few turns; kept for good, one id a turn would pile up for the session's
 // life (on disk, in every export).
@@ -650,7 +660,16 @@ export class AttacheSession {
     const { key, transaction } = checkedTransaction(args);
     // Checked before the session is made, as addItems checks.
     const incoming = (transaction.type === "append_items" ? transaction.items : transaction.replacement).map(toMessage);
-    return this.#onSession((id) => this.#apply(id, key, transaction, incoming));
+    // Redacted once, whatever the retries, and before the session is made:
+    // items it cannot read (nested past 128 levels) are refused as the
+    // store's other refusals are.
+    let redacted;
+    try {
+      redacted = redactCredentials(transaction).value;
+    } catch (e) {
+      throw userError(`Session history transaction items cannot be stored: ${shown(e?.message)}`, e);
+    }
+    return this.#onSession((id) => this.#apply(id, key, transaction, incoming, redacted));
   }
 
   /** Whether this transaction took operation key `key` already; another that took it is a UserError. */
@@ -661,10 +680,9 @@ export class AttacheSession {
     throw new UserError("Session history operation was already applied with a different transaction.");
   }
 
-  async #apply(id, key, transaction, incoming) {
-    // Redacted once, whatever the retries: the digest, and the suffix as a
-    // redacting store would keep it (the transaction came through transactionAsStored).
-    const redacted = redactCredentials(transaction).value;
+  async #apply(id, key, transaction, incoming, redacted) {
+    // The digest, and the suffix, as a redacting store would keep them (the
+    // transaction came through transactionAsStored).
     const digest = digestOf(redacted);
     const expected = transaction.type === "replace_suffix" ? canonical(redacted.expectedSuffix) : undefined;
     // Another writer may come between the read and the commit: the commit
