@@ -68,7 +68,9 @@ pub fn from_anthropic(
     from(&input, anthropic::from_anthropic)
 }
 
-/// `generateText({ model, messages: toAiSdk(history) })`
+/// `generateText({ model, ...buildRequest({ format: "ai-sdk", history }) })`
+/// sends these: AI SDK 7 takes a system message only as `instructions`,
+/// which `buildRequest` moves it to, and `toAiSdk(history)` keeps in the list.
 #[wasm_bindgen(js_name = toAiSdk, unchecked_return_type = "AiSdkMessage[]")]
 pub fn to_ai_sdk(
     #[wasm_bindgen(unchecked_param_type = "readonly MessageInput[]")] messages: JsValue,

@@ -115,7 +115,7 @@ export interface AiSdkReasoningPart { type: "reasoning"; text: string; providerO
 export interface AiSdkToolCallPart { type: "tool-call"; toolCallId: string; toolName: string; input: Json; providerOptions?: AiSdkProviderOptions }
 export type AiSdkToolResultOutput =
   | { type: "text" | "error-text"; value: string }
-  | { type: "content"; value: Array<{ type: "text"; text: string } | { type: "file"; data: { type: "data"; data: string }; mediaType: string }> };
+  | { type: "content"; value: Array<{ type: "text"; text: string } | { type: "file"; data: { type: "data"; data: string }; mediaType: string } | { type: "image-url"; url: string }> };
 export interface AiSdkToolResultPart { type: "tool-result"; toolCallId: string; toolName: string; output: AiSdkToolResultOutput }
 export type AiSdkMessage =
   | { role: "system"; content: string }

@@ -45,6 +45,17 @@ export async function turn(openai: OpenAI, anthropic: Anthropic, store: MemorySe
   const modelMessages: ModelMessage[] = toAiSdk(history);
   const built: { messages: ModelMessage[] } = buildRequest({ format: "ai-sdk", history, attachments, cacheControl: true });
   const back: Message[] = fromAiSdk([...modelMessages, ...built.messages]);
+  // A tool result's image URL comes back as an image-url item (its type
+  // must hold it, or this comparison would not compile).
+  const urls: string[] = [];
+  for (const message of toAiSdk(history)) {
+    if (message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (part.type === "tool-result" && part.output.type === "content") {
+        for (const item of part.output.value) if (item.type === "image-url") urls.push(item.url);
+      }
+    }
+  }
 
   // @ts-expect-error Chat Completions messages are not Anthropic's
   await anthropic.messages.create({ model: "claude-sonnet-4-5", max_tokens: 1, ...buildRequest({ format: "openai", history }) });
