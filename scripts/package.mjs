@@ -172,7 +172,7 @@ const exported = [...glue.matchAll(/^export (?:class|function) (\w+)/gm), ...glu
   .map((m) => m[1]);
 if (!exported.includes("AttachmentStore")) throw new Error("the glue's shape changed: no exports found");
 glue += `\nfor (const [f, name] of [${exported.map((name) => `[${name}, "${name}"]`).join(", ")}]) ` +
-  `Object.defineProperty(f, "name", { value: name });\n`;
+  `Object.defineProperty(f, "name", { __proto__: null, value: name });\n`;
 const minify = async (code) => (await transform(code, { minify: true, format: "esm", target: "es2022" })).code;
 await writeFile(at("attache.js"), await minify(glue));
 await writeFile(at("guard.js"), await minify(await readFile(new URL("../src/js/guard.js", import.meta.url), "utf8")));

@@ -7,21 +7,21 @@ use wasm_bindgen::prelude::*;
 pub(crate) fn to_js(error: &crate::Error) -> JsValue {
     use crate::credentials::scrub;
     let js = JsError::new(&scrub(&error.to_string()));
-    // Defined, not set: with Error.prototype frozen, setting `name` throws.
+    // Defined, not set: with Error.prototype frozen, setting `name` throws,
+    // and a read-only `code` on a polluted Object.prototype refuses a set.
     define(&js, "name", &"AttacheError".into(), true);
-    // Setting a data property on a fresh Error cannot fail.
-    let _ = Reflect::set(&js, &"code".into(), &error.code().into());
+    define(&js, "code", &error.code().into(), true);
     // A spec that is no object at all has no field: none, rather than "".
     if let Some(field) = error.field().filter(|f| !f.is_empty()) {
         // Cut as every path is: a root key as given may be 4,096 units.
         let field = crate::error::cut_path(scrub(field));
-        let _ = Reflect::set(&js, &"field".into(), &field.into());
+        define(&js, "field", &field.into(), true);
     }
     if let crate::Error::Credential { kind, .. } = error {
-        let _ = Reflect::set(&js, &"kind".into(), &kind.into());
+        define(&js, "kind", &kind.into(), true);
     }
     if let Some(dom_name) = error.dom_name() {
-        let _ = Reflect::set(&js, &"domName".into(), &dom_name.into());
+        define(&js, "domName", &dom_name.into(), true);
     }
     // The error behind it, as `new Error(message, { cause })` would keep
     // it: a DOMException, or what the host's code threw.
@@ -35,7 +35,9 @@ pub(crate) fn to_js(error: &crate::Error) -> JsValue {
 /// An own data property, writable and configurable, as an assignment or
 /// `new Error(message, { cause })` makes it.
 fn define(target: &JsError, key: &str, value: &JsValue, enumerable: bool) {
-    let descriptor = Object::new();
+    // No prototype: defineProperty reads a descriptor's inherited `get`
+    // too, and a polluted Object.prototype.get made every error throw.
+    let descriptor = Object::create(JsValue::NULL.unchecked_ref::<Object>());
     let _ = Reflect::set(&descriptor, &"value".into(), value);
     let _ = Reflect::set(&descriptor, &"writable".into(), &true.into());
     let _ = Reflect::set(&descriptor, &"enumerable".into(), &enumerable.into());

@@ -18,7 +18,8 @@ const live = new Map();
 
 export function born(self, Class, ptr) {
   const token = { ptr };
-  Object.defineProperty(self, TOKEN, { value: token });
+  // Null-prototype descriptors: defineProperty reads an inherited `get`.
+  Object.defineProperty(self, TOKEN, { __proto__: null, value: token });
   if (!live.has(Class)) live.set(Class, new Map());
   live.get(Class).set(ptr, token);
   return token;
@@ -66,8 +67,8 @@ export function freed(self, Class) {
 function attacheError(code, message) {
   const error = new Error(message);
   // Defined, not set: with Error.prototype frozen, setting `name` throws.
-  Object.defineProperty(error, "name", { value: "AttacheError", writable: true, enumerable: true, configurable: true });
-  error.code = code;
+  Object.defineProperty(error, "name", { __proto__: null, value: "AttacheError", writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(error, "code", { __proto__: null, value: code, writable: true, enumerable: true, configurable: true });
   return error;
 }
 

@@ -241,6 +241,38 @@ test("an option inherited from Object.prototype (another library's pollution) is
   fresh.close();
 });
 
+test("an accessor or read-only key on Object.prototype breaks no store or error", async () => {
+  // defineProperty reads a descriptor's inherited `get`: every error and
+  // every new store threw a TypeError, and async calls never settled. A
+  // read-only `code` refused a set: the error was no AttacheError. Only
+  // synchronous calls run polluted, and the results are checked after:
+  // node's own internals (its module loader, assert) break under it too.
+  const polluted = { get: function get(key) { return this[key]; }, set: function set() {} };
+  const seen = {};
+  let pending;
+  // Null-prototype descriptors here too, or the second define would throw.
+  for (const key of Object.keys(polluted)) Object.defineProperty(Object.prototype, key, { __proto__: null, value: polluted[key], configurable: true, writable: true });
+  Object.defineProperty(Object.prototype, "code", { __proto__: null, value: "x", configurable: true, writable: false });
+  try {
+    const pins = new AttachmentStore();
+    const refused = (() => { try { pins.setAttachment(3); } catch (e) { return e; } })();
+    seen.refused = [isAttacheError(refused), Object.hasOwn(refused, "code") && refused.code];
+    const sessions = new MemorySessionStore();
+    pending = sessions.getSession("").catch((e) => e);
+    pins.free();
+    const freed = (() => { try { return pins.size; } catch (e) { return e; } })();
+    seen.freed = [isAttacheError(freed), Object.hasOwn(freed, "code") && freed.code];
+    sessions.free();
+  } catch (e) {
+    seen.threw = String(e?.message);
+  } finally {
+    for (const key of [...Object.keys(polluted), "code"]) delete Object.prototype[key];
+  }
+  const rejected = await Promise.race([pending, new Promise((r) => setTimeout(() => r({}), 1000))]);
+  seen.rejected = [isAttacheError(rejected), Object.hasOwn(rejected, "code") && rejected.code];
+  assert.deepEqual(seen, { refused: [true, "INVALID_SPEC"], freed: [true, "FREED"], rejected: [true, "INVALID_ARGUMENT"] });
+});
+
 test("cacheControl is read as an options object: own keys, a typo named, INVALID_ARGUMENT", () => {
   const history = [{ role: "user", content: "hi" }];
   const refused = (cacheControl) => {
