@@ -353,15 +353,24 @@ for (const [name, open] of Object.entries(stores)) {
       // A credential in a component would be URI-encoded past the guard:
       // refused before anything is stored.
       const dsn = "postgres://admin:S3cr3tP4ssw0rd@db.example.com/app";
-      const credential = new TypeError("A thread's namespace, checkpoint id, channel, version, task id or task path holds what looks like a credential (url_password): it cannot name a key.");
+      const credential = new TypeError("A thread's namespace, checkpoint id, channel, version or task id holds what looks like a credential (url_password): it cannot name a key.");
       await expect(saver.put({ configurable: { thread_id: "u", checkpoint_ns: dsn } }, { ...cp, id: "Y" }, metadata(1), {})).rejects.toThrow(credential);
       await expect(saver.put(at, { ...cp, id: "Y", channel_versions: { a: dsn } }, metadata(1), { a: dsn })).rejects.toThrow(credential);
       await expect(saver.putWrites(at, [["a", 1]], dsn)).rejects.toThrow(credential);
       await expect(saver.putWrites({ configurable: { ...at.configurable, checkpoint_id: dsn } }, [["a", 1]], "t")).rejects.toThrow(credential);
       expect(JSON.stringify(await store.exportSession("u"))).not.toContain("S3cr3tP4ssw0rd");
+      // A write's channel and path are values, not key parts: a redacting
+      // store keeps them redacted, as it keeps any value.
+      const redacting = new AttacheCheckpointSaver(new MemorySessionStore({ credentials: "redact" }));
+      await redacting.put(at, cp, metadata(0), {});
+      await redacting.putWrites(at, [[dsn, 1]], "t", dsn);
+      const [[, channel]] = (await redacting.getTuple(at)).pendingWrites;
+      expect(channel).not.toContain("S3cr3tP4ssw0rd");
+      // Reads store nothing: a namespace that looks like one finds nothing, as in MemorySaver.
+      expect(await saver.getTuple({ configurable: { thread_id: "u", checkpoint_ns: dsn } })).toBeUndefined();
       // Too long for a key once encoded: named by what it is.
       await expect(saver.put({ configurable: { thread_id: "u", checkpoint_ns: "é".repeat(700) } }, { ...cp, id: "Y" }, metadata(1), {}))
-        .rejects.toThrow(new TypeError("The key of checkpoint Y is longer than 4096 UTF-16 code units once URI-encoded: it cannot be stored."));
+        .rejects.toThrow(new TypeError("The namespace, checkpoint id, channel, version and task id of checkpoint Y make a key longer than 4096 UTF-16 code units once URI-encoded: it cannot be stored."));
       // A refusal's name is cut, as a log keeps it.
       const long = "c".repeat(3000);
       const refused = await saver.put(at, { ...cp, id: "Z2", channel_values: { [long]: "sk-proj-" + "Zx9".repeat(16) }, channel_versions: { [long]: 1 } }, metadata(1), { [long]: 1 }).catch((e) => e);

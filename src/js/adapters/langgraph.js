@@ -29,18 +29,19 @@ import {
 import { redactCredentials } from "./attache.js";
 import { depthOf, parseJson, randomFraction, stringifyJson, uriComponent, wellFormedJson } from "./json-text.js";
 
-const COMPONENTS = "A thread's namespace, checkpoint id, channel, version, task id or task path";
+/** A key's component; one holding a lone surrogate has no URI form, and no key. */
+const enc = (component) =>
+  uriComponent(component, () => new TypeError("A thread's namespace, checkpoint id, channel, version, task id or task path holds a lone surrogate (text cut through an emoji): it cannot name a key."));
 /**
- * A key's component. One holding a lone surrogate has no URI form, and no
- * key; one holding a credential names none either: URI-encoded
- * (`%3A`, `%40`), the store's guard would no longer see it.
+ * Refuses a credential in the parts a write's keys are made of, in one
+ * guard call: URI-encoded (`%3A`, `%40`), the store's guard would no
+ * longer see it. Reads need none (nothing new is stored), nor a write's
+ * channel or path, which are values the guard reads itself.
  */
-const enc = (component) => {
-  const encoded = uriComponent(component, () => new TypeError(`${COMPONENTS} holds a lone surrogate (text cut through an emoji): it cannot name a key.`));
-  const [found] = redactCredentials(component).redactions;
-  if (found) throw new TypeError(`${COMPONENTS} holds what looks like a credential (${found.kind}): it cannot name a key.`);
-  return encoded;
-};
+function refuseInKeys(parts) {
+  const [found] = redactCredentials(parts).redactions;
+  if (found) throw new TypeError(`A thread's namespace, checkpoint id, channel, version or task id holds what looks like a credential (${found.kind}): it cannot name a key.`);
+}
 /** What a refused key held, as an error's message may show it: no secret, cut as a log keeps it. */
 function shownName(name) {
   try {
@@ -324,7 +325,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     // The store names a key past its limit only as `state`: named here.
     for (const key of [...Object.keys(turn.state ?? {}), ...Object.keys(turn.stateIfAbsent ?? {})]) {
       if (key.length > KEY_MAX) {
-        throw new TypeError(`${names[key] === undefined ? "A key" : `The key of ${shownName(names[key])}`} is longer than ${KEY_MAX} UTF-16 code units once URI-encoded: it cannot be stored.`);
+        // The namespace may be what is long: the key's parts are named, not one.
+        throw new TypeError(`The namespace, checkpoint id, channel, version and task id of ${names[key] === undefined ? "a key" : shownName(names[key])} make a key longer than ${KEY_MAX} UTF-16 code units once URI-encoded: it cannot be stored.`);
       }
     }
     try {
@@ -604,6 +606,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       metadata: await this._encode(metadata),
       parent,
     };
+    refuseInKeys([ns, checkpoint.id, ...Object.entries(newVersions ?? {}).flatMap(([channel, version]) => [channel, String(version)])]);
     await this._commit(threadId, { state }, names, config);
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
@@ -638,6 +641,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       names[key] = `task ${taskId}'s write to channel "${channel}"`;
       (special !== undefined ? state : stateIfAbsent)[key] = { task: taskId, idx, channel, value: encoded, path: taskPath ?? "" };
     }
+    refuseInKeys([ns, checkpointId, taskId]);
     await this._commit(threadId, { state, stateIfAbsent }, names, config);
   }
 
