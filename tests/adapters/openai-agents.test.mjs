@@ -103,6 +103,18 @@ for (const [name, backend] of Object.entries(backends)) {
       }
       expect(await store.getSession("untouched")).toBeNull();
       for (const limit of [Symbol("l"), Object.create(null)]) await expect(untouched.getItems(limit)).rejects.toThrow(UserError);
+      // Still a UserError with its cause under a polluted Object.prototype.get
+      // (defineProperty reads it from a descriptor): made polluted, checked after.
+      const boom = new Error("boom");
+      Object.defineProperty(Object.prototype, "get", { __proto__: null, value: function get() {}, configurable: true, writable: true });
+      let polluted;
+      try {
+        polluted = untouched.getItems({ valueOf() { throw boom; } }).catch((e) => e);
+      } finally {
+        delete Object.prototype.get;
+      }
+      const refused = await polluted;
+      expect([refused instanceof UserError, refused.cause]).toEqual([true, boom]);
       // Compared as JSON.stringify writes them: an undefined item is null.
       expect(untouched.prepareHistoryItemsForPersistenceComparison([undefined, { role: "user", content: "x" }])).toEqual([null, { role: "user", content: "x" }]);
       // A role is named in the error, as a log keeps it: no key, no TypeError.

@@ -121,7 +121,8 @@ function shown(value) {
 function userError(message, cause) {
   const error = new UserError(message);
   // Not enumerable, as `new Error(message, { cause })` makes it.
-  Object.defineProperty(error, "cause", { value: cause, writable: true, configurable: true });
+  // A null-prototype descriptor: defineProperty reads an inherited `get`.
+  Object.defineProperty(error, "cause", { __proto__: null, value: cause, writable: true, configurable: true });
   return error;
 }
 
