@@ -266,7 +266,7 @@ impl Connection {
         // No prototype: IndexedDB reads inherited members, so a
         // `durability` on a polluted Object.prototype failed every read (a
         // read-only one, every write: it refused the write's own).
-        let options = Object::create(JsValue::NULL.unchecked_ref::<Object>());
+        let options: Object = super::bare();
         if write {
             let _ = Reflect::set(
                 &options,

@@ -12,7 +12,7 @@ use crate::Error;
 pub fn record(fields: &[(&str, &str)], json: String) -> JsValue {
     // No prototype: a read-only key on a polluted Object.prototype would
     // refuse the value, and the record go in without it.
-    let record = Object::create(JsValue::NULL.unchecked_ref::<Object>());
+    let record: Object = super::bare();
     for (name, value) in fields {
         let _ = Reflect::set(&record, &(*name).into(), &(*value).into());
     }

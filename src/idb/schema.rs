@@ -2,7 +2,6 @@
 //! stores it names, so a host's own stores in the same database survive.
 
 use idb::{Database, IndexParams, KeyPath, ObjectStoreParams};
-use wasm_bindgen::{JsCast, JsValue};
 
 /// The schema version this build writes.
 pub const VERSION: u32 = 1;
@@ -29,14 +28,10 @@ pub fn migrate(db: &Database, old_version: u32) -> Result<(), idb::Error> {
     Ok(())
 }
 
-/// Parameters with no prototype: IndexedDB reads inherited members too, so
-/// a polluted Object.prototype (`unique`, `autoIncrement`) at the first
-/// open would be written into the schema for good.
-fn bare<T: JsCast>() -> T {
-    js_sys::Object::create(JsValue::NULL.unchecked_ref::<js_sys::Object>()).unchecked_into()
-}
-
 fn v1(db: &Database) -> Result<(), idb::Error> {
+    // Bare: a polluted `unique` or `autoIncrement` at the first open would
+    // be written into the schema for good.
+    use super::bare;
     let store = || ObjectStoreParams::from(bare::<web_sys::IdbObjectStoreParameters>());
     let index = || Some(IndexParams::from(bare::<web_sys::IdbIndexParameters>()));
     let mut sessions = store();

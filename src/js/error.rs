@@ -37,7 +37,7 @@ pub(crate) fn to_js(error: &crate::Error) -> JsValue {
 fn define(target: &JsError, key: &str, value: &JsValue, enumerable: bool) {
     // No prototype: defineProperty reads a descriptor's inherited `get`
     // too, and a polluted Object.prototype.get made every error throw.
-    let descriptor = Object::create(JsValue::NULL.unchecked_ref::<Object>());
+    let descriptor: Object = crate::idb::bare();
     let _ = Reflect::set(&descriptor, &"value".into(), value);
     let _ = Reflect::set(&descriptor, &"writable".into(), &true.into());
     let _ = Reflect::set(&descriptor, &"enumerable".into(), &enumerable.into());

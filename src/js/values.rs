@@ -222,7 +222,7 @@ impl Options {
     pub fn object(&self) -> JsValue {
         // No prototype: a setter or read-only key on a polluted
         // Object.prototype would take the value instead.
-        let object = js_sys::Object::create(JsValue::NULL.unchecked_ref::<js_sys::Object>());
+        let object: js_sys::Object = crate::idb::bare();
         for (name, value) in self.0.iter().filter(|(_, v)| !v.is_undefined()) {
             let _ = js_sys::Reflect::set(&object, &JsValue::from_str(name), value);
         }
