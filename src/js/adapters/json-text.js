@@ -1,7 +1,9 @@
-// What both adapters do to JSON before storing it. The store refuses a
+// What both adapters do to JSON before storing it, and to text they show
+// in an error. The store refuses a
 // string with a lone surrogate (UTF-8 cannot hold one), and text cut
 // through an emoji has one: it becomes U+FFFD, as TextEncoder makes it.
 // Not a subpath export: the adapters import it.
+import { redactCredentials } from "./attache.js";
 
 // A lone surrogate escaped: `\u` after an even run of backslashes (kept in
 // `$1`), so `\\ud800`, text, is left alone; a high one not followed by a
@@ -27,6 +29,26 @@ export function uriComponent(text, refusal) {
 }
 
 /** JSON.parse and JSON.stringify as they were at load: a page's replacement (reviving dates, masking text) would change what is stored. */
+/**
+ * A host's text as an error's message may show it: no secret, and cut, as
+ * a log keeps it (a model's runaway output would fill it). `undefined`
+ * where it cannot be read (a lone surrogate, a throwing toString).
+ */
+export function shownText(value) {
+  try {
+    const text = redactCredentials(String(value)).value;
+    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The kind of the first credential in a key's parts, if any: URI-encoded
+ * into a key (`%3A`, `%40`), the store's guard would no longer see it.
+ */
+export const credentialKind = (parts) => redactCredentials(parts).redactions[0]?.kind;
+
 export const parseJson = JSON.parse;
 export const stringifyJson = JSON.stringify;
 

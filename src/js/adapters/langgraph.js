@@ -27,7 +27,7 @@ import {
   writesSortKey,
 } from "@langchain/langgraph-checkpoint";
 import { redactCredentials } from "./attache.js";
-import { depthOf, parseJson, randomFraction, stringifyJson, uriComponent, wellFormedJson } from "./json-text.js";
+import { credentialKind, depthOf, parseJson, randomFraction, shownText, stringifyJson, uriComponent, wellFormedJson } from "./json-text.js";
 
 /** A key's component; one holding a lone surrogate has no URI form, and no key. */
 const enc = (component) =>
@@ -39,18 +39,11 @@ const enc = (component) =>
  * channel or path, which are values the guard reads itself.
  */
 function refuseInKeys(parts) {
-  const [found] = redactCredentials(parts).redactions;
-  if (found) throw new TypeError(`A thread's namespace, checkpoint id, channel, version or task id holds what looks like a credential (${found.kind}): it cannot name a key.`);
+  const kind = credentialKind(parts);
+  if (kind) throw new TypeError(`A thread's namespace, checkpoint id, channel, version or task id holds what looks like a credential (${kind}): it cannot name a key.`);
 }
-/** What a refused key held, as an error's message may show it: no secret, cut as a log keeps it. */
-function shownName(name) {
-  try {
-    const text = redactCredentials(name).value;
-    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  } catch {
-    return "a name that cannot be shown";
-  }
-}
+/** What a refused key held, as an error's message may show it. */
+const shownName = (name) => shownText(name) ?? "a name that cannot be shown";
 // Checkpoint records list() loads per call.
 const LIST_PAGE = 16;
 // The most keys loadSessionStates takes in one call.

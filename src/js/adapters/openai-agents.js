@@ -9,7 +9,7 @@
 // clearSession deletes ids; past OPS_KEPT, the oldest go.
 import { UserError, protocol } from "@openai/agents-core";
 import { redactCredentials } from "./attache.js";
-import { depthOf, parseJson, stringifyJson, uriComponent, wellFormed, wellFormedJson } from "./json-text.js";
+import { credentialKind, depthOf, parseJson, shownText, stringifyJson, uriComponent, wellFormed, wellFormedJson } from "./json-text.js";
 
 /**
  * The operation id's key. A credential in the id names none: URI-encoded
@@ -17,8 +17,8 @@ import { depthOf, parseJson, stringifyJson, uriComponent, wellFormed, wellFormed
  */
 function opKey(operationId) {
   const key = `agents/op/${uriComponent(operationId, () => new UserError("Session history transaction operationId must not hold a lone surrogate."))}`;
-  const [found] = redactCredentials(operationId).redactions;
-  if (found) throw new UserError(`Session history transaction operationId holds what looks like a credential (${found.kind}): it cannot name a key.`);
+  const kind = credentialKind(operationId);
+  if (kind) throw new UserError(`Session history transaction operationId holds what looks like a credential (${kind}): it cannot name a key.`);
   // The store's longest key: past it, the store would name its own argument.
   if (key.length > 4096) throw new UserError("Session history transaction operationId is longer than 4086 UTF-16 code units once URI-encoded.");
   return key;
@@ -109,12 +109,8 @@ function toMessage(item) {
 /** A host's value in an error's text: as a log may keep it, so no secret,
  * and cut, as a model's runaway output would fill the log. */
 function shown(value) {
-  try {
-    const text = redactCredentials(String(value)).value;
-    return stringifyJson(text.length > 200 ? `${text.slice(0, 200)}…` : text);
-  } catch {
-    return `a ${typeof value}`;
-  }
+  const text = shownText(value);
+  return text === undefined ? `a ${typeof value}` : stringifyJson(text);
 }
 
 /** MemorySession's error, with what the host's value threw as its cause. */
