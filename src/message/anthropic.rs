@@ -225,23 +225,15 @@ pub fn to_anthropic(
 
 /// Anthropic takes tool-use ids of ASCII letters, digits, `_` and `-`, each
 /// once in a request. Other providers' (`functions.get:0`, or `call_0` in
-/// every reply) are rewritten: another character becomes `_`, a repeat
-/// gets `_2`, `_3`…, and each result follows its call. Other ids go as they
-/// are, and a rewrite depends only on what came before: the prefix holds.
+/// every reply) are rewritten: another character becomes `_`, and a repeat
+/// as UniqueIds does. Other ids go as they are.
 /// `keys`: a call's type, its id's key, a result's, and the tool name's a
 /// result takes from its call (the AI SDK's parts too; `""` for none).
 pub(super) fn wire_ids(
     messages: &mut [Value],
     [call_type, call_key, result_key, name_key]: [&str; 4],
 ) {
-    // Sorted, searched by halves (a gateway's `call_0` repeats every
-    // turn), each with the next suffix to try after it.
-    let mut used: Vec<(String, usize)> = Vec::new();
-    // Calls not yet answered: (id, wire id, message). A result answers
-    // the newest message's call of its id, the first of them there: the
-    // AI SDK's format lets a result come turns later (toAiSdk checks no
-    // pairs), and a reused id's older call may be unanswered.
-    let mut open: Vec<(String, String, usize, Option<Value>)> = Vec::new();
+    let mut ids = UniqueIds::default();
     let valid = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
     for (turn, message) in messages.iter_mut().enumerate() {
         // Every message here was built with a content.
@@ -260,43 +252,73 @@ pub(super) fn wire_ids(
                 continue;
             };
             if !call {
-                if let Some(last) = open.iter().rposition(|(from, ..)| from == id) {
-                    let newest = open[last].2;
-                    let k = open
-                        .iter()
-                        .position(|(from, _, t, _)| from == id && *t == newest)
-                        .unwrap_or(last);
-                    let (_, wire, _, name) = open.remove(k);
-                    *id = wire;
-                    // The call it answers names it: a reply's repeated id
-                    // would name the newer call's tool.
-                    if let Some(name) = name {
-                        block.insert(name_key.into(), name);
-                    }
+                // The call it answers names it: a reply's repeated id
+                // would name the newer call's tool.
+                if let Some(name) = ids.result(id) {
+                    block.insert(name_key.into(), name);
                 }
                 continue;
             }
             let base: String = id.chars().map(|c| if valid(c) { c } else { '_' }).collect();
-            let mut wire = if base.is_empty() {
-                "_".into()
-            } else {
-                base.clone()
-            };
-            // Taken: the base with its next suffix not taken.
-            let mut first = None;
-            let at = loop {
-                match used.binary_search_by(|(u, _)| u.as_str().cmp(&wire)) {
-                    Err(at) => break at,
-                    Ok(k) => {
-                        let k = *first.get_or_insert(k);
-                        wire = format!("{base}_{}", used[k].1);
-                        used[k].1 += 1;
-                    }
-                }
-            };
-            used.insert(at, (wire.clone(), 2));
-            open.push((std::mem::replace(id, wire.clone()), wire, turn, name));
+            let wire = if base.is_empty() { "_" } else { &base }.to_owned();
+            ids.call(id, &base, wire, (turn, name), |s| s);
         }
+    }
+}
+
+/// Ids each sent once in a request: a repeat of a call's id gets `_2`,
+/// `_3`…, and each result follows its call. A rename depends only on what
+/// came before: the prefix holds.
+#[derive(Default)]
+pub(super) struct UniqueIds {
+    // Sorted, searched by halves (a gateway's `call_0` repeats every
+    // turn), each with the next suffix to try after it.
+    used: Vec<(String, usize)>,
+    // Calls not yet answered: (id, wire id, message, tool name). A result
+    // answers the newest message's call of its id, the first of them
+    // there: the AI SDK's format lets a result come turns later (toAiSdk
+    // checks no pairs), and a reused id's older call may be unanswered.
+    open: Vec<(String, String, usize, Option<Value>)>,
+}
+
+impl UniqueIds {
+    /// A call's id, sent as `wire` or, taken, as `fit("{base}_{n}")`.
+    pub(super) fn call(
+        &mut self,
+        id: &mut String,
+        base: &str,
+        mut wire: String,
+        (turn, name): (usize, Option<Value>),
+        fit: fn(String) -> String,
+    ) {
+        let mut first = None;
+        let at = loop {
+            match self.used.binary_search_by(|(u, _)| u.as_str().cmp(&wire)) {
+                Err(at) => break at,
+                Ok(k) => {
+                    let k = *first.get_or_insert(k);
+                    wire = fit(format!("{base}_{}", self.used[k].1));
+                    self.used[k].1 += 1;
+                }
+            }
+        };
+        self.used.insert(at, (wire.clone(), 2));
+        self.open
+            .push((std::mem::replace(id, wire.clone()), wire, turn, name));
+    }
+
+    /// A result's id, as its call's went; the call's tool name.
+    pub(super) fn result(&mut self, id: &mut String) -> Option<Value> {
+        let open = &mut self.open;
+        let last = open.iter().rposition(|(from, ..)| from == id)?;
+        let newest = open[last].2;
+        let k = open
+            .iter()
+            .position(|(from, _, t, _)| from == id && *t == newest)
+            .unwrap_or(last);
+        let (_, wire, _, name) = open.remove(k);
+        *id = wire;
+        name
     }
 }
 

@@ -10,9 +10,9 @@ use crate::Error;
 /// other providers give longer ones: such an id goes as its first 23
 /// characters, `_` and 16 hex digits of its FNV-1a hash. It depends on the
 /// id alone, so its result and later turns send the same.
-fn wire_id(id: &str) -> Value {
-    if crate::budget::chars(id) <= 40 {
-        return id.into();
+fn wire_id(id: String) -> String {
+    if crate::budget::chars(&id) <= 40 {
+        return id;
     }
     let hash = id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
@@ -24,7 +24,29 @@ fn wire_id(id: &str) -> Value {
             b"0123456789abcdef"[(hash >> (shift * 4)) as usize & 15],
         ));
     }
-    wire.into()
+    wire
+}
+
+/// OpenAI refuses an id twice in one request ("Duplicate value for
+/// 'tool_call_id'"), and servers repeat theirs (Kimi's `functions.read:0`
+/// every turn, a gateway's `call_0`): made unique as for Anthropic.
+fn unique_ids(out: &mut [Value]) {
+    let mut ids = super::anthropic::UniqueIds::default();
+    for (turn, message) in out.iter_mut().enumerate() {
+        let Value::Object(message) = message else {
+            continue;
+        };
+        if let Some(Value::String(id)) = message.get_mut("tool_call_id") {
+            ids.result(id);
+        } else if let Some(Value::Array(calls)) = message.get_mut("tool_calls") {
+            for call in calls {
+                if let Value::String(id) = &mut call["id"] {
+                    let base = id.clone();
+                    ids.call(id, &base, base.clone(), (turn, None), wire_id);
+                }
+            }
+        }
+    }
 }
 
 fn text_part(text: &str) -> Value {
@@ -74,7 +96,7 @@ pub fn to_openai(
                     name,
                     arguments,
                 } => calls.push(object([
-                    ("id", wire_id(id)),
+                    ("id", wire_id(id.clone()).into()),
                     ("type", "function".into()),
                     (
                         "function",
@@ -111,7 +133,7 @@ pub fn to_openai(
                     };
                     out.push(object([
                         ("role", role.clone()),
-                        ("tool_call_id", wire_id(call_id)),
+                        ("tool_call_id", wire_id(call_id.clone()).into()),
                         ("content", result),
                     ]));
                 }
@@ -205,6 +227,7 @@ pub fn to_openai(
         }
     }
     hold_over(&mut out, &mut held);
+    unique_ids(&mut out);
     Ok(Value::Array(out))
 }
 

@@ -54,6 +54,17 @@ fn answer(id: &str, content: Vec<Part>, is_error: bool) -> Message {
     )
 }
 
+fn user() -> Message {
+    Message::new(Role::User, vec![Part::Text("go".into())])
+}
+
+/// One assistant message calling `w` as `a` and as `b`.
+fn both(a: &str, b: &str) -> Message {
+    let mut turn = call(a);
+    turn.parts.extend(call(b).parts);
+    turn
+}
+
 fn refused<T: std::fmt::Debug>(result: Result<T, Error>) -> (&'static str, String) {
     let error = result.expect_err("refused");
     (error.code(), error.field().unwrap_or_default().to_owned())
@@ -1079,12 +1090,6 @@ fn ai_sdk_ids(messages: &Value) -> Vec<String> {
 
 #[test]
 fn anthropic_gets_tool_ids_it_takes_each_once_with_results_following() {
-    let user = || Message::new(Role::User, vec![Part::Text("go".into())]);
-    let both = |a: &str, b: &str| {
-        let mut turn = call(a);
-        turn.parts.extend(call(b).parts);
-        turn
-    };
     let messages = vec![
         user(),
         call("functions.get:0"),
@@ -1164,6 +1169,80 @@ fn anthropic_gets_tool_ids_it_takes_each_once_with_results_following() {
             "call_0_2"
         ]
     );
+}
+
+#[test]
+fn openai_gets_each_tool_call_id_once_with_results_following() {
+    let forty = "a".repeat(40);
+    let messages = vec![
+        user(),
+        call("functions.get:0"),
+        answer("functions.get:0", vec![], false),
+        user(),
+        call("functions.get:0"),
+        answer("functions.get:0", vec![], false),
+        user(),
+        both("x", "x"),
+        answer("x", vec![Part::Text("first".into())], false),
+        answer("x", vec![Part::Text("second".into())], false),
+        user(),
+        call(""),
+        answer("", vec![], false),
+        call(""),
+        answer("", vec![], false),
+        user(),
+        call("x_2"),
+        answer("x_2", vec![], false),
+        user(),
+        call(&forty),
+        answer(&forty, vec![], false),
+        user(),
+        call(&forty),
+        answer(&forty, vec![], false),
+    ];
+    let sent = to_openai(&sourced(&messages), None, false).unwrap();
+    let turns = sent.as_array().unwrap();
+    let ids: Vec<&str> = turns
+        .iter()
+        .flat_map(|m| {
+            let calls = m["tool_calls"].as_array().into_iter().flatten();
+            calls.map(|c| &c["id"]).chain([&m["tool_call_id"]])
+        })
+        .filter_map(Value::as_str)
+        .collect();
+    let (last, rest) = ids.split_last().unwrap();
+    assert_eq!(
+        rest,
+        [
+            "functions.get:0",
+            "functions.get:0",
+            "functions.get:0_2",
+            "functions.get:0_2",
+            "x",
+            "x_2",
+            "x",
+            "x_2",
+            "",
+            "",
+            "_2",
+            "_2",
+            "x_2_2",
+            "x_2_2",
+            &forty,
+            &forty,
+            last,
+        ]
+    );
+    assert!(last.len() == 40 && *last != forty, "{last}");
+    assert_eq!(
+        (&turns[9]["content"], &turns[9]["tool_call_id"]),
+        (&json!("second"), &json!("x_2")),
+        "the second result answers the second call"
+    );
+    // Earlier turns are sent the same whatever follows: the cached prefix holds.
+    let shorter = to_openai(&sourced(&messages[..10]), None, false).unwrap();
+    let shorter = shorter.as_array().unwrap();
+    assert_eq!(shorter[..], turns[..shorter.len()]);
 }
 
 #[test]
