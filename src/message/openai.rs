@@ -332,6 +332,8 @@ fn message(value: &Value, at: At) -> Result<Message, Error> {
                 "function_call",
                 "reasoning_content",
                 "reasoning",
+                // The SDK's stream helpers add it: `content` parsed.
+                "parsed",
             ])?;
             message.absent(&["audio", "function_call"], "is not converted")?;
             if !message.list("annotations")?.is_empty() {
@@ -421,7 +423,8 @@ fn tool_call(value: &Value, at: At) -> Result<Part, Error> {
         call.at("function"),
         "must be an object",
     )?;
-    function.only(&["name", "arguments"])?;
+    // `parsed_arguments`: the SDK's, `arguments` parsed.
+    function.only(&["name", "arguments", "parsed_arguments"])?;
     let arguments = json::parse(function.str("arguments")?)
         .map_err(|_| function.wrong("arguments", "is not JSON"))?;
     Ok(Part::ToolCall {

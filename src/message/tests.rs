@@ -1331,6 +1331,17 @@ fn a_compatible_servers_reasoning_reads_as_thinking_and_is_not_sent_back() {
             [Part::Text("4".into())]
         );
     }
+    // The SDK's stream helpers add what they parsed: kept as the text.
+    let parsed = json!({"role": "assistant", "content": "{\"a\":1}", "parsed": {"a": 1},
+        "tool_calls": [{"id": "c", "type": "function",
+            "function": {"name": "f", "arguments": "{\"b\":2}", "parsed_arguments": {"b": 2}}}]});
+    let plain = json!({"role": "assistant", "content": "{\"a\":1}",
+        "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{\"b\":2}"}}]});
+    let mut none = plain.clone();
+    none["parsed"] = Value::Null;
+    let read = |reply: &Value| from_openai(reply, At::Name("reply")).unwrap();
+    assert_eq!(read(&parsed), read(&plain));
+    assert_eq!(read(&none), read(&plain));
     // vLLM sends both, the same text: one thinking part.
     let both = json!({"role": "assistant", "content": "4", "reasoning_content": "2 + 2", "reasoning": "2 + 2"});
     let parts = &from_openai(&both, At::Name("reply")).unwrap()[0].parts;
