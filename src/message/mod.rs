@@ -369,12 +369,13 @@ pub const NOT_MESSAGE: &str = "must be a message: {role, content}";
 
 pub(crate) const NOT_IMAGE: &str = "must be of an image type, image/…";
 
-const NOT_FETCHABLE: &str =
-    "must be a URL a provider can fetch (https:, data:; a blob: URL only this page can read)";
+const NOT_FETCHABLE: &str = "must be a URL a provider can fetch (https:, data:; a blob:, file: or extension URL only this browser can read)";
 
 /// Whether a provider can fetch or read a URL: a scheme and more, and not
-/// `blob:`, which only the page that made it can read. Else each later
-/// turn is a 400. Asked of what a converter reads and of what a
+/// one only this browser reads: `blob:` (only the page that made it),
+/// `file:`, `filesystem:`, `about:`, an extension's (`chrome-extension:`,
+/// `moz-extension:`, `safari-web-extension:`). Else each later turn is a
+/// 400. Asked of what a converter reads and of what a
 /// provider's format sends, not of the neutral form: a history stored before
 /// must still count, compact and import, and a host's own backend may
 /// resolve a relative URL.
@@ -383,7 +384,10 @@ fn fetchable(url: &str) -> bool {
     let letter = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.');
     scheme.starts_with(|c: char| c.is_ascii_alphabetic())
         && scheme.bytes().all(letter)
-        && !scheme.eq_ignore_ascii_case("blob")
+        && !["blob", "file", "filesystem", "about"]
+            .iter()
+            .any(|local| scheme.eq_ignore_ascii_case(local))
+        && !scheme.to_ascii_lowercase().ends_with("-extension")
         && url.len() > scheme.len() + 1
 }
 

@@ -1624,6 +1624,12 @@ fn an_image_url_no_provider_can_fetch_is_refused_by_the_converters() {
         "https:",
         "1x:y",
         "/uploads/a.png",
+        "chrome-extension://abcdefghijklmnop/shot.png",
+        "Moz-Extension://uuid/shot.png",
+        "safari-web-extension://uuid/a.png",
+        "file:///home/me/shot.png",
+        "filesystem:https://app.example/temporary/a.png",
+        "about:blank",
     ];
     let fetched = [
         "https://x.test/a.png",
