@@ -30,7 +30,7 @@ fn block(part: &Part, at: At) -> Result<Value, Error> {
         Part::Image(image) => {
             // Anthropic fetches a `url` source, so a data: URL goes as its
             // base64 data.
-            let source = match super::sent_image(image, at, "mediaType")? {
+            let source = match super::sent_image(image, at, ["mediaType", "data"])? {
                 None => object([("type", "url".into()), ("url", image_url(image).into())]),
                 Some((media_type, data)) => object([
                     ("type", "base64".into()),
@@ -467,7 +467,7 @@ fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
                 _ => return Err(source.wrong("type", "must be \"url\" or \"base64\"")),
             };
             // Only what toAnthropic sends back, or every later turn fails.
-            super::sent_image(&image, block.at("source"), "media_type")?;
+            super::sent_image(&image, block.at("source"), ["media_type", "data"])?;
             Part::Image(image)
         }
         "tool_use" => {

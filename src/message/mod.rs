@@ -322,8 +322,11 @@ pub fn to_values(messages: &[Message]) -> Value {
 }
 
 /// `image` or `image/…`: what an image part holds, as the AI SDK reads it.
+/// Any case, as every type.
 pub(crate) fn is_image_type(media_type: &str) -> bool {
-    media_type == "image" || media_type.starts_with("image/")
+    let head = media_type.as_bytes().get(..6);
+    media_type.eq_ignore_ascii_case("image")
+        || head.is_some_and(|h| h.eq_ignore_ascii_case(b"image/"))
 }
 
 /// Whether an image is one by its own say: base64 of an image type, or a
@@ -444,34 +447,37 @@ pub(crate) fn image_from_url(url: &str) -> Image {
 /// else its type, in lower case, and base64 (a `data:` URL's, whatever
 /// its parameters or the case of `;base64`). Both providers take jpeg,
 /// png, gif and webp, and answer a 400 for another (an SVG, a BMP,
-/// `image/*`) on every later turn.
+/// `image/*`) on every later turn. `fields`: the type's and the data's.
 pub(crate) fn sent_image<'a>(
     image: &'a Image,
     at: At,
-    media_type_field: &str,
+    fields: [&str; 2],
 ) -> Result<Option<(&'static str, &'a str)>, Error> {
-    let (media_type, data, field) = match image {
+    let (media_type, data, [type_field, data_field]) = match image {
         Image::Url(url) => {
             let Some(url) = data_url(url) else {
                 return url_sent(image, at).map(|()| None);
             };
             let media_type = if url.base64 { url.media_type } else { "" };
-            (media_type, url.data, "url")
+            (media_type, url.data, ["url"; 2])
         }
-        Image::Base64 { media_type, data } => {
-            (media_type.as_str(), data.as_str(), media_type_field)
-        }
+        Image::Base64 { media_type, data } => (media_type.as_str(), data.as_str(), fields),
     };
-    match ["image/jpeg", "image/png", "image/gif", "image/webp"]
+    let Some(sent) = ["image/jpeg", "image/png", "image/gif", "image/webp"]
         .into_iter()
         .find(|sent| sent.eq_ignore_ascii_case(media_type))
-    {
-        // No data is no image: a 400 too.
-        Some(sent) if !data.is_empty() => Ok(Some((sent, data))),
-        _ => Err(at
-            .field(field)
-            .wrong("must be base64 of image/jpeg, image/png, image/gif or image/webp")),
+    else {
+        let reason = "must be base64 of image/jpeg, image/png, image/gif or image/webp";
+        return Err(at.field(type_field).wrong(reason));
+    };
+    // No data is no image, nor is text that is not base64 (a whole
+    // `data:` URL put in `data`, say): a 400 too. Line breaks and the URL
+    // alphabet pass: no provider is known to refuse them.
+    let base64 = |b: u8| b.is_ascii_alphanumeric() || b"+/=-_\r\n".contains(&b);
+    if data.is_empty() || !data.bytes().all(base64) {
+        return Err(at.field(data_field).wrong("must be base64 image data"));
     }
+    Ok(Some((sent, data)))
 }
 
 /// An image as a URL; a type goes in lower case, as a provider lists it

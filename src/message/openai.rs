@@ -85,7 +85,7 @@ pub fn to_openai(
             match part {
                 Part::Text(text) => texts.push(text_part(text)),
                 Part::Image(image) => {
-                    super::sent_image(image, content_at.index(i), "mediaType")?;
+                    super::sent_image(image, content_at.index(i), ["mediaType", "data"])?;
                     texts.push(object([
                         ("type", "image_url".into()),
                         ("image_url", object([("url", image_url(image).into())])),
@@ -404,7 +404,7 @@ fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
             // Only what toOpenAI sends back: a history read in must not
             // fail every later turn (an SVG, a data: URL not base64).
             let read = super::image_from_url(image.str("url")?);
-            super::sent_image(&read, part.at("image_url"), "url")?;
+            super::sent_image(&read, part.at("image_url"), ["url"; 2])?;
             Ok(Part::Image(read))
         }
         _ => Err(part.wrong("type", "is not a part attache converts")),

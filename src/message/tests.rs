@@ -1366,7 +1366,15 @@ fn fromanthropic_takes_in_only_images_toanthropic_sends_back() {
         ),
         (
             json!({"type": "base64", "media_type": "image/png", "data": ""}),
-            "media_type",
+            "data",
+        ),
+        (
+            json!({"type": "base64", "media_type": "image/png", "data": "data:image/png;base64,iVBO"}),
+            "data",
+        ),
+        (
+            json!({"type": "base64", "media_type": "image/png", "data": "[image blob missing]"}),
+            "data",
         ),
     ] {
         let input = json!({"role": "user", "content": [{"type": "image", "source": source}]});
@@ -1488,13 +1496,36 @@ fn the_converters_take_in_no_image_part_of_another_type() {
             "{url}"
         );
     }
-    for media_type in ["image,png", "image;x", "IMAGE/PNG"] {
+    for media_type in ["image,png", "image;x"] {
         let part = json!({"role": "user", "content": [{"type": "image", "data": "d", "mediaType": media_type}]});
         assert!(
             Message::from_value(&part, At::Name("m")).is_err(),
             "{media_type}"
         );
     }
+    // A type is any case, and goes in lower case.
+    for media_type in ["IMAGE/PNG", "Image/png", "IMAGE"] {
+        let part = json!({"role": "user", "content": [{"type": "image", "data": "iVBO", "mediaType": media_type}]});
+        let stored = Message::from_value(&part, At::Name("m")).unwrap();
+        let sent = to_openai(&sourced(&[stored]), None, false);
+        if media_type == "IMAGE" {
+            assert_eq!(refused(sent).1, "messages[0].content[0].mediaType");
+            continue;
+        }
+        assert_eq!(
+            sent.unwrap()[0]["content"][0]["image_url"]["url"],
+            "data:image/png;base64,iVBO"
+        );
+    }
+    // Data that is not base64 (a whole data: URL) would be a 400 each turn.
+    let part = json!({"role": "user", "content": [{"type": "image", "data": "data:image/png;base64,iVBO", "mediaType": "image/png"}]});
+    let stored = sourced(&[Message::from_value(&part, At::Name("m")).unwrap()]);
+    let at = "messages[0].content[0].data";
+    assert_eq!(refused(to_openai(&stored, None, false)).1, at);
+    assert_eq!(refused(to_anthropic(&stored, None, None)).1, at);
+    let lines = json!({"role": "user", "content": [{"type": "image", "data": "iVBO\r\nRw0K-_==", "mediaType": "image/png"}]});
+    let lines = sourced(&[Message::from_value(&lines, At::Name("m")).unwrap()]);
+    assert!(to_anthropic(&lines, None, None).is_ok());
     let ok = json!({"role": "user", "content": [{"type": "image", "url": "data:image;base64,iVBORw0KGgo="}]});
     assert!(Message::from_value(&ok, At::Name("m")).is_ok());
 }
