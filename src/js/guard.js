@@ -16,8 +16,26 @@
 const TOKEN = Symbol("attache.token");
 const live = new Map();
 
+// The pointer is private and the token frozen: SES's harden() freezes what
+// an instance holds, yet free() must still mark it gone, and no host may
+// forge the pointer the finalizer frees.
+class Token {
+  #ptr;
+  constructor(ptr) {
+    this.#ptr = ptr;
+    Object.freeze(this);
+  }
+  get ptr() {
+    return this.#ptr;
+  }
+  end() {
+    this.#ptr = 0;
+  }
+}
+Object.freeze(Token.prototype);
+
 export function born(self, Class, ptr) {
-  const token = { ptr };
+  const token = new Token(ptr);
   // Null-prototype descriptors: defineProperty reads an inherited `get`.
   Object.defineProperty(self, TOKEN, { __proto__: null, value: token });
   if (!live.has(Class)) live.set(Class, new Map());
@@ -29,7 +47,7 @@ export function died(Class, ptr, self) {
   const tokens = live.get(Class);
   const token = tokens?.get(ptr);
   if (token !== undefined) {
-    token.ptr = 0;
+    token.end();
     tokens.delete(ptr);
   }
   try {

@@ -897,6 +897,65 @@ test("an instance freed through a Proxy is not freed again when collected", asyn
   other.free();
 });
 
+test("an instance hardened as SES does it frees, once, and no token can be forged", async () => {
+  const { setFlagsFromString } = await import("node:v8");
+  const { runInNewContext } = await import("node:vm");
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc");
+  // SES's harden(): the object and all it holds, symbol-keyed too, frozen.
+  const harden = (o) => {
+    if (Object(o) !== o || Object.isFrozen(o)) return o;
+    Object.freeze(o);
+    for (const key of Reflect.ownKeys(o)) harden(o[key]);
+    return o;
+  };
+  const thrown = [];
+  const record = (e) => thrown.push(e);
+  process.on("uncaughtException", record);
+  try {
+    const victim = new AttachmentStore();
+    victim.setAttachment({ kind: "memory", slug: "v", memory: "V" });
+    const hardened = new AttachmentStore();
+    hardened.setAttachment({ kind: "memory", slug: "h", memory: "H" });
+    harden(hardened);
+    hardened.free();
+    assert.throws(() => hardened.size, (e) => isAttacheError(e) && e.code === "FREED");
+    hardened.free();
+    // A token read off an instance cannot be pointed at another's memory,
+    // which its finalizer would then free.
+    let collected = 0;
+    const watch = new FinalizationRegistry(() => collected++);
+    (() => {
+      const forger = new AttachmentStore();
+      const token = forger[Object.getOwnPropertySymbols(forger)[0]];
+      assert.throws(() => { token.ptr = victim.__wbg_ptr; }, TypeError);
+      assert.throws(() => Object.defineProperty(token, "ptr", { value: victim.__wbg_ptr }), TypeError);
+      watch.register(forger, "forger");
+      // One hardened and dropped unfreed: its finalizer frees it.
+      const dropped = harden(new AttachmentStore());
+      watch.register(dropped, "dropped");
+    })();
+    for (let i = 0; i < 50 && collected < 2; i++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.equal(collected, 2, "both were collected");
+    for (let i = 0; i < 5; i++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.deepEqual(victim.attachmentIds(), ["memory:v"]);
+    const next = new AttachmentStore();
+    next.setAttachment({ kind: "memory", slug: "n", memory: "N" });
+    assert.deepEqual([victim.attachmentIds(), next.attachmentIds()], [["memory:v"], ["memory:n"]]);
+    victim.free();
+    next.free();
+  } finally {
+    process.off("uncaughtException", record);
+  }
+  assert.deepEqual(thrown.map(String), [], "no finalizer threw");
+});
+
 test("what is stored is what was checked: each getter runs once", async () => {
   const store = new MemorySessionStore();
   const { id } = await store.createSession();
