@@ -243,12 +243,18 @@ export function userMessage(parts) {
   return Object.freeze({ role: "user", content: Object.freeze(parts) });
 }
 
+// Promises made here are the engine's as it had them at load: the wasm
+// awaits them, and a page's later polyfill that settles on a macrotask
+// would resume it after the transaction auto-committed (every write
+// ABORTED).
+const Native = Promise;
+
 // ---- onRedact ----
 // In a microtask: queued before the call's promise resolves, run after the
 // call returns. What the listener throws or rejects with cannot undo the
 // write, so it is dropped (an async listener's rejection too).
 export function tellLater(listener, event) {
-  Promise.resolve().then(() => listener(event)).catch(() => {});
+  Native.resolve().then(() => listener(event)).catch(() => {});
 }
 
 // ---- IndexedDB: how a write transaction settled ----
@@ -263,7 +269,7 @@ export function settle(tx) {
   tx.addEventListener("error", (event) => {
     first ??= event.target?.error ?? null;
   });
-  return new Promise((resolve) => {
+  return new Native((resolve) => {
     tx.addEventListener("complete", () => resolve(first));
     tx.addEventListener("abort", () => resolve(first ?? tx.error ?? new DOMException("the transaction was aborted", "AbortError")));
   });
@@ -274,7 +280,7 @@ export function settle(tx) {
 // connection opens wait on it rather than open their own.
 export function latch() {
   let open;
-  const wake = new Promise((resolve) => (open = resolve));
+  const wake = new Native((resolve) => (open = resolve));
   return [wake, open];
 }
 
@@ -283,7 +289,7 @@ export function latch() {
 // error; in JS, as settle is, so no Rust closure outlives the request. A
 // cursor's request succeeds again after each continue(): wait once more.
 export function done(request) {
-  return new Promise((resolve, reject) => {
+  return new Native((resolve, reject) => {
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });

@@ -956,6 +956,48 @@ test("an instance hardened as SES does it frees, once, and no token can be forge
   assert.deepEqual(thrown.map(String), [], "no finalizer threw");
 });
 
+test("an IndexedDB store writes under a Promise polyfill installed after load", async () => {
+  const { IdbSessionStore } = attache;
+  const store = await IdbSessionStore.open({ name: `late-promise-${Date.now()}` });
+  const Native = Promise;
+  // Settles on a macrotask, as es6-promise's setTimeout fallback does: an
+  // IndexedDB transaction has committed by then.
+  function Late(executor) {
+    const inner = new Native(executor);
+    const later = (f, resolve, reject) => (v) => setTimeout(() => {
+      try {
+        resolve(f(v));
+      } catch (e) {
+        reject(e);
+      }
+    });
+    return {
+      then: (ok, fail) => new Late((resolve, reject) => inner.then(
+        later(typeof ok === "function" ? ok : (v) => v, resolve, reject),
+        later(typeof fail === "function" ? fail : (e) => { throw e; }, resolve, reject))),
+      catch(fail) {
+        return this.then(undefined, fail);
+      },
+    };
+  }
+  Late.resolve = (v) => new Late((resolve) => resolve(v));
+  Late.reject = (e) => new Late((_, reject) => reject(e));
+  const outcome = [];
+  globalThis.Promise = Late;
+  try {
+    const settled = (p) => p.then((v) => outcome.push(["ok", v]), (e) => outcome.push(["error", e.code, e.message]));
+    await settled(store.createSession({ id: "s" }));
+    await settled(store.appendMessages("s", [{ role: "user", content: "hi" }]));
+    await settled(store.loadMessages("s"));
+  } finally {
+    globalThis.Promise = Native;
+  }
+  assert.deepEqual(outcome.map((o) => o[0]), ["ok", "ok", "ok"], JSON.stringify(outcome));
+  assert.deepEqual(outcome[2][1].map((m) => m.content), ["hi"]);
+  store.close();
+  store.free();
+});
+
 test("what is stored is what was checked: each getter runs once", async () => {
   const store = new MemorySessionStore();
   const { id } = await store.createSession();
