@@ -316,7 +316,9 @@ impl fmt::Display for Error {
             Error::InvalidValue { path, reason } => write!(f, "value at `{path}`: {reason}"),
             Error::Credential { path, kind } => write!(
                 f,
-                "value at `{path}` holds a credential ({kind}); attache never attaches or stores credentials"
+                "value at `{path}` holds a credential ({kind}); attache never attaches or stores credentials: \
+                 leave it out, redact it with redactCredentials(), or open the session store with \
+                 credentials: \"redact\""
             ),
             Error::NotFound { session_id } => write!(f, "no session {}", quote(session_id)),
             Error::AlreadyExists { session_id } => {
@@ -350,7 +352,11 @@ impl fmt::Display for Error {
             Error::Unavailable {
                 dom_name, message, ..
             } => {
-                write!(f, "IndexedDB is unavailable ({})", cause(dom_name, message))
+                write!(
+                    f,
+                    "IndexedDB is unavailable ({}); MemorySessionStore keeps sessions without it",
+                    cause(dom_name, message)
+                )
             }
             Error::Freed { class } => write!(f, "this {class} was freed; create a new one"),
             Error::Busy { class } => write!(
@@ -616,6 +622,23 @@ mod tests {
             (denied.code(), denied.dom_name()),
             ("UNAVAILABLE", Some("SecurityError"))
         );
+    }
+
+    #[test]
+    fn a_refused_credential_or_a_missing_indexeddb_says_what_to_do() {
+        let kind = "OpenAI API key".to_owned();
+        let credential = Error::Credential {
+            path: "v".into(),
+            kind,
+        }
+        .to_string();
+        assert!(credential.contains("redactCredentials()"), "{credential}");
+        assert!(
+            credential.contains("credentials: \"redact\""),
+            "{credential}"
+        );
+        let unavailable = Error::from_dom("SecurityError", "", Cause::NONE).to_string();
+        assert!(unavailable.contains("MemorySessionStore"), "{unavailable}");
     }
 
     #[test]

@@ -172,7 +172,7 @@ fn check_tool_pairs(messages: &[Sourced], lifts_system: bool) -> Result<(), Erro
     let mut answering = false;
     let unanswered = |(m, p): (usize, usize)| {
         let content = messages[m].0.field("content");
-        let reason = "has no tool result right after it";
+        let reason = "has no tool result right after it (answer it, or cut the history before it)";
         content.index(p).field("id").wrong(reason)
     };
     for (i, (at, message)) in messages.iter().enumerate() {
@@ -198,7 +198,7 @@ fn check_tool_pairs(messages: &[Sourced], lifts_system: bool) -> Result<(), Erro
                         }
                         None => {
                             let content = at.field("content");
-                            let reason = "answers no tool call just before it";
+                            let reason = "answers no tool call just before it (cut a history where a user message starts)";
                             return Err(content.index(j).field("callId").wrong(reason));
                         }
                     }
