@@ -138,7 +138,7 @@ export interface PlanTurnOptions {
   thresholdPercent?: number | undefined;
   /** The history's messages, or its token count. */
   history: readonly MessageInput[] | number;
-  /** Per-request overhead such as tool schemas. */
+  /** Per-request overhead: the system prompt, tool schemas. */
   overheadTokens?: number | undefined;
   /** The consolidated attachment message, if any. */
   attachments?: Readonly<ConsolidatedMessage> | null | undefined;
