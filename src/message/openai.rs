@@ -30,22 +30,22 @@ fn wire_id(id: String) -> String {
 /// OpenAI refuses an id twice in one request ("Duplicate value for
 /// 'tool_call_id'"), and servers repeat theirs (Kimi's `functions.read:0`
 /// every turn, a gateway's `call_0`): made unique as for Anthropic.
-fn unique_ids(out: &mut [Value]) {
-    let mut ids = super::anthropic::UniqueIds::default();
-    for (turn, message) in out.iter_mut().enumerate() {
-        let Value::Object(message) = message else {
-            continue;
-        };
-        if let Some(Value::String(id)) = message.get_mut("tool_call_id") {
-            ids.result(id);
-        } else if let Some(Value::Array(calls)) = message.get_mut("tool_calls") {
-            for call in calls {
-                if let Value::String(id) = &mut call["id"] {
-                    let base = id.clone();
-                    ids.call(id, &base, base.clone(), (turn, None), wire_id);
-                }
-            }
-        }
+#[derive(Default)]
+struct Ids(super::anthropic::UniqueIds);
+
+impl Ids {
+    fn call(&mut self, id: &str, message: usize) -> String {
+        let mut id = wire_id(id.to_owned());
+        let sent = id.clone();
+        self.0
+            .call(&mut id, &sent, sent.clone(), (message, None), wire_id);
+        id
+    }
+
+    fn result(&mut self, call_id: &str) -> String {
+        let mut id = wire_id(call_id.to_owned());
+        self.0.result(&mut id);
+        id
     }
 }
 
@@ -71,6 +71,7 @@ pub fn to_openai(
     reasoning: bool,
 ) -> Result<Value, Error> {
     let mut out = Vec::new();
+    let mut ids = Ids::default();
     // Thinking alone in its message (the Agents adapter stores a reasoning
     // item so), held for the next assistant message: DeepSeek wants it on
     // the calls it led to.
@@ -96,7 +97,7 @@ pub fn to_openai(
                     name,
                     arguments,
                 } => calls.push(object([
-                    ("id", wire_id(id.clone()).into()),
+                    ("id", ids.call(id, index).into()),
                     ("type", "function".into()),
                     (
                         "function",
@@ -133,7 +134,7 @@ pub fn to_openai(
                     };
                     out.push(object([
                         ("role", role.clone()),
-                        ("tool_call_id", wire_id(call_id.clone()).into()),
+                        ("tool_call_id", ids.result(call_id).into()),
                         ("content", result),
                     ]));
                 }
@@ -227,7 +228,6 @@ pub fn to_openai(
         }
     }
     hold_over(&mut out, &mut held);
-    unique_ids(&mut out);
     Ok(Value::Array(out))
 }
 
