@@ -160,10 +160,10 @@ count("places give a pointer", /(\w+)\.__wbg_ptr = ([^;\n]+);\n(\s*)(\w+)Finaliz
   (_, self, ptr, indent, Class) => `const ptr$ = ${ptr};\n${indent}${self}.__wbg_ptr = ptr$;\n` +
     `${indent}${Class}Finalization.register(${self}, born(${self}, ${Class}, ptr$), ${self});`, 4);
 count("finalizers", /(const (\w+)Finalization = [^;]*?new FinalizationRegistry\()ptr => ([^;]*?\(ptr, 1\))\);/g,
-  (_, head, Class, free) => `${head}token => { const ptr = token.ptr; if (ptr !== 0) { died(${Class}, ptr); ${free}; } });`, 3);
+  (_, head, Class, free) => `${head}token => { const ptr = pointerOf(token); if (ptr) { died(${Class}, ptr); ${free}; } });`, 3);
 checkWhole();
 const unguarded = glue;
-glue = glue.replace(/^(import .*\n)/m, `import { alive, born, died, entries, freed, refuse, thrown } from "./guard.js";\nconst WRAP = Symbol("attache.wrap");\n$1`);
+glue = glue.replace(/^(import .*\n)/m, `import { alive, born, died, entries, freed, pointerOf, refuse, thrown } from "./guard.js";\nconst WRAP = Symbol("attache.wrap");\n$1`);
 if (glue === unguarded) throw new Error("the glue has no import line to put the guard's beside");
 // Every byte of the glue ships in every page: minified. The exports keep
 // their names, which hosts and errors show; esbuild's keepNames would keep

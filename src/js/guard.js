@@ -6,7 +6,7 @@
 // INVALID_THIS, and an async method rejects rather than throws.
 //
 // `__wbg_ptr` is not trusted at all: a getter, a Proxy or a prototype's
-// accessor can answer anything. Each instance gets a token, {ptr}, under a
+// accessor can answer anything. Each instance gets a token (below) under a
 // module-private symbol, fixed when the glue makes it (before a host could
 // freeze it); a Proxy over an instance (Vue's reactive or readonly, Pinia
 // state) reads the target's. A token counts only while it is the one live
@@ -15,27 +15,16 @@
 // instance freed through a Proxy is not freed again once collected.
 const TOKEN = Symbol("attache.token");
 const live = new Map();
-
-// The pointer is private and the token frozen: SES's harden() freezes what
-// an instance holds, yet free() must still mark it gone, and no host may
-// forge the pointer the finalizer frees.
-class Token {
-  #ptr;
-  constructor(ptr) {
-    this.#ptr = ptr;
-    Object.freeze(this);
-  }
-  get ptr() {
-    return this.#ptr;
-  }
-  end() {
-    this.#ptr = 0;
-  }
-}
-Object.freeze(Token.prototype);
+// A token is an empty object, its pointer kept here: SES's harden() may
+// freeze the token, yet free() still marks it gone; no host can forge the
+// pointer the finalizer frees; and reading an object that is no token (a
+// Proxy over one, a copy) gives undefined, never a throw.
+const pointers = new WeakMap();
+export const pointerOf = (token) => pointers.get(token);
 
 export function born(self, Class, ptr) {
-  const token = new Token(ptr);
+  const token = { __proto__: null };
+  pointers.set(token, ptr);
   // Null-prototype descriptors: defineProperty reads an inherited `get`.
   Object.defineProperty(self, TOKEN, { __proto__: null, value: token });
   if (!live.has(Class)) live.set(Class, new Map());
@@ -47,7 +36,7 @@ export function died(Class, ptr, self) {
   const tokens = live.get(Class);
   const token = tokens?.get(ptr);
   if (token !== undefined) {
-    token.end();
+    pointers.set(token, 0);
     tokens.delete(ptr);
   }
   try {
@@ -75,11 +64,12 @@ export function alive(self, Class, any) {
 
 function pointer(self, Class) {
   const token = tokenOf(self, Class);
-  return token !== undefined && live.get(Class)?.get(token.ptr) === token ? token.ptr : 0;
+  const ptr = pointerOf(token);
+  return ptr && live.get(Class)?.get(ptr) === token ? ptr : 0;
 }
 
 export function freed(self, Class) {
-  return tokenOf(self, Class)?.ptr === 0;
+  return pointerOf(tokenOf(self, Class)) === 0;
 }
 
 function attacheError(code, message) {

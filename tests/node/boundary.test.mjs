@@ -925,11 +925,25 @@ test("an instance hardened as SES does it frees, once, and no token can be forge
     // which its finalizer would then free.
     let collected = 0;
     const watch = new FinalizationRegistry(() => collected++);
-    (() => {
+    await (async () => {
       const forger = new AttachmentStore();
-      const token = forger[Object.getOwnPropertySymbols(forger)[0]];
-      assert.throws(() => { token.ptr = victim.__wbg_ptr; }, TypeError);
-      assert.throws(() => Object.defineProperty(token, "ptr", { value: victim.__wbg_ptr }), TypeError);
+      const symbol = Object.getOwnPropertySymbols(forger)[0];
+      const token = forger[symbol];
+      token.ptr = victim.__wbg_ptr;
+      Object.defineProperty(token, "__private_0_ptr", { value: victim.__wbg_ptr });
+      // Nor does an object that is no token make a read throw untyped.
+      for (const fake of [new Proxy(token, {}), Object.create(token), { ptr: victim.__wbg_ptr }]) {
+        // A copy over the instance, as valtio's proxy() makes, holding a fake.
+        const lying = Object.create(forger, { [symbol]: { value: fake } });
+        assert.throws(() => lying.attachmentIds(), (e) => isAttacheError(e) && e.code === "INVALID_THIS");
+        const sessions = new MemorySessionStore();
+        const sessionSymbol = Object.getOwnPropertySymbols(sessions)[0];
+        const liar = Object.create(sessions, { [sessionSymbol]: { value: fake } });
+        let rejected;
+        assert.doesNotThrow(() => { rejected = liar.listSessions(); });
+        await assert.rejects(rejected, (e) => isAttacheError(e) && e.code === "INVALID_THIS");
+        sessions.free();
+      }
       watch.register(forger, "forger");
       // One hardened and dropped unfreed: its finalizer frees it.
       const dropped = harden(new AttachmentStore());
