@@ -317,8 +317,8 @@ impl fmt::Display for Error {
             Error::Credential { path, kind } => write!(
                 f,
                 "value at `{path}` holds a credential ({kind}); attache never attaches or stores credentials: \
-                 leave it out, redact it with redactCredentials(), or open the session store with \
-                 credentials: \"redact\""
+                 leave it out, or redact it with redactCredentials() (a session store opened with \
+                 credentials: \"redact\" redacts its writes)"
             ),
             Error::NotFound { session_id } => write!(f, "no session {}", quote(session_id)),
             Error::AlreadyExists { session_id } => {
