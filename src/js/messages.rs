@@ -78,7 +78,9 @@ pub fn to_ai_sdk(
     to(&messages, |m| ai_sdk::to_ai_sdk(m, None, None))
 }
 
-/// `await store.appendMessages(id, fromAiSdk(response.messages))`
+/// `await store.appendMessages(id, fromAiSdk(result.responseMessages))`:
+/// every step's (AI SDK 7; in 7 `result.response.messages` holds the last
+/// step's alone, its tool round lost; in 5 and 6 it held every step's).
 #[wasm_bindgen(js_name = fromAiSdk, unchecked_return_type = "Message[]")]
 pub fn from_ai_sdk(
     #[wasm_bindgen(unchecked_param_type = "object")] input: JsValue,

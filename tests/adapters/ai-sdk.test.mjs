@@ -3,7 +3,7 @@
 import { describe, it, expect } from "vitest";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { transform } from "esbuild";
-import { generateText, simulateReadableStream } from "ai";
+import { generateText, jsonSchema, simulateReadableStream, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3, MockLanguageModelV4 } from "ai/test";
 import { AttachmentStore, MemorySessionStore, fromAiSdk, toAiSdk } from "../../pkg/index.js";
 
@@ -73,6 +73,25 @@ describe("the README's AI SDK recipe", () => {
     expect(saved[0]).toEqual(messages[0]);
     expect(saved[1].role).toBe("assistant");
     expect(saved[1].parts.filter((p) => p.type === "text").map((p) => p.text).join("")).toBe("Shipped v2.");
+  });
+});
+
+describe("fromAiSdk on what a tool-calling run gives back", () => {
+  it("keeps the whole tool round from responseMessages, as its doc says", async () => {
+    const steps = [
+      { content: [{ type: "tool-call", toolCallId: "c1", toolName: "weather", input: '{"city":"Oslo"}' }], finishReason: { unified: "tool-calls", raw: "tool_calls" } },
+      { content: [{ type: "text", text: "Sunny, 21." }], finishReason: { unified: "stop", raw: "stop" } },
+    ];
+    const model = new MockLanguageModelV4({ doGenerate: async () => ({ ...steps.shift(), usage, warnings: [] }) });
+    const weather = tool({ inputSchema: jsonSchema({ type: "object", properties: { city: { type: "string" } } }), execute: async () => "sunny" });
+    const result = await generateText({ model, prompt: "Weather in Oslo?", tools: { weather }, stopWhen: stepCountIs(2) });
+    const stored = fromAiSdk(result.responseMessages);
+    expect(stored.map((m) => [m.role, ...(typeof m.content === "string" ? ["text"] : m.content.map((p) => p.type))])).toEqual([
+      ["assistant", "tool_call"],
+      ["tool", "tool_result"],
+      ["assistant", "text"],
+    ]);
+    expect(stored[0].content[0]).toMatchObject({ id: "c1", name: "weather", arguments: { city: "Oslo" } });
   });
 });
 
