@@ -14,17 +14,19 @@ fn anthropic_option(name: &str, value: Value) -> Value {
 
 fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
     let kind = if is_error { "error-text" } else { "text" };
-    // An error's blank texts are dropped, as the Anthropic format drops
-    // them: the SDK's providers send an error's text as it is, and
-    // Anthropic refuses it empty.
-    let kept: Vec<&Part> = content
+    // Blank texts are dropped where the Anthropic format drops them: an
+    // error's (the SDK's providers send its text as it is, and Anthropic
+    // refuses it empty) and any beside another part (Anthropic refuses a
+    // blank block).
+    let kept: Vec<(usize, &Part)> = content
         .iter()
-        .filter(|p| !is_error || !super::blank(p))
+        .enumerate()
+        .filter(|(_, p)| !((is_error || content.len() > 1) && super::blank(p)))
         .collect();
     let text = match kept[..] {
         [] if is_error => Some(NO_OUTPUT),
         [] => Some(""),
-        [Part::Text(text)] => Some(text.as_str()),
+        [(_, Part::Text(text))] => Some(text.as_str()),
         _ => None,
     };
     if let Some(text) = text {
@@ -40,7 +42,7 @@ fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
         return Err(at.field("isError").wrong(reason));
     }
     let mut value = Vec::new();
-    for (j, part) in content.iter().enumerate() {
+    for (j, part) in kept {
         if let Part::Image(image) = part {
             super::url_sent(image, at.field("content").index(j))?;
         }
@@ -230,12 +232,24 @@ pub fn to_ai_sdk(
                 }
             }
         }
-        out.push(object([("role", role), ("content", Value::Array(parts))]));
+        // The SDK drops "" parts but keeps "" content: a message of nothing
+        // else would reach the provider as `[]`, which OpenAI refuses.
+        let empty = message
+            .parts
+            .iter()
+            .all(|p| *p == Part::Text(String::new()));
+        let content = match empty {
+            true => Value::from(""),
+            false => Value::Array(parts),
+        };
+        out.push(object([("role", role), ("content", content)]));
     }
-    // Ids as Anthropic takes them, for a provider behind the SDK too.
+    // Ids as Anthropic and OpenAI both take them, for whichever provider
+    // is behind the SDK.
     super::anthropic::wire_ids(
         &mut out,
         ["tool-call", "toolCallId", "toolCallId", "toolName"],
+        super::openai::wire_id,
     );
     Ok(Value::Array(out))
 }

@@ -218,7 +218,7 @@ pub fn to_anthropic(
         .into_iter()
         .map(|(role, blocks, _)| object([("role", role.into()), ("content", Value::Array(blocks))]))
         .collect();
-    wire_ids(&mut messages, ["tool_use", "id", "tool_use_id", ""]);
+    wire_ids(&mut messages, ["tool_use", "id", "tool_use_id", ""], |s| s);
     request.push_field("messages".into(), Value::Array(messages));
     Ok(Value::Object(request))
 }
@@ -226,12 +226,13 @@ pub fn to_anthropic(
 /// Anthropic takes tool-use ids of ASCII letters, digits, `_` and `-`, each
 /// once in a request. Other providers' (`functions.get:0`, or `call_0` in
 /// every reply) are rewritten: another character becomes `_`, and a repeat
-/// as UniqueIds does. Other ids go as they are.
+/// as UniqueIds does. Other ids go as they are, or as `fit` makes them.
 /// `keys`: a call's type, its id's key, a result's, and the tool name's a
 /// result takes from its call (the AI SDK's parts too; `""` for none).
 pub(super) fn wire_ids(
     messages: &mut [Value],
     [call_type, call_key, result_key, name_key]: [&str; 4],
+    fit: fn(String) -> String,
 ) {
     let mut ids = UniqueIds::default();
     let valid = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
@@ -260,8 +261,8 @@ pub(super) fn wire_ids(
                 continue;
             }
             let base: String = id.chars().map(|c| if valid(c) { c } else { '_' }).collect();
-            let wire = if base.is_empty() { "_" } else { &base }.to_owned();
-            ids.call(id, &base, wire, (turn, name), |s| s);
+            let wire = fit(if base.is_empty() { "_" } else { &base }.to_owned());
+            ids.call(id, &base, wire, (turn, name), fit);
         }
     }
 }

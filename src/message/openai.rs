@@ -10,7 +10,7 @@ use crate::Error;
 /// other providers give longer ones: such an id goes as its first 23
 /// characters, `_` and 16 hex digits of its FNV-1a hash. It depends on the
 /// id alone, so its result and later turns send the same.
-fn wire_id(id: String) -> String {
+pub(super) fn wire_id(id: String) -> String {
     if crate::budget::chars(&id) <= 40 {
         return id;
     }

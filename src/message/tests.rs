@@ -1298,6 +1298,44 @@ fn the_ai_sdk_gets_no_blank_text_beside_other_parts() {
 }
 
 #[test]
+fn the_ai_sdk_gets_what_its_providers_take() {
+    let png = Part::Image(Image::Base64 {
+        media_type: "image/png".into(),
+        data: "iVBO".into(),
+    });
+    let results = [
+        (
+            vec![Part::Text(String::new()), png],
+            json!([{"type": "file", "data": {"type": "data", "data": "iVBO"}, "mediaType": "image/png"}]),
+        ),
+        (
+            vec![Part::Text("page".into()), Part::Text("\n".into())],
+            json!("page"),
+        ),
+    ];
+    for (content, value) in results {
+        let turn = [user(), call("c1"), answer("c1", content, false)];
+        let sent = to_ai_sdk(&sourced(&turn), None, None).unwrap();
+        // A blank text beside another part, which Anthropic refuses.
+        assert_eq!(sent[2]["content"][0]["output"]["value"], value, "{sent}");
+    }
+    // The SDK drops "" parts, so a message of nothing else would reach
+    // the provider as [], which OpenAI refuses; "" content it keeps.
+    let empty = Message::new(Role::User, vec![Part::Text(String::new())]);
+    let sent = to_ai_sdk(&sourced(&[empty]), None, None).unwrap();
+    assert_eq!(sent, json!([{"role": "user", "content": ""}]));
+    // Ids as OpenAI takes them too: at most 40 characters.
+    let long = format!("gw_{}", "0123456789abcdef".repeat(3));
+    let turn = [user(), call(&long), answer(&long, vec![], false)];
+    let ids = ai_sdk_ids(&to_ai_sdk(&sourced(&turn), None, None).unwrap());
+    assert_eq!(ids.len(), 2);
+    assert!(
+        ids[0] == ids[1] && ids[0].len() == 40 && ids[0] != long,
+        "{ids:?}"
+    );
+}
+
+#[test]
 fn a_compatible_servers_reasoning_reads_as_thinking_and_is_not_sent_back() {
     for key in ["reasoning_content", "reasoning"] {
         let reply = json::parse(&format!(
