@@ -76,7 +76,11 @@ pub fn to_openai(
     // item so), held for the next assistant message: DeepSeek wants it on
     // the calls it led to.
     let mut held = String::new();
+    // Assistant messages in a row are one turn, as they are sent: a
+    // result answers the first call of its id in the newest turn.
+    let mut turn = 0;
     for (index, (at, message)) in messages.iter().enumerate() {
+        turn += usize::from(message.role != Role::Assistant);
         let role = Value::from(message.role.as_str());
         let mut texts = Vec::new();
         let mut calls = Vec::new();
@@ -97,7 +101,7 @@ pub fn to_openai(
                     name,
                     arguments,
                 } => calls.push(object([
-                    ("id", ids.call(id, index).into()),
+                    ("id", ids.call(id, turn).into()),
                     ("type", "function".into()),
                     (
                         "function",

@@ -1200,6 +1200,25 @@ fn openai_gets_each_tool_call_id_once_with_results_following() {
         call(&forty),
         answer(&forty, vec![], false),
     ];
+    // Parallel calls stored one per message (the Agents adapter) are one
+    // turn: the first result answers the first call.
+    let split = [
+        user(),
+        call("p"),
+        call("p"),
+        answer("p", vec![Part::Text("1".into())], false),
+        answer("p", vec![], false),
+    ];
+    let sent = to_openai(&sourced(&split), None, false).unwrap();
+    let calls = &sent[1]["tool_calls"];
+    assert_eq!(
+        (&calls[0]["id"], &calls[1]["id"]),
+        (&json!("p"), &json!("p_2"))
+    );
+    assert_eq!(
+        (&sent[2]["tool_call_id"], &sent[2]["content"]),
+        (&json!("p"), &json!("1"))
+    );
     let sent = to_openai(&sourced(&messages), None, false).unwrap();
     let turns = sent.as_array().unwrap();
     let ids: Vec<&str> = turns
