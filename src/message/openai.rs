@@ -33,19 +33,25 @@ pub(super) fn wire_id(id: String) -> String {
 #[derive(Default)]
 struct Ids(super::anthropic::UniqueIds);
 
+// Calls are kept by their own ids, not as shortened: a real id that is
+// another's short form must not take that one's result.
 impl Ids {
-    fn call(&mut self, id: &str, message: usize) -> String {
-        let mut id = wire_id(id.to_owned());
-        let sent = id.clone();
+    fn call(&mut self, id: &str, turn: usize) -> String {
+        let mut id = id.to_owned();
+        let sent = wire_id(id.clone());
         self.0
-            .call(&mut id, &sent, sent.clone(), (message, None), wire_id);
+            .call(&mut id, &sent, sent.clone(), (turn, None), wire_id);
         id
     }
 
+    /// Unchanged, it answers no call, or one sent as its own id.
     fn result(&mut self, call_id: &str) -> String {
-        let mut id = wire_id(call_id.to_owned());
+        let mut id = call_id.to_owned();
         self.0.result(&mut id);
-        id
+        match id == call_id {
+            true => wire_id(id),
+            false => id,
+        }
     }
 }
 

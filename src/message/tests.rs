@@ -1209,6 +1209,22 @@ fn openai_gets_each_tool_call_id_once_with_results_following() {
         answer("p", vec![Part::Text("1".into())], false),
         answer("p", vec![], false),
     ];
+    // A real id equal to another's short form keeps its own result.
+    let long = format!("L{}", "x".repeat(52));
+    let short =
+        ai_sdk_ids(&to_ai_sdk(&sourced(&[user(), call(&long)]), None, None).unwrap())[0].clone();
+    let pair = [
+        user(),
+        both(&long, &short),
+        answer(&short, vec![Part::Text("short".into())], false),
+        answer(&long, vec![Part::Text("long".into())], false),
+    ];
+    let sent = to_openai(&sourced(&pair), None, false).unwrap();
+    let calls = &sent[1]["tool_calls"];
+    assert_ne!(calls[0]["id"], calls[1]["id"]);
+    let answered = |i: usize| (&sent[i]["tool_call_id"], &sent[i]["content"]);
+    assert_eq!(answered(2), (&calls[1]["id"], &json!("short")));
+    assert_eq!(answered(3), (&calls[0]["id"], &json!("long")));
     let sent = to_openai(&sourced(&split), None, false).unwrap();
     let calls = &sent[1]["tool_calls"];
     assert_eq!(
