@@ -23,7 +23,10 @@ const pointers = new WeakMap();
 export const pointerOf = (token) => pointers.get(token);
 
 export function born(self, Class, ptr) {
-  const token = { __proto__: null };
+  // Frozen: Vue's reactive() wraps what a get returns unless it is not
+  // extensible, and a wrapped token breaks the Proxy invariant of the
+  // read-only property that holds it.
+  const token = Object.freeze({ __proto__: null });
   pointers.set(token, ptr);
   // Null-prototype descriptors: defineProperty reads an inherited `get`.
   Object.defineProperty(self, TOKEN, { __proto__: null, value: token });

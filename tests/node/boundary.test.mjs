@@ -530,10 +530,17 @@ test("every method on a freed instance is FREED, on a wrong `this` INVALID_THIS;
 });
 
 test("a Proxy over a live instance (Vue's reactive) works; a freed pointer put back does not", async () => {
-  const pinned = new Proxy(new AttachmentStore(), {});
+  // As Vue's reactive(): what a get returns is wrapped too, if extensible.
+  const reactive = (target) => new Proxy(target, {
+    get(t, key, receiver) {
+      const value = Reflect.get(t, key, receiver);
+      return value !== null && typeof value === "object" && Object.isExtensible(value) ? reactive(value) : value;
+    },
+  });
+  const pinned = reactive(new AttachmentStore());
   pinned.setAttachment({ kind: "memory", slug: "m", memory: "M" });
   assert.equal(pinned.size, 1);
-  const sessions = new Proxy(new MemorySessionStore(), {});
+  const sessions = reactive(new MemorySessionStore());
   const { id } = await sessions.createSession();
   await sessions.saveAttachments(id, pinned);
   assert.deepEqual((await sessions.loadAttachments(id)).attachmentIds(), ["memory:m"]);
@@ -929,8 +936,9 @@ test("an instance hardened as SES does it frees, once, and no token can be forge
       const forger = new AttachmentStore();
       const symbol = Object.getOwnPropertySymbols(forger)[0];
       const token = forger[symbol];
-      token.ptr = victim.__wbg_ptr;
-      Object.defineProperty(token, "__private_0_ptr", { value: victim.__wbg_ptr });
+      // Whether or not the token takes them, they point nothing anywhere.
+      Reflect.set(token, "ptr", victim.__wbg_ptr);
+      Reflect.defineProperty(token, "__private_0_ptr", { value: victim.__wbg_ptr });
       // Nor does an object that is no token make a read throw untyped.
       for (const fake of [new Proxy(token, {}), Object.create(token), { ptr: victim.__wbg_ptr }]) {
         // A copy over the instance, as valtio's proxy() makes, holding a fake.
