@@ -232,17 +232,7 @@ pub fn to_ai_sdk(
                 }
             }
         }
-        // The SDK drops "" parts but keeps "" content: a message of nothing
-        // else would reach the provider as `[]`, which OpenAI refuses.
-        let empty = message
-            .parts
-            .iter()
-            .all(|p| *p == Part::Text(String::new()));
-        let content = match empty {
-            true => Value::from(""),
-            false => Value::Array(parts),
-        };
-        out.push(object([("role", role), ("content", content)]));
+        out.push(object([("role", role), ("content", Value::Array(parts))]));
     }
     // Ids as Anthropic and OpenAI both take them, for whichever provider
     // is behind the SDK.
