@@ -394,12 +394,30 @@ fn fetchable(url: &str) -> bool {
         && url.len() > scheme.len() + 1
 }
 
-/// An image URL a provider's format sends: one it can fetch (the AI SDK
-/// throws, naming no message, on a relative or `blob:` one).
+const NOT_BASE64: &str = "must be base64 image data (a data: URL goes in url)";
+
+/// Not empty, and of the base64 alphabets: a whole `data:` URL put in
+/// `data` (a common slip) is a 400 on every later turn. Line breaks pass:
+/// no provider is known to refuse them.
+fn is_base64(data: &str) -> bool {
+    let letter = |b: u8| b.is_ascii_alphanumeric() || b"+/=-_\r\n".contains(&b);
+    !data.is_empty() && data.bytes().all(letter)
+}
+
+/// An image a provider's format sends: a URL it can fetch (the AI SDK
+/// throws, naming no message, on a relative or `blob:` one), or base64
+/// that is base64 (a `data:` URL's too).
 pub(crate) fn url_sent(image: &Image, at: At) -> Result<(), Error> {
-    match image {
-        Image::Url(url) if !fetchable(url) => Err(at.field("url").wrong(NOT_FETCHABLE)),
-        _ => Ok(()),
+    let (field, sent, reason) = match image {
+        Image::Url(url) => match data_url(url) {
+            Some(data) if data.base64 => ("url", is_base64(data.data), NOT_BASE64),
+            _ => ("url", fetchable(url), NOT_FETCHABLE),
+        },
+        Image::Base64 { data, .. } => ("data", is_base64(data), NOT_BASE64),
+    };
+    match sent {
+        true => Ok(()),
+        false => Err(at.field(field).wrong(reason)),
     }
 }
 
@@ -470,12 +488,8 @@ pub(crate) fn sent_image<'a>(
         let reason = "must be base64 of image/jpeg, image/png, image/gif or image/webp";
         return Err(at.field(type_field).wrong(reason));
     };
-    // No data is no image, nor is text that is not base64 (a whole
-    // `data:` URL put in `data`, say): a 400 too. Line breaks and the URL
-    // alphabet pass: no provider is known to refuse them.
-    let base64 = |b: u8| b.is_ascii_alphanumeric() || b"+/=-_\r\n".contains(&b);
-    if data.is_empty() || !data.bytes().all(base64) {
-        return Err(at.field(data_field).wrong("must be base64 image data"));
+    if !is_base64(data) {
+        return Err(at.field(data_field).wrong(NOT_BASE64));
     }
     Ok(Some((sent, data)))
 }

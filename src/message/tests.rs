@@ -1354,6 +1354,31 @@ fn the_ai_sdk_gets_what_its_providers_take() {
         // A blank text beside another part, which Anthropic refuses.
         assert_eq!(sent[2]["content"][0]["output"]["value"], value, "{sent}");
     }
+    // Data that is not base64, which a provider behind the SDK refuses.
+    let slip = Part::Image(Image::Base64 {
+        media_type: "image/png".into(),
+        data: "data:image/png;base64,iVBO".into(),
+    });
+    let spaced = Part::Image(Image::Url("data:image/png;base64,iV BO".into()));
+    let in_result = [user(), call("c1"), answer("c1", vec![slip.clone()], false)];
+    for (messages, at) in [
+        (
+            vec![Message::new(Role::User, vec![slip])],
+            "messages[0].content[0].data",
+        ),
+        (
+            vec![Message::new(Role::User, vec![spaced])],
+            "messages[0].content[0].url",
+        ),
+        (in_result.to_vec(), "messages[2].content[0].content[0].data"),
+    ] {
+        let error = to_ai_sdk(&sourced(&messages), None, None).unwrap_err();
+        assert_eq!(error.field(), Some(at));
+        assert!(
+            error.to_string().contains("a data: URL goes in url"),
+            "{error}"
+        );
+    }
     // Ids as OpenAI takes them too: at most 40 characters.
     let long = format!("gw_{}", "0123456789abcdef".repeat(3));
     let turn = [user(), call(&long), answer(&long, vec![], false)];
