@@ -932,6 +932,7 @@ test("an instance hardened as SES does it frees, once, and no token can be forge
     // which its finalizer would then free.
     let collected = 0;
     const watch = new FinalizationRegistry(() => collected++);
+    let droppedAt;
     await (async () => {
       const forger = new AttachmentStore();
       const symbol = Object.getOwnPropertySymbols(forger)[0];
@@ -955,6 +956,7 @@ test("an instance hardened as SES does it frees, once, and no token can be forge
       watch.register(forger, "forger");
       // One hardened and dropped unfreed: its finalizer frees it.
       const dropped = harden(new AttachmentStore());
+      droppedAt = dropped.__wbg_ptr;
       watch.register(dropped, "dropped");
     })();
     for (let i = 0; i < 50 && collected < 2; i++) {
@@ -966,8 +968,12 @@ test("an instance hardened as SES does it frees, once, and no token can be forge
       gc();
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    assert.deepEqual(victim.attachmentIds(), ["memory:v"]);
+    // Its finalizer freed its memory: the allocator hands it out again.
     const next = new AttachmentStore();
+    const after = new AttachmentStore();
+    assert.ok([next.__wbg_ptr, after.__wbg_ptr].includes(droppedAt), "the dropped instance was freed");
+    after.free();
+    assert.deepEqual(victim.attachmentIds(), ["memory:v"]);
     next.setAttachment({ kind: "memory", slug: "n", memory: "N" });
     assert.deepEqual([victim.attachmentIds(), next.attachmentIds()], [["memory:v"], ["memory:n"]]);
     victim.free();
