@@ -318,7 +318,7 @@ impl fmt::Display for Error {
                 f,
                 "value at `{path}` holds a credential ({kind}); attache never attaches or stores credentials: \
                  leave it out, or redact it with redactCredentials() (a session store opened with \
-                 credentials: \"redact\" redacts its writes)"
+                 credentials: \"redact\" redacts the values it writes, never ids, keys or pins)"
             ),
             Error::NotFound { session_id } => write!(f, "no session {}", quote(session_id)),
             Error::AlreadyExists { session_id } => {
