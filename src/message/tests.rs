@@ -65,6 +65,22 @@ fn both(a: &str, b: &str) -> Message {
     turn
 }
 
+/// A question, a call as `id` and its empty answer.
+fn round(id: &str) -> Vec<Message> {
+    vec![user(), call(id), answer(id, vec![], false)]
+}
+
+/// A question, two calls as `x` in one message, answered "first" and "second".
+fn twice_x() -> Vec<Message> {
+    let said = |text: &str| vec![Part::Text(text.into())];
+    vec![
+        user(),
+        both("x", "x"),
+        answer("x", said("first"), false),
+        answer("x", said("second"), false),
+    ]
+}
+
 fn refused<T: std::fmt::Debug>(result: Result<T, Error>) -> (&'static str, String) {
     let error = result.expect_err("refused");
     (error.code(), error.field().unwrap_or_default().to_owned())
@@ -1090,27 +1106,15 @@ fn ai_sdk_ids(messages: &Value) -> Vec<String> {
 
 #[test]
 fn anthropic_gets_tool_ids_it_takes_each_once_with_results_following() {
-    let messages = vec![
-        user(),
-        call("functions.get:0"),
-        answer("functions.get:0", vec![], false),
-        user(),
-        call("call_0"),
-        answer("call_0", vec![], false),
-        user(),
-        call("call_0"),
-        answer("call_0", vec![], false),
-        user(),
-        both("x", "x"),
-        answer("x", vec![Part::Text("first".into())], false),
-        answer("x", vec![Part::Text("second".into())], false),
-        user(),
-        call(""),
-        answer("", vec![], false),
-        user(),
-        call("x_2"),
-        answer("x_2", vec![], false),
-    ];
+    let messages = [
+        round("functions.get:0"),
+        round("call_0"),
+        round("call_0"),
+        twice_x(),
+        round(""),
+        round("x_2"),
+    ]
+    .concat();
     let request = to_anthropic(&sourced(&messages), None, None).unwrap();
     assert_eq!(
         anthropic_ids(&request),
@@ -1174,32 +1178,17 @@ fn anthropic_gets_tool_ids_it_takes_each_once_with_results_following() {
 #[test]
 fn openai_gets_each_tool_call_id_once_with_results_following() {
     let forty = "a".repeat(40);
-    let messages = vec![
-        user(),
-        call("functions.get:0"),
-        answer("functions.get:0", vec![], false),
-        user(),
-        call("functions.get:0"),
-        answer("functions.get:0", vec![], false),
-        user(),
-        both("x", "x"),
-        answer("x", vec![Part::Text("first".into())], false),
-        answer("x", vec![Part::Text("second".into())], false),
-        user(),
-        call(""),
-        answer("", vec![], false),
-        call(""),
-        answer("", vec![], false),
-        user(),
-        call("x_2"),
-        answer("x_2", vec![], false),
-        user(),
-        call(&forty),
-        answer(&forty, vec![], false),
-        user(),
-        call(&forty),
-        answer(&forty, vec![], false),
-    ];
+    let messages = [
+        round("functions.get:0"),
+        round("functions.get:0"),
+        twice_x(),
+        round(""),
+        vec![call(""), answer("", vec![], false)],
+        round("x_2"),
+        round(&forty),
+        round(&forty),
+    ]
+    .concat();
     // Parallel calls stored one per message (the Agents adapter) are one
     // turn: the first result answers the first call.
     let split = [
