@@ -18,6 +18,9 @@ const MAX_ITEMS = 4_000_000;
 // e-mail addresses, one that sorts keys) would change what is stored.
 const stringify = JSON.stringify;
 const MAX_TEXT = 64 * 1024 * 1024;
+// A session document's text is bounded as an export's (src/text.rs), in
+// UTF-8 bytes, and its items at 16 times a value's (some 16M frames).
+const MAX_EXPORT = 2 ** 29 - 24;
 // As src/json/text.rs: past PARSE_DEPTH the walk stops, naming where.
 const MAX_DEPTH = 128;
 const PARSE_DEPTH = MAX_DEPTH + 4;
@@ -31,6 +34,10 @@ const PARSE_DEPTH = MAX_DEPTH + 4;
 // walk goes down, so a key holding a dot or named "*" or "[]" is never
 // taken for an id's path.
 export function toJson(value, path, ids) {
+  // importSession's: a session grown turn by turn past one value's bounds
+  // imports again.
+  const whole = path === "document";
+  const maxItems = whole ? 16 * MAX_ITEMS : MAX_ITEMS;
   const seen = new Set();
   // The paths of the objects and arrays being walked.
   const trail = [];
@@ -56,7 +63,7 @@ export function toJson(value, path, ids) {
   // a copy of what it read: each getter and toJSON runs once, and the copy
   // is what is serialized, so what is stored is what was checked.
   const check = (v, at, key, replaced, pats) => {
-    if (++items > MAX_ITEMS) throw { path: at, reason: `is part of a value of more than ${MAX_ITEMS} items, more than one value may hold` };
+    if (++items > maxItems) throw { path: at, reason: `is part of a value of more than ${maxItems} items, more than one value may hold` };
     switch (typeof v) {
       case "string":
         if (pats.length && pats.some((t) => !t.length)) {
@@ -130,7 +137,9 @@ export function toJson(value, path, ids) {
     return result;
   };
   const text = stringify(check(value, path, "", false, steps));
-  if (text.length > MAX_TEXT) throw { path, reason: `is more than ${MAX_TEXT} characters of JSON text, more than one value may hold` };
+  // A copy, but only of a document over MAX_TEXT.
+  if (text.length > MAX_TEXT && (!whole || new TextEncoder().encode(text).length > MAX_EXPORT))
+    throw { path, reason: `is more than ${whole ? `${MAX_EXPORT} bytes` : `${MAX_TEXT} characters`} of JSON text, more than one value may hold` };
   return text;
 }
 

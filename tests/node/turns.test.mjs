@@ -142,6 +142,25 @@ test("a session exports as one JSON document and imports back identical", async 
   pinned.free();
 });
 
+test("a session grown past one value's bounds, turn by turn, exports and imports back", async () => {
+  const store = new MemorySessionStore();
+  const { id } = await store.createSession();
+  // Nine 8 MB texts (a few screenshots' worth) pass 64 MiB of JSON text,
+  // and two 2,050,000-item frames pass 4,000,000 items: more than one value
+  // may hold, but each call was within it.
+  for (let i = 0; i < 9; i++) await store.appendMessages(id, [say(String(i).repeat(8_000_000))]);
+  for (let i = 0; i < 2; i++) await store.appendActivityFrames(id, "r", [{ a: new Array(2_050_000).fill(i) }]);
+  const doc = await store.exportSession(id);
+  const size = JSON.stringify(doc).length;
+  assert.ok(size > 64 * 1024 * 1024, `${size} characters`);
+  await assert.rejects(store.saveSessionState(id, "k", doc), code("INVALID_VALUE"), "too much for one value");
+  await store.importSession(doc, { id: "restored" });
+  const again = await store.exportSession("restored");
+  assert.deepEqual(again.messages, doc.messages);
+  assert.deepEqual(again.frames, doc.frames);
+  store.free();
+});
+
 test("checkPrefix remembers across a reload: its baseline is saved with the pins", async () => {
   const store = new MemorySessionStore();
   const { id } = await store.createSession();
