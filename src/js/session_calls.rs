@@ -100,7 +100,7 @@ impl Intake {
     /// Values at the path `id` are ids: their type, length and form checked
     /// before the copy (see `from_js_with_ids`), and refused, not redacted.
     pub fn value(&mut self, value: &JsValue, path: &str, id: &str) -> Result<Value, Error> {
-        let mut value = from_js_with_ids(value, path, id)?;
+        let mut value = from_js_with_ids(value, path, id, false)?;
         if self.redact {
             credentials::redact_value(path, &mut value, &[id], &mut self.found)?;
         }
@@ -120,7 +120,7 @@ impl Intake {
     /// its keys are ids, each value redacted as `state` does it, the pins
     /// refused.
     pub fn state_object(&mut self, value: &JsValue, path: &str) -> Result<Value, Error> {
-        let mut value = from_js_with_ids(value, path, &format!("{path}.*"))?;
+        let mut value = from_js_with_ids(value, path, &format!("{path}.*"), false)?;
         if self.redact {
             self.redact_state(path, &mut value)?;
         }
@@ -139,7 +139,7 @@ impl Intake {
         let ids = "document.session.id\ndocument.frames[].requestId\ndocument.state.*";
         // A document's ids are part of the value, as the core says of a
         // blank one there.
-        let mut value = from_js_with_ids(value, "document", ids).map_err(malformed)?;
+        let mut value = from_js_with_ids(value, "document", ids, true).map_err(malformed)?;
         if self.redact {
             let state = match &mut value {
                 Value::Object(document) => document.get_mut("state").map(std::mem::take),

@@ -32,11 +32,9 @@ const PARSE_DEPTH = MAX_DEPTH + 4;
 // `state.*`: the keys of `state`), checked as idProblem checks an id
 // argument: a problem there is {field, reason}. Matched by structure as the
 // walk goes down, so a key holding a dot or named "*" or "[]" is never
-// taken for an id's path.
-export function toJson(value, path, ids) {
-  // importSession's: a session grown turn by turn past one value's bounds
-  // imports again.
-  const whole = path === "document";
+// taken for an id's path. `whole`: importSession's document, so that a
+// session grown turn by turn past one value's bounds imports again.
+export function toJson(value, path, ids, whole) {
   const maxItems = whole ? 16 * MAX_ITEMS : MAX_ITEMS;
   const seen = new Set();
   // The paths of the objects and arrays being walked.

@@ -10,7 +10,12 @@ use crate::Error;
 #[wasm_bindgen(module = "/src/js/snippet.js")]
 extern "C" {
     #[wasm_bindgen(catch, js_name = toJson)]
-    fn to_json_text(value: &JsValue, path: &str, ids: &str) -> Result<String, JsValue>;
+    fn to_json_text(
+        value: &JsValue,
+        path: &str,
+        ids: &str,
+        document: bool,
+    ) -> Result<String, JsValue>;
     #[wasm_bindgen(js_name = idProblem)]
     fn id_problem(value: &JsValue) -> Option<String>;
     #[wasm_bindgen(js_name = isArray)]
@@ -43,15 +48,21 @@ fn threw(field: &str, thrown: &JsValue) -> Error {
 /// A JSON value from JS: checked and serialized by `toJson` (which refuses
 /// what is not JSON data, naming the path), then parsed by the core.
 pub fn from_js(value: &JsValue, path: &str) -> Result<Value, Error> {
-    from_js_with_ids(value, path, "")
+    from_js_with_ids(value, path, "", false)
 }
 
 /// The same, with the ids inside it (`ids`: their paths, one per line, as
 /// `toJson` takes them) checked in JS as `string_arg` checks one (type,
 /// length, lone surrogates) before the value is copied: else a huge id
 /// grows wasm memory before it is refused. Blank ones the core refuses.
-pub fn from_js_with_ids(value: &JsValue, path: &str, ids: &str) -> Result<Value, Error> {
-    let text = to_json_text(value, path, ids).map_err(|problem| {
+/// `document`: importSession's, bounded as an export is (see `toJson`).
+pub fn from_js_with_ids(
+    value: &JsValue,
+    path: &str,
+    ids: &str,
+    document: bool,
+) -> Result<Value, Error> {
+    let text = to_json_text(value, path, ids, document).map_err(|problem| {
         // A path names keys as given: a huge one is not copied in whole,
         // and is cut as every path is (a pair split at 1,024 falls past it).
         let field = |name: &str| host_text(&super::attempt::get(&problem, name).ok()?);
