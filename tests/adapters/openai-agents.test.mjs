@@ -283,6 +283,44 @@ for (const [name, backend] of Object.entries(backends)) {
       store.free();
     });
 
+    it("a text file sent as base64 is read by the guard, in both modes, and any other comes back exactly", async () => {
+      const key = "sk-proj-" + "Zx9".repeat(16);
+      const b64 = (text) => Buffer.from(text).toString("base64");
+      const decoded = (url) => Buffer.from(url.slice(url.indexOf(",") + 1), "base64").toString();
+      const env = `OPENAI_API_KEY=${key}\n`;
+      // As the runner stores a user's .env and a tool's file bytes.
+      const said = { role: "user", content: [{ type: "input_text", text: "check" }, { type: "input_file", file: `data:text/plain;base64,${b64(env)}`, filename: ".env" }] };
+      const result = { type: "function_call_result", callId: "c1", name: "read", status: "completed",
+        output: [{ type: "input_file", file: `data:application/octet-stream;base64,${b64(env)}`, filename: ".env" }] };
+      const refusing = new AttacheSession(await backend().open(), { sessionId: "b" });
+      for (const item of [said, result]) await expect(refusing.addItems([item])).rejects.toMatchObject({ code: "CREDENTIAL" });
+      expect(await refusing.getItems()).toEqual([]);
+      const store = new MemorySessionStore({ credentials: "redact" });
+      const redacting = new AttacheSession(store, { sessionId: "b" });
+      await redacting.addItems([said, result]);
+      const [user, tool] = await redacting.getItems();
+      expect(decoded(user.content[1].file)).toMatch(/^OPENAI_API_KEY=\[REDACTED:\w+\]\n$/);
+      expect(decoded(tool.output[0].file)).toBe(decoded(user.content[1].file));
+      expect(JSON.stringify(await store.exportSession("b"))).not.toContain(b64(key).slice(0, 20));
+      // The runner's comparison matches what was kept.
+      expect(redacting.prepareHistoryItemsForPersistenceComparison([said, result])).toEqual(redacting.prepareHistoryItemsForPersistenceComparison([user, tool]));
+      await redacting.applyHistoryTransaction({ operationId: "op", transaction: { type: "replace_suffix", expectedSuffix: [said, result], replacement: [] } });
+      expect(await redacting.getItems()).toEqual([]);
+      store.free();
+      // Without a credential, every file comes back as given: text (with a
+      // BOM, a __proto__ key beside it), base64 this would not write
+      // (unpadded), bytes that are not UTF-8, an image.
+      const kept = { role: "user", content: [
+        { type: "input_file", file: `data:text/markdown;charset=utf-8;base64,${b64("\ufeff# notes ✓")}`, filename: "a.md" },
+        { type: "input_file", file: `data:text/plain;base64,${b64("ab").replace(/=+$/, "")}` },
+        { type: "input_file", file: `data:application/pdf;base64,${Buffer.from([0x25, 0xff, 0xfe, 0x00]).toString("base64")}` },
+        { type: "input_image", image: `data:image/png;base64,${b64("not checked")}` },
+      ], providerData: JSON.parse(`{"__proto__": "data:;base64,${b64("x=1")}"}`) };
+      const session = new AttacheSession(await backend().open(), { sessionId: "k" });
+      await session.addItems([kept]);
+      expect(JSON.stringify(await session.getItems())).toBe(JSON.stringify([kept]));
+    });
+
     it("a redacting store keeps a cut item readable and its secret out", async () => {
       const store = new MemorySessionStore({ credentials: "redact" });
       const session = new AttacheSession(store, { sessionId: "r" });

@@ -87,7 +87,7 @@ function toMessage(item) {
   if (item === null || typeof item !== "object" || Array.isArray(item)) {
     throw new UserError("Session items must be objects.");
   }
-  const meta = { item };
+  const meta = withFileTexts(item);
   switch (item.type ?? "message") {
     case "message": {
       const role = roleOf(item);
@@ -140,16 +140,87 @@ function storedItem(message) {
   if (item === null || typeof item !== "object" || Array.isArray(item) || roleOf(item) !== message.role) return undefined;
   switch (item.type ?? "message") {
     case "message":
-      return "content" in item ? item : undefined;
+      if (!("content" in item)) return undefined;
+      break;
     case "function_call":
     case "function_call_result":
-      return typeof item.callId === "string" ? item : undefined;
+      if (typeof item.callId !== "string") return undefined;
+      break;
     case "reasoning":
-      return item;
+      break;
     default:
       // Hosted tool calls and the rest are stored with no content.
-      return partsOf(message.content).length === 0 ? item : undefined;
+      if (partsOf(message.content).length !== 0) return undefined;
   }
+  return withoutFileTexts(message.meta);
+}
+
+// ---- Text files sent as base64: an input_file, a tool's file output ----
+// The guard reads no base64, and this is how the SDK carries any file: a
+// key in a .env would be stored unseen. So the text of each such file is
+// kept beside the item, in `meta.files` ({at: its path, text}), its
+// payload left out of the item: the store's guard reads the text (a
+// redacting store redacts it), and a read encodes it back. Only UTF-8 text
+// that encodes back to the very same URL; images, audio, video and other
+// bytes stay as they are.
+const DATA_URL = /^(data:([^;,]*)(?:;[^;,]*)*;base64,)([A-Za-z0-9+/]*={0,2})$/;
+
+function latin1(bytes) {
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return text;
+}
+
+/** A data: URL's head (`data:text/plain;base64,`) and text, if it is a text file's. */
+function fileText(value) {
+  const match = value.startsWith("data:") ? DATA_URL.exec(value) : null;
+  if (!match || /^(image|audio|video)\//i.test(match[2])) return undefined;
+  try {
+    const bytes = Uint8Array.from(atob(match[3]), (c) => c.charCodeAt(0));
+    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+    return btoa(latin1(bytes)) === match[3] ? [match[1], text] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `value` with `leaf` at path `at`, copied along it: a `__proto__` key stays a key. */
+function withAt(value, at, leaf, i = 0) {
+  if (i === at.length) return leaf;
+  const copy = Array.isArray(value) ? [...value] : { ...value };
+  Object.defineProperty(copy, at[i], { value: withAt(value[at[i]], at, leaf, i + 1), writable: true, enumerable: true, configurable: true });
+  return copy;
+}
+
+/** An item as `meta` keeps it: `{item}`, or with its text files taken out. */
+function withFileTexts(item) {
+  const files = [];
+  const walk = (v, at) => {
+    if (typeof v === "string") {
+      const file = fileText(v);
+      if (file) files.push({ at, text: file[1], head: file[0] });
+    } else if (v !== null && typeof v === "object") {
+      for (const [k, x] of Object.entries(v)) walk(x, [...at, Array.isArray(v) ? Number(k) : k]);
+    }
+  };
+  walk(item, []);
+  if (files.length === 0) return { item };
+  return { item: files.reduce((copy, { at, head }) => withAt(copy, at, head), item), files: files.map(({ at, text }) => ({ at, text })) };
+}
+
+/** The item `meta` keeps, its text files encoded back (as its own URLs gave them). */
+function withoutFileTexts(meta) {
+  let item = meta.item;
+  if (!Array.isArray(meta.files)) return item;
+  for (const file of meta.files) {
+    if (!Array.isArray(file?.at) || typeof file.text !== "string") continue;
+    let head = item;
+    for (const key of file.at) head = head !== null && typeof head === "object" && Object.hasOwn(head, key) ? head[key] : undefined;
+    if (typeof head === "string" && DATA_URL.test(head) && head.endsWith(",")) {
+      item = withAt(item, file.at, head + btoa(latin1(new TextEncoder().encode(file.text))));
+    }
+  }
+  return item;
 }
 
 /** A message's parts: string content is one text part. */
@@ -311,8 +382,11 @@ function comparable(items) {
   } catch (cause) {
     throw userError("Session items must be JSON (no cycle, no BigInt).", cause);
   }
-  return stored.map((item) => redactCredentials(item).value);
+  return stored.map(redactedItem);
 }
+
+/** An item as a redacting store gives it back: its text files redacted too. */
+const redactedItem = (item) => withoutFileTexts(redactCredentials(withFileTexts(item)).value);
 
 /** Whether stored JSON `a` is `b`, in any key order, once both are comparable. */
 const equal = (a, b) => canonical(comparable([a])) === canonical(comparable([b]));
@@ -662,7 +736,9 @@ export class AttacheSession {
     // store's other refusals are.
     let redacted;
     try {
-      redacted = redactCredentials(transaction).value;
+      const { items, expectedSuffix, replacement, ...rest } = transaction;
+      redacted = redactCredentials(rest).value;
+      for (const [k, list] of Object.entries({ items, expectedSuffix, replacement })) if (Array.isArray(list)) redacted[k] = list.map(redactedItem);
     } catch (e) {
       throw userError(`Session history transaction items cannot be stored: ${shown(e?.message)}`, e);
     }
