@@ -334,10 +334,15 @@ fn fold(name: &str, buffer: &mut [u8; 64]) -> Option<usize> {
 
 /// Whether a field of this name holds a credential.
 pub fn is_credential_name(name: &str) -> bool {
+    credential_name(name).is_some()
+}
+
+/// Whether a field of this name holds a credential: `Some(true)` for a
+/// password's or a secret's, whose any text is one (`monkey`), and
+/// `Some(false)` for a key's, a token's or a header's.
+pub(crate) fn credential_name(name: &str) -> Option<bool> {
     let mut buffer = [0; 64];
-    let Some(len) = fold(name, &mut buffer) else {
-        return false;
-    };
+    let len = fold(name, &mut buffer)?;
     // Only ASCII letters and digits were kept. A numbered credential
     // (`API_KEY_2`, `password1`) is one.
     let name = std::str::from_utf8(&buffer[..len])
@@ -393,16 +398,31 @@ pub fn is_credential_name(name: &str) -> bool {
         name.strip_suffix(holder)
             .is_some_and(|rest| WORDS.iter().any(|w| rest.ends_with(w)))
     };
-    EXACT.contains(&name)
+    let password = HOLDERS.iter().any(worded);
+    let other = EXACT.contains(&name)
         || name.ends_with("authorization")
         || name.ends_with("apikey")
-        || HOLDERS.iter().any(worded)
         || name.ends_with("privatekey")
         || name.strip_suffix("token").is_some_and(|owner| {
             TOKEN_OWNERS
                 .iter()
                 .any(|o| owner == *o || owner.ends_with(o))
-        })
+        });
+    (password || other).then_some(password)
+}
+
+/// A state, not a key: a word an approval's `authorization`, a consent
+/// `cookie` or an unset `api_key` holds. No key, token or header value is
+/// one; a password may be (`secret: "none"`), and a word not listed may be
+/// a key (`supersecret`).
+pub(crate) fn says_state(text: &[u8]) -> bool {
+    // One string, not a list: a table of slices costs more wasm.
+    const STATES: &[u8] =
+        b"none|null|undefined|unknown|n/a|pending|approved|accepted|denied|rejected|\
+        granted|revoked|expired|required|optional|missing|unset|enabled|disabled|yes|no|true|false";
+    STATES
+        .split(|&b| b == b'|')
+        .any(|w| text.eq_ignore_ascii_case(w))
 }
 
 fn refused(path: &str, kind: &'static str) -> Error {
@@ -447,7 +467,9 @@ fn field_path(path: &str, key: &str) -> Result<String, Error> {
 
 /// Whether a field holds a credential by its name alone.
 fn named_credential(key: &str, field: &Value) -> bool {
-    is_credential_name(key) && holds_text(field)
+    credential_name(key).is_some_and(|password| {
+        holds_text(field) && (password || !field.as_str().is_some_and(|s| says_state(s.as_bytes())))
+    })
 }
 
 /// Whether a credential-named field holds text: a non-empty string, a list
@@ -478,13 +500,14 @@ fn holds_text(field: &Value) -> bool {
 /// `{ type: "password", value }`.
 fn named_pair(fields: &crate::json::Map) -> bool {
     // `value` first: it runs for every object, and most have none.
-    fields.get("value").is_some_and(holds_text)
-        && ["name", "key", "type"].iter().any(|k| {
+    fields.get("value").is_some_and(|value| {
+        ["name", "key", "type"].iter().any(|k| {
             fields
                 .get(k)
                 .and_then(Value::as_str)
-                .is_some_and(is_credential_name)
+                .is_some_and(|name| named_credential(name, value))
         })
+    })
 }
 
 /// The credential's span in a list's item `i` when the item before it

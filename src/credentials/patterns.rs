@@ -444,9 +444,7 @@ fn json_field(text: &str, i: usize, name_end: usize) -> Option<Option<Hit>> {
     let value = rest[gap(rest)..].strip_prefix(quote)?;
     // Its shape first: the name is read only for a field's.
     let name = crate::text::part(text, i, name_end);
-    if !super::is_credential_name(name) {
-        return None;
-    }
+    let password = super::credential_name(name)?;
     let start = bytes.len() - value.len();
     let literal = &value[..quoted_len(value, b'"', escaped)];
     // A label is words (`"Forgot password?"`, `"Must be 8+ chars"`) or one
@@ -465,7 +463,7 @@ fn json_field(text: &str, i: usize, name_end: usize) -> Option<Option<Hit>> {
     let word = literal.len() < 8
         && literal.first().is_some_and(u8::is_ascii_uppercase)
         && literal[1..].iter().all(u8::is_ascii_lowercase);
-    let label = (words && !passphrase(name)) || word;
+    let label = (words && !passphrase(name)) || word || (!password && super::says_state(literal));
     let real = !literal.is_empty() && !label && !stands_in(literal);
     Some(real.then(|| Hit::new("credential_field", start, start + literal.len())))
 }

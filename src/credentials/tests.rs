@@ -537,6 +537,42 @@ fn a_credential_field_holding_text_a_value_or_a_named_pair_is_refused() {
 }
 
 #[test]
+fn a_key_or_token_field_holding_a_state_word_holds_no_credential() {
+    // An approval graph's `authorization: "pending"`, an unset key's `N/A`.
+    for value in [
+        json!({"authorization": "pending", "api_key": "N/A", "accessToken": "none", "cookie": "Accepted"}),
+        json!({"name": "Authorization", "value": "approved"}),
+        json!([["GITHUB_TOKEN", "unset"]]),
+        json!({"body": r#"{"authorization": "denied"}"#}),
+    ] {
+        assert_eq!(check_value("v", &value), Ok(()), "{value}");
+        let mut redacted = value.clone();
+        redact_value("v", &mut redacted, &[], &mut Vec::new()).unwrap();
+        assert_eq!(redacted, value);
+    }
+    // A password's or a secret's field may hold any word; a key's, any
+    // word not listed.
+    for (value, field) in [
+        (json!({"password": "none"}), "v.password"),
+        (json!({"client_secret": "pending"}), "v.client_secret"),
+        (json!({"api_key": "supersecret"}), "v.api_key"),
+        (
+            json!({"authorization": "pending approval"}),
+            "v.authorization",
+        ),
+        (json!({"type": "password", "value": "denied"}), "v.value"),
+        (json!({"body": r#"{"secret": "denied"}"#}), "v.body"),
+    ] {
+        let error = check_value("v", &value).unwrap_err();
+        assert_eq!(
+            (error.code(), error.field()),
+            ("CREDENTIAL", Some(field)),
+            "{value}"
+        );
+    }
+}
+
+#[test]
 fn a_header_list_entry_is_read_as_its_line() {
     // fetch's `headers: [[name, value]]`, `[...new Headers(h)]`, Node's
     // `rawHeaders`; parsed, and as JSON text (a tool's output).
