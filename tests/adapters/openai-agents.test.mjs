@@ -292,33 +292,43 @@ for (const [name, backend] of Object.entries(backends)) {
       const said = { role: "user", content: [{ type: "input_text", text: "check" }, { type: "input_file", file: `data:text/plain;base64,${b64(env)}`, filename: ".env" }] };
       const result = { type: "function_call_result", callId: "c1", name: "read", status: "completed",
         output: [{ type: "input_file", file: `data:application/octet-stream;base64,${b64(env)}`, filename: ".env" }] };
+      // A tool's output that is the URL itself: its neutral form is the text.
+      const bare = { type: "function_call_result", callId: "c2", name: "read", status: "completed", output: `data:text/plain;base64,${b64(env)}` };
       const refusing = new AttacheSession(await backend().open(), { sessionId: "b" });
-      for (const item of [said, result]) await expect(refusing.addItems([item])).rejects.toMatchObject({ code: "CREDENTIAL" });
+      for (const item of [said, result, bare]) await expect(refusing.addItems([item])).rejects.toMatchObject({ code: "CREDENTIAL" });
       expect(await refusing.getItems()).toEqual([]);
       const store = new MemorySessionStore({ credentials: "redact" });
       const redacting = new AttacheSession(store, { sessionId: "b" });
-      await redacting.addItems([said, result]);
-      const [user, tool] = await redacting.getItems();
+      await redacting.addItems([said, result, bare]);
+      const [user, tool, text] = await redacting.getItems();
       expect(decoded(user.content[1].file)).toMatch(/^OPENAI_API_KEY=\[REDACTED:\w+\]\n$/);
       expect(decoded(tool.output[0].file)).toBe(decoded(user.content[1].file));
-      expect(JSON.stringify(await store.exportSession("b"))).not.toContain(b64(key).slice(0, 20));
+      expect(decoded(text.output)).toBe(decoded(user.content[1].file));
+      expect((await store.loadMessages("b"))[2].content[0].content).toBe(decoded(user.content[1].file));
+      const exported = JSON.stringify(await store.exportSession("b"));
+      expect(exported).not.toContain(b64(key).slice(0, 20));
+      expect(exported).not.toContain(key);
       // The runner's comparison matches what was kept.
-      expect(redacting.prepareHistoryItemsForPersistenceComparison([said, result])).toEqual(redacting.prepareHistoryItemsForPersistenceComparison([user, tool]));
-      await redacting.applyHistoryTransaction({ operationId: "op", transaction: { type: "replace_suffix", expectedSuffix: [said, result], replacement: [] } });
+      expect(redacting.prepareHistoryItemsForPersistenceComparison([said, result, bare])).toEqual(redacting.prepareHistoryItemsForPersistenceComparison([user, tool, text]));
+      await redacting.applyHistoryTransaction({ operationId: "op", transaction: { type: "replace_suffix", expectedSuffix: [said, result, bare], replacement: [] } });
       expect(await redacting.getItems()).toEqual([]);
       store.free();
       // Without a credential, every file comes back as given: text (with a
       // BOM, a __proto__ key beside it), base64 this would not write
-      // (unpadded), bytes that are not UTF-8, an image.
+      // (unpadded), bytes that are not UTF-8, UTF-8 longer as JSON than as
+      // base64 (a tar's NUL padding), an image.
       const kept = { role: "user", content: [
         { type: "input_file", file: `data:text/markdown;charset=utf-8;base64,${b64("\ufeff# notes ✓")}`, filename: "a.md" },
         { type: "input_file", file: `data:text/plain;base64,${b64("ab").replace(/=+$/, "")}` },
         { type: "input_file", file: `data:application/pdf;base64,${Buffer.from([0x25, 0xff, 0xfe, 0x00]).toString("base64")}` },
+        { type: "input_file", file: `data:application/x-tar;base64,${b64("notes.md" + "\0".repeat(100))}` },
         { type: "input_image", image: `data:image/png;base64,${b64("not checked")}` },
       ], providerData: JSON.parse(`{"__proto__": "data:;base64,${b64("x=1")}"}`) };
-      const session = new AttacheSession(await backend().open(), { sessionId: "k" });
+      const plain = await backend().open();
+      const session = new AttacheSession(plain, { sessionId: "k" });
       await session.addItems([kept]);
       expect(JSON.stringify(await session.getItems())).toBe(JSON.stringify([kept]));
+      expect((await plain.loadMessages("k"))[0].meta.files.map((f) => f.at)).toEqual([["content", 0, "file"], ["providerData", "__proto__"]]);
     });
 
     it("a redacting store keeps a cut item readable and its secret out", async () => {
