@@ -341,6 +341,10 @@ pub fn is_credential_name(name: &str) -> bool {
 /// password's or a secret's, whose any text is one (`monkey`), and
 /// `Some(false)` for a key's, a token's or a header's.
 pub(crate) fn credential_name(name: &str) -> Option<bool> {
+    // A type's path names no field: `AWS::SecretsManager::Secret`.
+    if crate::text::contains(name, "::") {
+        return None;
+    }
     let mut buffer = [0; 64];
     let len = fold(name, &mut buffer)?;
     // Only ASCII letters and digits were kept. A numbered credential
@@ -404,9 +408,11 @@ pub(crate) fn credential_name(name: &str) -> Option<bool> {
         || name.ends_with("apikey")
         || name.ends_with("privatekey")
         || name.strip_suffix("token").is_some_and(|owner| {
+            // `invalidToken` (an OAuth error), `uuidToken`: no id token's.
+            let id = ["valid", "uuid"].iter().any(|w| owner.ends_with(w));
             TOKEN_OWNERS
                 .iter()
-                .any(|o| owner == *o || owner.ends_with(o))
+                .any(|o| owner == *o || owner.ends_with(o) && !(id && *o == "id"))
         });
     (password || other).then_some(password)
 }

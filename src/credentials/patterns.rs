@@ -452,20 +452,25 @@ fn json_field(text: &str, i: usize, name_end: usize) -> Option<Option<Hit>> {
     // neither, but a passphrase may be words, and `secret` or `monkey` is
     // a password. A space pasted around a password, or words beside one
     // (`Tr0ub4dor&3x is new`), make no label: each word must be one.
-    // Two words at least: a space pasted after a password is not a second.
-    let mut count = 0;
-    let words = after_scheme(literal).is_none()
-        && literal.split(|&b| b == b' ').all(|w| {
-            count += usize::from(!w.is_empty());
-            label_word(w)
-        })
-        && count > 1;
+    let words = label_words(literal);
     let word = literal.len() < 8
         && literal.first().is_some_and(u8::is_ascii_uppercase)
         && literal[1..].iter().all(u8::is_ascii_lowercase);
     let label = (words && !passphrase(name)) || word || (!password && super::says_state(literal));
     let real = !literal.is_empty() && !label && !stands_in(literal);
     Some(real.then(|| Hit::new("credential_field", start, start + literal.len())))
+}
+
+/// Words, as a label is, each a label word. Two at least: a space pasted
+/// after a password is not a second.
+fn label_words(literal: &[u8]) -> bool {
+    let mut count = 0;
+    after_scheme(literal).is_none()
+        && literal.split(|&b| b == b' ').all(|w| {
+            count += usize::from(!w.is_empty());
+            label_word(w)
+        })
+        && count > 1
 }
 
 /// A word of a label: letters, in one case but for a capital first (an
@@ -496,7 +501,8 @@ fn label_word(w: &[u8]) -> bool {
 /// (`****`, `...`, `…`), Swagger's `string`; after a scheme too (`Bearer
 /// {{access_token}}`, as Postman writes a header).
 pub fn is_placeholder(text: &[u8]) -> bool {
-    let text = after_scheme(text).unwrap_or(text);
+    // A scheme alone: `"Bearer " + token` builds the header.
+    let (text, scheme) = after_scheme(text).map_or((text, false), |rest| (rest, rest.is_empty()));
     // An example cut short after a prefix (`sk-...`, `sk-proj-…`): a value
     // a logger cut short (`Tr0ub4dor&3...`) keeps more than a prefix.
     let cut = [&b"..."[..], "…".as_bytes()].iter().any(|dots| {
@@ -504,14 +510,15 @@ pub fn is_placeholder(text: &[u8]) -> bool {
             .is_some_and(|prefix| prefix.len() <= 8 && !prefix.contains(&b'.'))
     });
     let masked = !text.is_empty() && text.iter().all(|&b| b == b'*' || b == b'.');
-    // A doc's `YOUR_API_KEY` or `your-api-key`; crate::text's find, as
-    // str's own search costs 5 KB of wasm.
-    let yours = std::str::from_utf8(text).is_ok_and(|t| {
-        crate::text::contains(t, "YOUR") && t.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
-    }) || text
-        .get(..5)
-        .is_some_and(|start| start.eq_ignore_ascii_case(b"your-"))
-        && text.iter().all(|&b| b.is_ascii_alphabetic() || b == b'-');
+    // A doc's `YOUR_API_KEY`, `your-api-key` or `your_token`, or a
+    // constant's name (`ACCESS_TOKEN`, `REPLACE_ME`): no key is capitals
+    // and `_` alone.
+    let yours = text.contains(&b'_') && text.iter().all(|&b| b.is_ascii_uppercase() || b == b'_')
+        || text.get(..5).is_some_and(|start| {
+            start[..4].eq_ignore_ascii_case(b"your") && matches!(start[4], b'-' | b'_')
+        }) && text
+            .iter()
+            .all(|&b| b.is_ascii_alphabetic() || b == b'-' || b == b'_');
     // A name in braces or brackets (`{password}`, `[FILTERED]`): letters,
     // spaces, `_` and `-` only, so JSON text or a braced key is no mask.
     let named = |inner: &[u8]| {
@@ -554,12 +561,13 @@ pub fn is_placeholder(text: &[u8]) -> bool {
             [] => false,
         }
     };
-    if text == b"string" || cut || masked || yours {
+    if scheme || text == b"string" || text == b"placeholder" || cut || masked || yours {
         return true;
     }
     match text {
-        // `${X}`, `<X>`, `{{x}}`, `%X%`.
-        [b'$', b'{', .., b'}']
+        // `${X}`, `<X>`, `{{x}}`, `%X%`; a shell's `$(gcloud auth …)`.
+        [b'$', b'(', ..]
+        | [b'$', b'{', .., b'}']
         | [b'<', .., b'>']
         | [b'{', b'{', .., b'}', b'}']
         | [b'%', _, .., b'%'] => true,
@@ -669,8 +677,9 @@ fn words(text: &str, from: usize) -> Option<Hit> {
         };
         // `--password=…`, `db-password: …`: a name may follow a hyphen.
         let after_hyphen = i > 0 && bytes[i - 1] == b'-';
-        // Where a name starting here ends, read once for both its uses.
-        let name_end = if prev_word && !after_hyphen {
+        // Where a name starting here ends, read once for both its uses. A
+        // path's last part is none (`AWS::SecretsManager::Secret`).
+        let name_end = if prev_word && !after_hyphen || bytes[..i].ends_with(b"::") {
             None
         } else {
             name_end_at(bytes, i)
@@ -1098,7 +1107,13 @@ fn header_value(name: &str, value: &str, measured: &mut usize) -> Option<Hit> {
         }
         _ => {
             let token_at = after_scheme(value.as_bytes())?;
-            token("authorization_header", value.len() - token_at.len())
+            // A token looks random, with a digit or a capital: a doc's
+            // `Bearer my-api-key` does not.
+            token("authorization_header", value.len() - token_at.len()).filter(|hit| {
+                crate::text::part(value, hit.start, hit.end)
+                    .bytes()
+                    .any(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
+            })
         }
     }
 }
@@ -1268,6 +1283,14 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
         // values are judged by their first word (`"Enter your password"`
         // is a label).
         Some(close) if passphrase(name) => close,
+        // A message, in words as in JSON text and in sentence case
+        // (`password: "Password is required"`): a passphrase is rarely so.
+        Some(close)
+            if window.first().is_some_and(u8::is_ascii_uppercase)
+                && label_words(&window[..close]) =>
+        {
+            return None
+        }
         Some(close) => window[..close]
             .iter()
             .position(|&b| b == b' ')
@@ -1302,6 +1325,17 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
         && value.as_bytes().iter().skip(run).find(|&&b| b != b' ') == Some(&b'=');
     let ends = match after(0) {
         Some(b'(' | b'[') => false,
+        // After `:`, a type: `privateKey: Uint8Array;`, `(key: Key256)`, `Vec<u8>`.
+        Some(b';' | b')' | b'<')
+            if !quoted
+                && bytes[j] == b':'
+                && value
+                    .as_bytes()
+                    .first()
+                    .is_some_and(u8::is_ascii_alphabetic) =>
+        {
+            false
+        }
         Some(b'.') => !after(1).is_some_and(|b| b.is_ascii_alphanumeric()),
         Some(b':') => after(1) != Some(b':'),
         _ => !typed,
@@ -1313,7 +1347,9 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
     // A compound name as its own value (`access_token: 'access_token'`,
     // an env var's name), or bare, a lower-case identifier ending in `_`
     // and it (`x25519_generate_private_key`): code. Not a single word's
-    // (`Password_2024!`, `hunter2_password`): real if weak.
+    // (`Password_2024!`, `hunter2_password`): real if weak. A private
+    // constant's `_` is not its name's (`_CLIENT_SECRET = 'CLIENT_SECRET'`).
+    let name = name.trim_start_matches('_');
     let compound = name.bytes().any(|b| b == b'_');
     let prefix = literal.len().saturating_sub(name.len() + 1);
     let ends_named = compound

@@ -898,6 +898,42 @@ fn code_and_docs_that_name_credentials_pass_and_their_real_neighbours_do_not() {
 }
 
 #[test]
+fn code_that_builds_or_types_a_credential_and_docs_that_stand_for_one_pass() {
+    // A second scan (22,632 files under node_modules, the cargo registry,
+    // /usr/share/doc, Python packages): the classes it refused.
+    for text in [
+        r#"headers = {"Authorization": "Bearer " + token}"#,
+        "interface KeyPair { privateKey: Uint8Array; publicKey: Uint8Array }",
+        "pub fn new(secret_key: SecretKey256) -> Self",
+        r#"setErrors({ password: "Password is required" })"#,
+        r#"curl -H "Authorization: Bearer $(gcloud auth print-access-token)" URL"#,
+        r#"curl -H "Authorization: Bearer ACCESS_TOKEN" URL"#,
+        "curl -H 'Authorization: Bearer my-api-key' URL",
+        "  apiKey: 'your_api_key_here',",
+        r#"api_key = "placeholder""#,
+        r#"enum OAuthErrorCode { InvalidToken = "invalid_token" }"#,
+        "  _CLIENT_SECRET = 'CLIENT_SECRET'",
+        r#"{"AWS::SecretsManager::Secret": "7f3a9b2c1d4e5f6a"}"#,
+    ] {
+        assert_eq!(find(text), None, "{text}");
+    }
+    // Their real neighbours.
+    for text in [
+        r#"headers = {"Authorization": "Bearer eyJhbGciOiJIUzI1NiJ9"}"#,
+        "privateKey: Tr0ub4dor3x",
+        "password: Hunter2024",
+        r#"password = "correcthorse battery staple""#,
+        r#"curl -H "Authorization: Bearer abcd-efgh-1234" URL"#,
+        "  apiKey: 'your8api2key',",
+        r#"{"idToken": "eyJhbGciOiJSUzI1NiJ9x"}"#,
+        "  _CLIENT_SECRET = 'd8Kq2mXz9PvL4tRw'",
+        r#"{"AWS_SECRET": "7f3a9b2c1d4e5f6a"}"#,
+    ] {
+        assert!(find(text).is_some(), "{text}");
+    }
+}
+
+#[test]
 fn redacting_settles_and_a_key_without_its_end_line_goes_whole() {
     for (text, redacted) in [
         (
