@@ -341,10 +341,6 @@ pub fn is_credential_name(name: &str) -> bool {
 /// password's or a secret's, whose any text is one (`monkey`), and
 /// `Some(false)` for a key's, a token's or a header's.
 pub(crate) fn credential_name(name: &str) -> Option<bool> {
-    // A type's path names no field: `AWS::SecretsManager::Secret`.
-    if crate::text::contains(name, "::") {
-        return None;
-    }
     let mut buffer = [0; 64];
     let len = fold(name, &mut buffer)?;
     // Only ASCII letters and digits were kept. A numbered credential
@@ -408,11 +404,11 @@ pub(crate) fn credential_name(name: &str) -> Option<bool> {
         || name.ends_with("apikey")
         || name.ends_with("privatekey")
         || name.strip_suffix("token").is_some_and(|owner| {
-            // `invalidToken` (an OAuth error), `uuidToken`: no id token's.
-            let id = ["valid", "uuid"].iter().any(|w| owner.ends_with(w));
+            // `invalidToken` is an OAuth error, no id token.
+            let invalid = owner.ends_with("invalid");
             TOKEN_OWNERS
                 .iter()
-                .any(|o| owner == *o || owner.ends_with(o) && !(id && *o == "id"))
+                .any(|o| owner == *o || owner.ends_with(o) && !(invalid && *o == "id"))
         });
     (password || other).then_some(password)
 }
@@ -422,13 +418,18 @@ pub(crate) fn credential_name(name: &str) -> Option<bool> {
 /// one; a password may be (`secret: "none"`), and a word not listed may be
 /// a key (`supersecret`).
 pub(crate) fn says_state(text: &[u8]) -> bool {
-    // One string, not a list: a table of slices costs more wasm.
     const STATES: &[u8] =
         b"none|null|undefined|unknown|n/a|pending|approved|accepted|denied|rejected|\
         granted|revoked|expired|required|optional|missing|unset|enabled|disabled|yes|no|true|false";
-    STATES
-        .split(|&b| b == b'|')
-        .any(|w| text.eq_ignore_ascii_case(w))
+    one_of(text, STATES)
+}
+
+/// Whether `word` is one of `list`'s `|`-separated words, in any case. One
+/// string, not a list, and one copy: a table of slices costs more wasm.
+#[inline(never)]
+pub(crate) fn one_of(word: &[u8], list: &[u8]) -> bool {
+    list.split(|&b| b == b'|')
+        .any(|w| word.eq_ignore_ascii_case(w))
 }
 
 fn refused(path: &str, kind: &'static str) -> Error {

@@ -461,6 +461,32 @@ fn json_field(text: &str, i: usize, name_end: usize) -> Option<Option<Hit>> {
     Some(real.then(|| Hit::new("credential_field", start, start + literal.len())))
 }
 
+/// A message's verb or advice: `is required`, `Please enter`.
+fn tells(message: &[u8]) -> bool {
+    message
+        .split(|&b| !b.is_ascii_alphabetic())
+        .any(|w| super::one_of(w, b"must|required|invalid|enter|please|cannot|should"))
+}
+
+/// A type's name with its bit width, one run of digits, and letters after
+/// it or a capital inside: `Uint8Array`, `SecretKey256`; not `Hunter2024`
+/// nor `Summer16`.
+fn width_type(name: &[u8]) -> bool {
+    let Some(start) = name.iter().position(u8::is_ascii_digit) else {
+        return false;
+    };
+    let (head, rest) = name.split_at(start);
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    let (width, tail) = rest.split_at(digits);
+    head.first().is_some_and(u8::is_ascii_alphabetic)
+        && head.iter().chain(tail).all(u8::is_ascii_alphabetic)
+        && (!tail.is_empty() || head.iter().skip(1).any(u8::is_ascii_uppercase))
+        && matches!(
+            width,
+            b"8" | b"16" | b"32" | b"64" | b"128" | b"256" | b"512"
+        )
+}
+
 /// Words, as a label is, each a label word. Two at least: a space pasted
 /// after a password is not a second.
 fn label_words(literal: &[u8]) -> bool {
@@ -511,9 +537,15 @@ pub fn is_placeholder(text: &[u8]) -> bool {
     });
     let masked = !text.is_empty() && text.iter().all(|&b| b == b'*' || b == b'.');
     // A doc's `YOUR_API_KEY`, `your-api-key` or `your_token`, or a
-    // constant's name (`ACCESS_TOKEN`, `REPLACE_ME`): no key is capitals
-    // and `_` alone.
-    let yours = text.contains(&b'_') && text.iter().all(|&b| b.is_ascii_uppercase() || b == b'_')
+    // constant's name that says what it stands for (`ACCESS_TOKEN`,
+    // `REPLACE_ME`); `HUNTER_TWO` may be a password.
+    // Whole parts: `MONKEY_BUSINESS` holds no `KEY`.
+    let caps = text.iter().all(|b| b.is_ascii_uppercase() || *b == b'_')
+        && (text.contains(&b'_') && {
+            text.split(|&b| b == b'_')
+                .any(|part| super::one_of(part, b"your|key|token|secret|password|replace"))
+        } || text.starts_with(b"YOUR"));
+    let yours = caps
         || text.get(..5).is_some_and(|start| {
             start[..4].eq_ignore_ascii_case(b"your") && matches!(start[4], b'-' | b'_')
         }) && text
@@ -565,12 +597,20 @@ pub fn is_placeholder(text: &[u8]) -> bool {
         return true;
     }
     match text {
-        // `${X}`, `<X>`, `{{x}}`, `%X%`; a shell's `$(gcloud auth …)`.
-        [b'$', b'(', ..]
-        | [b'$', b'{', .., b'}']
+        // `${X}`, `<X>`, `{{x}}`, `%X%`.
+        [b'$', b'{', .., b'}']
         | [b'<', .., b'>']
         | [b'{', b'{', .., b'}', b'}']
         | [b'%', _, .., b'%'] => true,
+        // A shell's `$(gcloud auth print-access-token)`, whole or to its
+        // first space: a command's small letters, not a token's.
+        [b'$', b'(', rest @ ..] => {
+            let rest = rest.strip_suffix(b")").unwrap_or(rest);
+            rest.first().is_some_and(u8::is_ascii_lowercase)
+                && rest
+                    .iter()
+                    .all(|&b| b.is_ascii_lowercase() || b"-_/. ".contains(&b))
+        }
         [b'{', inner @ .., b'}'] => named(inner) || field(inner),
         [b'[', inner @ .., b']'] => named(inner),
         [b'%', rest @ ..] => verb(rest),
@@ -677,9 +717,8 @@ fn words(text: &str, from: usize) -> Option<Hit> {
         };
         // `--password=…`, `db-password: …`: a name may follow a hyphen.
         let after_hyphen = i > 0 && bytes[i - 1] == b'-';
-        // Where a name starting here ends, read once for both its uses. A
-        // path's last part is none (`AWS::SecretsManager::Secret`).
-        let name_end = if prev_word && !after_hyphen || bytes[..i].ends_with(b"::") {
+        // Where a name starting here ends, read once for both its uses.
+        let name_end = if prev_word && !after_hyphen {
             None
         } else {
             name_end_at(bytes, i)
@@ -1107,12 +1146,18 @@ fn header_value(name: &str, value: &str, measured: &mut usize) -> Option<Hit> {
         }
         _ => {
             let token_at = after_scheme(value.as_bytes())?;
-            // A token looks random, with a digit or a capital: a doc's
-            // `Bearer my-api-key` does not.
+            // A doc's token is small words a doc uses: `Bearer my-api-key`.
             token("authorization_header", value.len() - token_at.len()).filter(|hit| {
-                crate::text::part(value, hit.start, hit.end)
-                    .bytes()
-                    .any(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
+                // Prose's closers too: `` `Bearer my-api-key`. ``
+                let token = crate::text::part(value, hit.start, hit.end).as_bytes();
+                let doc = token.first().is_some_and(u8::is_ascii_lowercase)
+                    && token
+                        .iter()
+                        .all(|b| b.is_ascii_lowercase() || b"-`.,;:)]!?".contains(b))
+                    && token
+                        .split(|b| !b.is_ascii_lowercase())
+                        .any(|w| super::one_of(w, b"my|your|api|key|token|secret|example"));
+                !doc
             })
         }
     }
@@ -1283,11 +1328,13 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
         // values are judged by their first word (`"Enter your password"`
         // is a label).
         Some(close) if passphrase(name) => close,
-        // A message, in words as in JSON text and in sentence case
-        // (`password: "Password is required"`): a passphrase is rarely so.
+        // A message, in words as in JSON text, in sentence case and
+        // saying what to do (`password: "Password is required"`).
         Some(close)
             if window.first().is_some_and(u8::is_ascii_uppercase)
-                && label_words(&window[..close]) =>
+                && window
+                    .get(..close)
+                    .is_some_and(|m| label_words(m) && tells(m)) =>
         {
             return None
         }
@@ -1325,14 +1372,12 @@ fn assignment_at(text: &str, i: usize, name_end: usize) -> Option<Hit> {
         && value.as_bytes().iter().skip(run).find(|&&b| b != b' ') == Some(&b'=');
     let ends = match after(0) {
         Some(b'(' | b'[') => false,
-        // After `:`, a type: `privateKey: Uint8Array;`, `(key: Key256)`, `Vec<u8>`.
+        // After `:`, a type named for its width: `privateKey: Uint8Array;`,
+        // `(key: SecretKey256)`; a year is no width.
         Some(b';' | b')' | b'<')
             if !quoted
                 && bytes[j] == b':'
-                && value
-                    .as_bytes()
-                    .first()
-                    .is_some_and(u8::is_ascii_alphabetic) =>
+                && value.as_bytes().get(..run).is_some_and(width_type) =>
         {
             false
         }

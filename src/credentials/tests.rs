@@ -909,11 +909,12 @@ fn code_that_builds_or_types_a_credential_and_docs_that_stand_for_one_pass() {
         r#"curl -H "Authorization: Bearer $(gcloud auth print-access-token)" URL"#,
         r#"curl -H "Authorization: Bearer ACCESS_TOKEN" URL"#,
         "curl -H 'Authorization: Bearer my-api-key' URL",
+        "Set `Authorization: Bearer my-api-key`.",
+        "(Authorization: Bearer api-key).",
         "  apiKey: 'your_api_key_here',",
         r#"api_key = "placeholder""#,
         r#"enum OAuthErrorCode { InvalidToken = "invalid_token" }"#,
         "  _CLIENT_SECRET = 'CLIENT_SECRET'",
-        r#"{"AWS::SecretsManager::Secret": "7f3a9b2c1d4e5f6a"}"#,
     ] {
         assert_eq!(find(text), None, "{text}");
     }
@@ -928,6 +929,23 @@ fn code_that_builds_or_types_a_credential_and_docs_that_stand_for_one_pass() {
         r#"{"idToken": "eyJhbGciOiJSUzI1NiJ9x"}"#,
         "  _CLIENT_SECRET = 'd8Kq2mXz9PvL4tRw'",
         r#"{"AWS_SECRET": "7f3a9b2c1d4e5f6a"}"#,
+        // A path's last part still names one; each rule kept narrow.
+        r#"Settings::SECRET_KEY = "d8Kq2mXz9PvL4tRw""#,
+        r#"{"AWS::SecretsManager::Secret": "7f3a9b2c1d4e5f6a"}"#,
+        "password: Hunter2024;",
+        "fn login(password: Hunter2024)",
+        r#"password: "Swordfish horse battery""#,
+        r#"curl -H "Authorization: Bearer $(Kq2mXz9PvL4tRw" URL"#,
+        r#"curl -H "Authorization: Bearer abcd-efgh-ijkl" URL"#,
+        r#"api_key = "HUNTER_TWO""#,
+        r#"{"uuidToken": "eyJhbGciOiJSUzI1NiJ9x"}"#,
+        r#"{"validToken": "eyJhbGciOiJSUzI1NiJ9x"}"#,
+        r#"DB_PASSWORD="MONKEY_BUSINESS""#,
+        r#"export GITHUB_TOKEN="TOKENIZER_PASS""#,
+        r#"DB_PASSWORD="Champion is here""#,
+        "password: Summer16;",
+        r#"password: "$(Kq2mXz9PvL4tRw)""#,
+        r#"{"password": "$(k9LmQ2x#)"}"#,
     ] {
         assert!(find(text).is_some(), "{text}");
     }
