@@ -296,6 +296,15 @@ for (const [name, backend] of Object.entries(backends)) {
       const bare = { type: "function_call_result", callId: "c2", name: "read", status: "completed", output: `data:text/plain;base64,${b64(env)}` };
       const refusing = new AttacheSession(await backend().open(), { sessionId: "b" });
       for (const item of [said, result, bare]) await expect(refusing.addItems([item])).rejects.toMatchObject({ code: "CREDENTIAL" });
+      // Text longer as JSON than as base64, as such files are: short quoted
+      // fields, tabs, CRLF, a log's colours.
+      for (const [type, lines] of [["text/csv", '"a","b","c","d"\n'], ["text/tab-separated-values", "a\tb\tc\td\n"],
+        ["text/plain", "A=1\r\n"], ["text/plain", "\x1b[32mok\x1b[0m\n"]]) {
+        const text = lines.repeat(200) + `key ${key}\n`;
+        expect(JSON.stringify(text).length).toBeGreaterThan(b64(text).length);
+        const file = { role: "user", content: [{ type: "input_file", file: `data:${type};base64,${b64(text)}` }] };
+        await expect(refusing.addItems([file])).rejects.toMatchObject({ code: "CREDENTIAL" });
+      }
       expect(await refusing.getItems()).toEqual([]);
       const store = new MemorySessionStore({ credentials: "redact" });
       const redacting = new AttacheSession(store, { sessionId: "b" });
@@ -324,10 +333,12 @@ for (const [name, backend] of Object.entries(backends)) {
         { type: "input_file", file: `data:application/x-tar;base64,${b64("notes.md" + "\0".repeat(100))}` },
         { type: "input_image", image: `data:image/png;base64,${b64("not checked")}` },
       ], providerData: JSON.parse(`{"__proto__": "data:;base64,${b64("x=1")}"}`) };
+      // A type is read as given, not as a file's text.
+      const typed = { type: `data:text/plain;base64,${b64("message")}`, id: "t" };
       const plain = await backend().open();
       const session = new AttacheSession(plain, { sessionId: "k" });
-      await session.addItems([kept]);
-      expect(JSON.stringify(await session.getItems())).toBe(JSON.stringify([kept]));
+      await session.addItems([kept, typed]);
+      expect(JSON.stringify(await session.getItems())).toBe(JSON.stringify([kept, typed]));
       expect((await plain.loadMessages("k"))[0].meta.files.map((f) => f.at)).toEqual([["content", 0, "file"], ["providerData", "__proto__"]]);
     });
 

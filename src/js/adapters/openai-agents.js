@@ -165,10 +165,12 @@ function storedItem(message) {
 // kept beside the item, in `meta.files` ({at: its path, text}), its
 // payload left out of the item: the store's guard reads the text (a
 // redacting store redacts it), and a read encodes it back. Only UTF-8 text
-// that encodes back to the very same URL, and no longer as JSON than as
-// base64 (a tar's NULs are six characters each); images, audio, video and
-// other bytes stay as they are.
-const DATA_URL = /^(data:([^;,]*)(?:;[^;,]*)*;base64,)([A-Za-z0-9+/]*={0,2})$/;
+// that encodes back to the very same URL, and as JSON at most half again
+// as long as base64 (quotes, tabs, CRLF and a log's ESC fit; a tar's NULs
+// are six characters each); images, audio, video and other bytes stay as
+// they are, and so does a `type` or a `role`, which the neutral form reads.
+const DATA_HEAD = /^data:([^;,]*)(?:;[^;,]*)*;base64,$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function latin1(bytes) {
   let text = "";
@@ -178,8 +180,13 @@ function latin1(bytes) {
 
 /** A data: URL's head (`data:text/plain;base64,`) and text, if it is a text file's. */
 function fileText(value) {
-  const match = value.startsWith("data:") ? DATA_URL.exec(value) : null;
-  if (!match || /^(image|audio|video)\//i.test(match[2])) return undefined;
+  if (!value.startsWith("data:")) return undefined;
+  // The type before the payload is scanned: an image's megabytes are not.
+  const head = value.slice(0, value.indexOf(",") + 1);
+  const type = DATA_HEAD.exec(head)?.[1];
+  if (type === undefined || /^(image|audio|video)\//i.test(type)) return undefined;
+  const payload = value.slice(head.length);
+  if (!BASE64.test(payload)) return undefined;
   const bytesOf = (binary) => {
     // A loop: Uint8Array.from with a map function is 25 times slower.
     const bytes = new Uint8Array(binary.length);
@@ -189,11 +196,11 @@ function fileText(value) {
   const utf8 = () => new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   try {
     // Most other bytes (a PDF, a zip) show in their first 768: before the rest is decoded.
-    utf8().decode(bytesOf(atob(match[3].slice(0, 1024))), { stream: true });
-    const binary = atob(match[3]);
+    utf8().decode(bytesOf(atob(payload.slice(0, 1024))), { stream: true });
+    const binary = atob(payload);
     const text = utf8().decode(bytesOf(binary));
-    const shorter = stringifyJson(text).length <= match[3].length + 2;
-    return shorter && btoa(binary) === match[3] ? [match[1], text] : undefined;
+    const short = stringifyJson(text).length <= payload.length * 1.5 + 2;
+    return short && btoa(binary) === payload ? [head, text] : undefined;
   } catch {
     return undefined;
   }
@@ -215,7 +222,9 @@ function filesIn(item) {
       const file = fileText(v);
       if (file) files.push({ at, text: file[1], head: file[0] });
     } else if (v !== null && typeof v === "object") {
-      for (const [k, x] of Object.entries(v)) walk(x, [...at, Array.isArray(v) ? Number(k) : k]);
+      for (const [k, x] of Object.entries(v)) {
+        if (k !== "type" && k !== "role") walk(x, [...at, Array.isArray(v) ? Number(k) : k]);
+      }
     }
   };
   walk(item, []);
@@ -239,7 +248,7 @@ function withoutFileTexts(meta) {
     if (!Array.isArray(file?.at) || typeof file.text !== "string") continue;
     let head = item;
     for (const key of file.at) head = head !== null && typeof head === "object" && Object.hasOwn(head, key) ? head[key] : undefined;
-    if (typeof head === "string" && DATA_URL.test(head) && head.endsWith(",")) {
+    if (typeof head === "string" && DATA_HEAD.test(head)) {
       item = withAt(item, file.at, head + btoa(latin1(new TextEncoder().encode(file.text))));
     }
   }
