@@ -305,6 +305,21 @@ for (const [name, backend] of Object.entries(backends)) {
         const file = { role: "user", content: [{ type: "input_file", file: `data:${type};base64,${b64(text)}` }] };
         await expect(refusing.addItems([file])).rejects.toMatchObject({ code: "CREDENTIAL" });
       }
+      // A URL's scheme and `base64` in any case, an SVG, a host's `role`.
+      for (const url of [`DATA:text/plain;BASE64,${b64(env)}`, `data:image/svg+xml;base64,${b64(`<svg><!-- ${env} --></svg>`)}`]) {
+        await expect(refusing.addItems([{ role: "user", content: [{ type: "input_file", file: url }] }])).rejects.toMatchObject({ code: "CREDENTIAL" });
+      }
+      await expect(refusing.addItems([{ ...said, providerData: { role: `data:text/plain;base64,${b64(env)}` } }])).rejects.toMatchObject({ code: "CREDENTIAL" });
+      // What no walk can read is the store's typed error, as without files.
+      const cyclic = { role: "user", content: "x" };
+      cyclic.self = cyclic;
+      let deep = "x";
+      for (let i = 0; i < 20000; i++) deep = { deep };
+      const throwing = { role: "user", content: "x", get providerData() { throw new RangeError("host"); } };
+      for (const item of [cyclic, { role: "user", content: "x", providerData: deep }, throwing]) {
+        const refused = await refusing.addItems([item]).then(() => undefined, (error) => error);
+        expect(refused?.code, String(refused)).toMatch(/^[A-Z_]+$/);
+      }
       expect(await refusing.getItems()).toEqual([]);
       const store = new MemorySessionStore({ credentials: "redact" });
       const redacting = new AttacheSession(store, { sessionId: "b" });
@@ -335,10 +350,13 @@ for (const [name, backend] of Object.entries(backends)) {
       ], providerData: JSON.parse(`{"__proto__": "data:;base64,${b64("x=1")}"}`) };
       // A type is read as given, not as a file's text.
       const typed = { type: `data:text/plain;base64,${b64("message")}`, id: "t" };
+      // A large file longer as JSON than as base64 grows no item: as given.
+      const log = { role: "user", content: [{ type: "input_file", file: `data:text/plain;base64,${b64("\x1b[32mok\x1b[0m\n".repeat(400000))}` }] };
       const plain = await backend().open();
       const session = new AttacheSession(plain, { sessionId: "k" });
-      await session.addItems([kept, typed]);
-      expect(JSON.stringify(await session.getItems())).toBe(JSON.stringify([kept, typed]));
+      await session.addItems([kept, typed, log]);
+      expect(JSON.stringify(await session.getItems())).toBe(JSON.stringify([kept, typed, log]));
+      expect((await plain.loadMessages("k"))[2].meta.files).toBeUndefined();
       expect((await plain.loadMessages("k"))[0].meta.files.map((f) => f.at)).toEqual([["content", 0, "file"], ["providerData", "__proto__"]]);
     });
 

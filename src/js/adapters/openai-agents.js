@@ -165,11 +165,14 @@ function storedItem(message) {
 // kept beside the item, in `meta.files` ({at: its path, text}), its
 // payload left out of the item: the store's guard reads the text (a
 // redacting store redacts it), and a read encodes it back. Only UTF-8 text
-// that encodes back to the very same URL, and as JSON at most half again
-// as long as base64 (quotes, tabs, CRLF and a log's ESC fit; a tar's NULs
-// are six characters each); images, audio, video and other bytes stay as
-// they are, and so does a `type` or a `role`, which the neutral form reads.
-const DATA_HEAD = /^data:([^;,]*)(?:;[^;,]*)*;base64,$/;
+// that encodes back to the very same URL, and as JSON no longer than
+// base64, or half again as long below 4 MiB of base64 (quotes, tabs, CRLF
+// and a log's ESC fit; a tar's NULs are six characters each): a large
+// file grows no item. Images (but SVG), audio, video and other bytes stay
+// as they are, and so does the `type` or `role` the neutral form reads.
+// A URL's scheme and `base64` are in any case, as RFC 2397 has them.
+const DATA_HEAD = /^data:([^;,]*)(?:;[^;,]*)*;base64,$/i;
+const LARGE = 4 * 1024 * 1024;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function latin1(bytes) {
@@ -180,11 +183,11 @@ function latin1(bytes) {
 
 /** A data: URL's head (`data:text/plain;base64,`) and text, if it is a text file's. */
 function fileText(value) {
-  if (!value.startsWith("data:")) return undefined;
+  if (value.slice(0, 5).toLowerCase() !== "data:") return undefined;
   // The type before the payload is scanned: an image's megabytes are not.
   const head = value.slice(0, value.indexOf(",") + 1);
   const type = DATA_HEAD.exec(head)?.[1];
-  if (type === undefined || /^(image|audio|video)\//i.test(type)) return undefined;
+  if (type === undefined || (/^(image|audio|video)\//i.test(type) && !/^image\/svg\+xml$/i.test(type))) return undefined;
   const payload = value.slice(head.length);
   if (!BASE64.test(payload)) return undefined;
   const bytesOf = (binary) => {
@@ -199,7 +202,7 @@ function fileText(value) {
     utf8().decode(bytesOf(atob(payload.slice(0, 1024))), { stream: true });
     const binary = atob(payload);
     const text = utf8().decode(bytesOf(binary));
-    const short = stringifyJson(text).length <= payload.length * 1.5 + 2;
+    const short = stringifyJson(text).length <= payload.length * (payload.length < LARGE ? 1.5 : 1) + 2;
     return short && btoa(binary) === payload ? [head, text] : undefined;
   } catch {
     return undefined;
@@ -217,17 +220,26 @@ function withAt(value, at, leaf, i = 0) {
 /** The text files in `item`: each one's path, URL head and text. */
 function filesIn(item) {
   const files = [];
+  // What the neutral form reads as given: the item's, its output's and a
+  // part's type or role.
+  const read = (at, k) => (k === "type" || k === "role") && (at.length === 0 || (at.length <= 2 && (at[0] === "output" || (at[0] === "content" && at.length === 2))));
   const walk = (v, at) => {
     if (typeof v === "string") {
       const file = fileText(v);
       if (file) files.push({ at, text: file[1], head: file[0] });
     } else if (v !== null && typeof v === "object") {
       for (const [k, x] of Object.entries(v)) {
-        if (k !== "type" && k !== "role") walk(x, [...at, Array.isArray(v) ? Number(k) : k]);
+        if (!read(at, k)) walk(x, [...at, Array.isArray(v) ? Number(k) : k]);
       }
     }
   };
-  walk(item, []);
+  try {
+    walk(item, []);
+  } catch {
+    // A cycle, nesting past the stack, a getter that throws: the store
+    // refuses the item, with its typed error.
+    return [];
+  }
   return files;
 }
 
