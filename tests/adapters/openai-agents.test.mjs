@@ -309,7 +309,20 @@ for (const [name, backend] of Object.entries(backends)) {
       for (const url of [`DATA:text/plain;BASE64,${b64(env)}`, `data:image/svg+xml;base64,${b64(`<svg><!-- ${env} --></svg>`)}`]) {
         await expect(refusing.addItems([{ role: "user", content: [{ type: "input_file", file: url }] }])).rejects.toMatchObject({ code: "CREDENTIAL" });
       }
-      await expect(refusing.addItems([{ ...said, providerData: { role: `data:text/plain;base64,${b64(env)}` } }])).rejects.toMatchObject({ code: "CREDENTIAL" });
+      await expect(refusing.addItems([{ role: "user", content: "hi", providerData: { role: `data:text/plain;base64,${b64(env)}` } }])).rejects.toMatchObject({ code: "CREDENTIAL" });
+      // What JSON leaves out or reads once is not walked: a file beside it is read.
+      const envFile = () => [{ type: "input_file", file: `data:text/plain;base64,${b64(env)}` }];
+      const extra = envFile();
+      Object.defineProperty(extra, "x", { enumerable: true, get() { throw new RangeError("host"); } });
+      const deepExtra = envFile();
+      deepExtra.x = { deep: {} };
+      for (let i = 0, at = deepExtra.x.deep; i < 20000; i++, at = at.deep) at.deep = {};
+      let reads = 0;
+      for (const item of [{ role: "user", content: extra }, { role: "user", content: deepExtra },
+        { role: "user", content: envFile(), providerData: { toJSON: () => ({}), get boom() { throw new RangeError("host"); } } },
+        { role: "user", get content() { if (reads++) throw new RangeError("read twice"); return envFile(); } }]) {
+        await expect(refusing.addItems([item])).rejects.toMatchObject({ code: "CREDENTIAL" });
+      }
       // What no walk can read is the store's typed error, as without files.
       const cyclic = { role: "user", content: "x" };
       cyclic.self = cyclic;

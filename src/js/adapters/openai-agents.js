@@ -9,7 +9,7 @@
 // clearSession deletes ids; past OPS_KEPT, the oldest go.
 import { UserError, protocol } from "@openai/agents-core";
 import { redactCredentials } from "./attache.js";
-import { credentialKind, depthOf, parseJson, shownText, stringifyJson, uriComponent, wellFormed, wellFormedJson } from "./json-text.js";
+import { credentialKind, depthOf, parseJson, shownText, stringifyJson, uriComponent, wellFormedJson } from "./json-text.js";
 
 /**
  * The operation id's key. A credential in the id names none: URI-encoded
@@ -83,11 +83,11 @@ function outputOf(output) {
  * lone surrogate, text cut through an emoji, is U+FFFD by then, in the item
  * and so in its neutral form, as the store refuses it.
  */
-function toMessage(given) {
+function toMessage(given, files) {
   if (given === null || typeof given !== "object" || Array.isArray(given)) {
     throw new UserError("Session items must be objects.");
   }
-  const files = filesIn(given);
+  files ??= filesIn(given);
   const meta = withFileTexts(given, files);
   // The neutral form reads a text file as its text: as base64 (a tool's
   // output that is the URL), the guard would not read it.
@@ -220,10 +220,12 @@ function withAt(value, at, leaf, i = 0) {
 /** The text files in `item`: each one's path, URL head and text. */
 function filesIn(item) {
   const files = [];
-  // What the neutral form reads as given: the item's, its output's and a
-  // part's type or role.
-  const read = (at, k) => (k === "type" || k === "role") && (at.length === 0 || (at.length <= 2 && (at[0] === "output" || (at[0] === "content" && at.length === 2))));
+  // What the neutral form reads as given: the item's type and role, its
+  // output's type.
+  const read = (at, k) => (at.length === 0 ? k === "type" || k === "role" : at.length === 1 && at[0] === "output" && k === "type");
   const walk = (v, at) => {
+    // Deeper, the store refuses the item (128 levels).
+    if (at.length > 200) return;
     if (typeof v === "string") {
       const file = fileText(v);
       if (file) files.push({ at, text: file[1], head: file[0] });
@@ -233,13 +235,7 @@ function filesIn(item) {
       }
     }
   };
-  try {
-    walk(item, []);
-  } catch {
-    // A cycle, nesting past the stack, a getter that throws: the store
-    // refuses the item, with its typed error.
-    return [];
-  }
+  walk(item, []);
   return files;
 }
 
@@ -369,7 +365,30 @@ const collided = () => new UserError("Session items must not hold two keys of on
 /** Items as the messages that store them. */
 function messagesOf(items) {
   if (!Array.isArray(items)) throw new UserError("Session items must be an array.");
-  return items.map((item) => toMessage(wellFormed(item, collided)));
+  return items.map((item) => toMessage(...withFiles(item)));
+}
+
+/** A string that may be a text file's URL, in JSON text. */
+const FILE_URL = /"data:(?!(?:image\/(?!svg)|audio\/|video\/))/i;
+
+/**
+ * An item as `wellFormed` makes it, and its text files. Where a file may
+ * be, a JSON copy: the walk then reads what the store keeps, no getter
+ * twice, and cannot throw. What JSON cannot hold (a cycle, a BigInt) the
+ * store refuses with its typed error: no file in it is read.
+ */
+function withFiles(item) {
+  let text;
+  try {
+    text = stringifyJson(item);
+  } catch {
+    return [item, []];
+  }
+  if (text === undefined) return [item, []];
+  const fixed = wellFormedJson(text, collided);
+  if (!FILE_URL.test(fixed)) return [fixed === text ? item : parseJson(fixed), []];
+  const copy = parseJson(fixed);
+  return [copy, filesIn(copy)];
 }
 
 /**
@@ -774,7 +793,7 @@ export class AttacheSession {
   async applyHistoryTransaction(args) {
     const { key, transaction } = checkedTransaction(args);
     // Checked before the session is made, as addItems checks.
-    const incoming = (transaction.type === "append_items" ? transaction.items : transaction.replacement).map(toMessage);
+    const incoming = (transaction.type === "append_items" ? transaction.items : transaction.replacement).map((item) => toMessage(item));
     // Redacted once, whatever the retries, and before the session is made:
     // items it cannot read (nested past 128 levels) are refused as the
     // store's other refusals are.
