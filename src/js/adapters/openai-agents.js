@@ -372,15 +372,44 @@ function messagesOf(items) {
 const FILE_URL = /"data:(?!(?:image\/(?!svg)|audio\/|video\/))/i;
 
 /**
+ * What the store refuses, refused as JSON is written: a number JSON has
+ * not, a function or symbol, undefined in an array (a hole), an object not
+ * plain but a URL (a Date, bytes, a Map, a class's), which JSON would
+ * change unseen. Read from the descriptor, as given before a toJSON: no
+ * getter runs twice.
+ */
+function storable(k, v) {
+  const own = Object.getOwnPropertyDescriptor(this, k);
+  const given = own && "value" in own ? own.value : v;
+  if (typeof v === "number" && !Number.isFinite(v)) throw new TypeError("not finite");
+  if (typeof given === "function" || typeof given === "symbol" || (v === undefined && (Array.isArray(this) || given !== undefined))) throw new TypeError("no JSON");
+  // Both: what a toJSON returns is written as it is.
+  for (const x of [given, v]) {
+    if (x === null || typeof x !== "object" || Array.isArray(x)) continue;
+    const proto = Object.getPrototypeOf(x);
+    const plain = (proto === null || Object.getPrototypeOf(proto) === null) && Object.prototype.toString.call(x) === "[object Object]";
+    let href;
+    try {
+      // A URL, in any realm, as the store reads it.
+      href = plain ? "" : HREF?.call(x);
+    } catch {}
+    if (typeof href !== "string") throw new TypeError("not plain");
+  }
+  return v;
+}
+
+const HREF = typeof URL === "function" ? Object.getOwnPropertyDescriptor(URL.prototype, "href")?.get : undefined;
+
+/**
  * An item as `wellFormed` makes it, and its text files. Where a file may
  * be, a JSON copy: the walk then reads what the store keeps, no getter
- * twice, and cannot throw. What JSON cannot hold (a cycle, a BigInt) the
- * store refuses with its typed error: no file in it is read.
+ * twice, and cannot throw. What the store refuses (`storable`, a cycle, a
+ * BigInt) goes to it as given, to be refused with its typed error.
  */
 function withFiles(item) {
   let text;
   try {
-    text = stringifyJson(item);
+    text = stringifyJson(item, storable);
   } catch {
     return [item, []];
   }
