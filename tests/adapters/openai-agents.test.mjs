@@ -327,12 +327,19 @@ for (const [name, backend] of Object.entries(backends)) {
       // not changed by JSON; a URL object is its href, and the file read.
       const clean = [{ type: "input_file", file: `data:text/plain;base64,${b64("hello\n")}` }];
       for (const v of [new Date(0), Infinity, [1, , 3], [1, undefined], new Map(), new Uint8Array([1]), new String("s"), new (class Point { x = 1; })(), () => 1,
-        { toJSON: () => new Date(0) }]) {
+        { toJSON: () => new Date(0) }, { toJSON: () => () => 1 }]) {
         const alone = await refusing.addItems([{ role: "user", content: "hi", providerData: { v } }]).then(() => "stored", (error) => error.code);
         expect(alone).toMatch(/^[A-Z_]+$/);
         await expect(refusing.addItems([{ role: "user", content: clean, providerData: { v } }])).rejects.toMatchObject({ code: alone });
       }
-      await expect(refusing.addItems([{ role: "user", content: envFile(), providerData: { at: new URL("https://example.com/") } }])).rejects.toMatchObject({ code: "CREDENTIAL" });
+      // A URL is its href whatever its toJSON, and a toJSON's URL too.
+      const odd = new URL("https://example.com/");
+      odd.toJSON = () => undefined;
+      for (const at of [new URL("https://example.com/"), odd]) {
+        await expect(refusing.addItems([{ role: "user", content: envFile(), providerData: { at } }])).rejects.toMatchObject({ code: "CREDENTIAL" });
+      }
+      const viaToJson = { toJSON: () => new URL(envFile()[0].file) };
+      await expect(refusing.addItems([{ role: "user", content: "hi", providerData: viaToJson }])).rejects.toMatchObject({ code: "CREDENTIAL" });
       // What no walk can read is the store's typed error, as without files.
       const cyclic = { role: "user", content: "x" };
       cyclic.self = cyclic;

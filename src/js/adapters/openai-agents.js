@@ -372,29 +372,31 @@ function messagesOf(items) {
 const FILE_URL = /"data:(?!(?:image\/(?!svg)|audio\/|video\/))/i;
 
 /**
- * What the store refuses, refused as JSON is written: a number JSON has
- * not, a function or symbol, undefined in an array (a hole), an object not
- * plain but a URL (a Date, bytes, a Map, a class's), which JSON would
- * change unseen. Read from the descriptor, as given before a toJSON: no
- * getter runs twice.
+ * JSON as the store writes it, or a throw where the store refuses: a URL
+ * is its href, whatever its toJSON; a number JSON has not, a function, a
+ * symbol, a BigInt, undefined in an array (a hole) and an object not plain
+ * (a Date, bytes, a Map, a class's) are refused, where JSON would change
+ * them unseen. Both the value as given (from its descriptor: no getter
+ * runs twice) and what its toJSON returned are read.
  */
 function storable(k, v) {
   const own = Object.getOwnPropertyDescriptor(this, k);
   const given = own && "value" in own ? own.value : v;
-  if (typeof v === "number" && !Number.isFinite(v)) throw new TypeError("not finite");
-  if (typeof given === "function" || typeof given === "symbol" || (v === undefined && (Array.isArray(this) || given !== undefined))) throw new TypeError("no JSON");
-  // Both: what a toJSON returns is written as it is.
   for (const x of [given, v]) {
     if (x === null || typeof x !== "object" || Array.isArray(x)) continue;
     const proto = Object.getPrototypeOf(x);
-    const plain = (proto === null || Object.getPrototypeOf(proto) === null) && Object.prototype.toString.call(x) === "[object Object]";
+    if ((proto === null || Object.getPrototypeOf(proto) === null) && Object.prototype.toString.call(x) === "[object Object]") continue;
     let href;
     try {
       // A URL, in any realm, as the store reads it.
-      href = plain ? "" : HREF?.call(x);
+      href = HREF?.call(x);
     } catch {}
-    if (typeof href !== "string") throw new TypeError("not plain");
+    if (typeof href === "string") return href;
+    throw new TypeError("not plain");
   }
+  const noJson = (x) => typeof x === "function" || typeof x === "symbol" || typeof x === "bigint";
+  if (typeof v === "number" && !Number.isFinite(v)) throw new TypeError("not finite");
+  if (noJson(given) || noJson(v) || (v === undefined && (Array.isArray(this) || given !== undefined))) throw new TypeError("no JSON");
   return v;
 }
 
