@@ -1148,12 +1148,15 @@ fn header_value(name: &str, value: &str, measured: &mut usize) -> Option<Hit> {
             let token_at = after_scheme(value.as_bytes())?;
             // A doc's token is small words a doc uses: `Bearer my-api-key`.
             token("authorization_header", value.len() - token_at.len()).filter(|hit| {
-                // Prose's closers too: `` `Bearer my-api-key`. ``
+                // Before prose's closers: `` `Bearer my-api-key`. ``
                 let token = crate::text::part(value, hit.start, hit.end).as_bytes();
+                let end = token
+                    .iter()
+                    .rposition(|b| !b"`.,;:)]!?".contains(b))
+                    .map_or(0, |last| last + 1);
+                let token = token.get(..end).unwrap_or_default();
                 let doc = token.first().is_some_and(u8::is_ascii_lowercase)
-                    && token
-                        .iter()
-                        .all(|b| b.is_ascii_lowercase() || b"-`.,;:)]!?".contains(b))
+                    && token.iter().all(|&b| b.is_ascii_lowercase() || b == b'-')
                     && token
                         .split(|b| !b.is_ascii_lowercase())
                         .any(|w| super::one_of(w, b"my|your|api|key|token|secret|example"));

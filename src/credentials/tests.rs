@@ -915,6 +915,7 @@ fn code_that_builds_or_types_a_credential_and_docs_that_stand_for_one_pass() {
         r#"api_key = "placeholder""#,
         r#"enum OAuthErrorCode { InvalidToken = "invalid_token" }"#,
         "  _CLIENT_SECRET = 'CLIENT_SECRET'",
+        "  _client_secret = 'client_secret'",
     ] {
         assert_eq!(find(text), None, "{text}");
     }
@@ -946,6 +947,8 @@ fn code_that_builds_or_types_a_credential_and_docs_that_stand_for_one_pass() {
         "password: Summer16;",
         r#"password: "$(Kq2mXz9PvL4tRw)""#,
         r#"{"password": "$(k9LmQ2x#)"}"#,
+        "Authorization: Bearer my.realsecretvalue",
+        "Authorization: Bearer api:lowercasesecret",
     ] {
         assert!(find(text).is_some(), "{text}");
     }
