@@ -350,6 +350,13 @@ for (const [name, backend] of Object.entries(backends)) {
         const refused = await refusing.addItems([item]).then(() => undefined, (error) => error);
         expect(refused?.code, String(refused)).toMatch(/^[A-Z_]+$/);
       }
+      // What the neutral form reads, throwing: a UserError, the host's error its cause.
+      const host = new RangeError("host");
+      for (const method of ["addItems", "replaceHistoryWithCompaction"]) {
+        const refused = await refusing[method]([{ role: "user", get content() { throw host; } }]).then(() => undefined, (error) => error);
+        expect(refused).toBeInstanceOf(UserError);
+        expect(refused.cause).toBe(host);
+      }
       expect(await refusing.getItems()).toEqual([]);
       const store = new MemorySessionStore({ credentials: "redact" });
       const redacting = new AttacheSession(store, { sessionId: "b" });

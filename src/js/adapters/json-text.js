@@ -86,23 +86,6 @@ export function wellFormedJson(text, refusal) {
   return fixed;
 }
 
-/**
- * A value with each lone surrogate (in a string or a key) made U+FFFD; the
- * value itself when it holds none, or is not JSON (the store refuses it,
- * typed). `refusal` as for `wellFormedJson`.
- */
-export function wellFormed(value, refusal) {
-  let text;
-  try {
-    text = stringifyJson(value);
-  } catch {
-    return value;
-  }
-  if (text === undefined) return value;
-  const fixed = wellFormedJson(text, refusal);
-  return fixed === text ? value : parseJson(fixed);
-}
-
 /** How deep JSON text nests, strings skipped. */
 export function depthOf(text) {
   let depth = 0;

@@ -79,7 +79,7 @@ function outputOf(output) {
 
 /**
  * An agent item as an attache message, the item itself in `meta`. The item
- * comes well formed (`wellFormed`, or `transactionAsStored` for a transaction's): a
+ * comes well formed (`withFiles`, or `transactionAsStored` for a transaction's): a
  * lone surrogate, text cut through an emoji, is U+FFFD by then, in the item
  * and so in its neutral form, as the store refuses it.
  */
@@ -365,7 +365,14 @@ const collided = () => new UserError("Session items must not hold two keys of on
 /** Items as the messages that store them. */
 function messagesOf(items) {
   if (!Array.isArray(items)) throw new UserError("Session items must be an array.");
-  return items.map((item) => toMessage(...withFiles(item)));
+  return items.map((item) => {
+    try {
+      return toMessage(...withFiles(item));
+    } catch (cause) {
+      // A getter or a Proxy's trap that throws as the neutral form reads it.
+      throw cause instanceof UserError ? cause : userError("Session items must be JSON data: reading one threw.", cause);
+    }
+  });
 }
 
 /** A string that may be a text file's URL, in JSON text. */
@@ -403,7 +410,7 @@ function storable(k, v) {
 const HREF = typeof URL === "function" ? Object.getOwnPropertyDescriptor(URL.prototype, "href")?.get : undefined;
 
 /**
- * An item as `wellFormed` makes it, and its text files. Where a file may
+ * An item with each lone surrogate made U+FFFD, and its text files. Where a file may
  * be, a JSON copy: the walk then reads what the store keeps, no getter
  * twice, and cannot throw. What the store refuses (`storable`, a cycle, a
  * BigInt) goes to it as given, to be refused with its typed error.
