@@ -1095,23 +1095,19 @@ fn header_at(text: &str, start: usize, dead: &mut [usize; 6]) -> Option<Hit> {
 /// or a cookie's whole line.
 /// `measured` is set to how far the value was read when it holds none.
 fn header_value(name: &str, value: &str, measured: &mut usize) -> Option<Hit> {
+    // Prose after a token is not part of it: `Bearer <token>.`, a Markdown
+    // span's closing backtick (`` `Bearer $API_KEY` ``).
+    const CLOSERS: &[u8] = b"`.,;:)]!?";
     // The token from `from` on, if it is long enough to be a credential.
     let mut token = |kind, from: usize| {
         let token = crate::text::tail(value, from);
         let len = value_end(token, true);
         *measured = from + len;
         let shown = &token.as_bytes()[..len];
-        // Prose after a placeholder is not part of it: `Bearer <token>.`, a
-        // Markdown span's closing backtick (`` `Bearer $API_KEY` ``).
         let closers = shown
             .iter()
             .rev()
-            .take_while(|&&b| {
-                matches!(
-                    b,
-                    b'`' | b'.' | b',' | b';' | b':' | b')' | b']' | b'!' | b'?'
-                )
-            })
+            .take_while(|b| CLOSERS.contains(b))
             .count();
         // A few lengths: an example cut short keeps its dots
         // (`sk-proj-...`); every length of a long run would be quadratic.
@@ -1152,7 +1148,7 @@ fn header_value(name: &str, value: &str, measured: &mut usize) -> Option<Hit> {
                 let token = crate::text::part(value, hit.start, hit.end).as_bytes();
                 let end = token
                     .iter()
-                    .rposition(|b| !b"`.,;:)]!?".contains(b))
+                    .rposition(|b| !CLOSERS.contains(b))
                     .map_or(0, |last| last + 1);
                 let token = token.get(..end).unwrap_or_default();
                 let doc = token.first().is_some_and(u8::is_ascii_lowercase)
