@@ -171,7 +171,10 @@ function storedItem(message) {
 // file grows no item. Images (but SVG), audio, video and other bytes stay
 // as they are, and so does the `type` or `role` the neutral form reads.
 // A URL's scheme and `base64` are in any case, as RFC 2397 has them.
-const DATA_HEAD = /^data:([^;,]*)(?:;[^;,]*)*;base64,$/i;
+const DATA_HEAD = /^data:[^;,]*(?:;[^;,]*)*;base64,$/i;
+// One rule for the head and for JSON text: images (but SVG), audio, video.
+const MEDIA = String.raw`(?:image\/(?!svg\+xml[;,])|audio\/|video\/)`;
+const MEDIA_HEAD = new RegExp(`^data:${MEDIA}`, "i");
 const LARGE = 4 * 1024 * 1024;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -186,8 +189,7 @@ function fileText(value) {
   if (value.slice(0, 5).toLowerCase() !== "data:") return undefined;
   // The type before the payload is scanned: an image's megabytes are not.
   const head = value.slice(0, value.indexOf(",") + 1);
-  const type = DATA_HEAD.exec(head)?.[1];
-  if (type === undefined || (/^(image|audio|video)\//i.test(type) && !/^image\/svg\+xml$/i.test(type))) return undefined;
+  if (!DATA_HEAD.test(head) || MEDIA_HEAD.test(head)) return undefined;
   const payload = value.slice(head.length);
   if (!BASE64.test(payload)) return undefined;
   const bytesOf = (binary) => {
@@ -376,7 +378,7 @@ function messagesOf(items) {
 }
 
 /** A string that may be a text file's URL, in JSON text. */
-const FILE_URL = /"data:(?!(?:image\/(?!svg)|audio\/|video\/))/i;
+const FILE_URL = new RegExp(`"data:(?!${MEDIA})`, "i");
 
 /**
  * JSON as the store writes it, or a throw where the store refuses: a URL
