@@ -7,7 +7,7 @@
 import "fake-indexeddb/auto";
 import { describe, it, expect, vi } from "vitest";
 import { BaseCheckpointSaver, JsonPlusSerializer, emptyCheckpoint, uuid6, ERROR } from "@langchain/langgraph-checkpoint";
-import { Annotation, StateGraph, START, END } from "@langchain/langgraph";
+import { Annotation, StateGraph, START, END, MemorySaver, interrupt, Command } from "@langchain/langgraph";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { MemorySessionStore, IdbSessionStore } from "../../pkg/index.js";
 import { AttacheCheckpointSaver } from "../../pkg/langgraph.js";
@@ -491,6 +491,42 @@ for (const [name, open] of Object.entries(stores)) {
       await saver.deleteThread("t");
       expect(await saver.getTuple(thread())).toBeUndefined();
       expect(await store.getSession("t")).toBeNull();
+    });
+
+    it("subgraphs under nodes named like credentials run, interrupt and resume as on MemorySaver", async () => {
+      // LangGraph names a subgraph's namespace `node:taskid`, which whole
+      // reads to the guard as an assignment (`check_password: 1ef…`).
+      const State = Annotation.Root({ x: Annotation() });
+      const ask = new StateGraph(State).addNode("ask", (s) => ({ x: s.x + interrupt("ok?") })).addEdge(START, "ask").addEdge("ask", END).compile();
+      const inner = new StateGraph(State).addNode("get_api_key", ask).addEdge(START, "get_api_key").addEdge("get_api_key", END).compile();
+      const run = async (checkpointer) => {
+        const graph = new StateGraph(State).addNode("check_password", inner).addEdge(START, "check_password").addEdge("check_password", END).compile({ checkpointer });
+        const config = { configurable: { thread_id: "t" }, durability: "sync" };
+        const asked = await graph.invoke({ x: "a" }, config);
+        const done = await graph.invoke(new Command({ resume: "!" }), config);
+        const parents = [];
+        for await (const { metadata } of checkpointer.list({ configurable: { thread_id: "t" } })) {
+          parents.push(JSON.stringify(metadata.parents).replace(/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/g, "U"));
+        }
+        return { asked: asked.__interrupt__.map((i) => i.value), done, parents: parents.sort() };
+      };
+      const ours = await run(new AttacheCheckpointSaver(await open()));
+      expect(ours).toEqual(await run(new MemorySaver()));
+      expect(ours.done).toEqual({ x: "a!" });
+      // The innermost graph's checkpoints name the middle one's.
+      expect(ours.parents).toContain('{"":"U","check_password:U":"U"}');
+    });
+
+    it("a checkpoint's parents are kept as given, and a credential among them is refused", async () => {
+      const saver = new AttacheCheckpointSaver(await open());
+      const ns = "reset_password:1ef9c2a4-3b7d-6e10-8f21-9a0b1c2d3e4f";
+      const parents = { "": uuid6(1), [ns]: uuid6(2), [`${ns}|x:1ef9c2a4-3b7d-6e10-8f21-9a0b1c2d3e40`]: uuid6(3) };
+      const at = await saver.put(thread(), checkpointAt(4), { source: "loop", step: 4, parents }, { a: 4 });
+      expect((await saver.getTuple(at)).metadata.parents).toEqual(parents);
+      // Not a task id's tail: read whole, as before.
+      const dsn = "postgres://admin:S3cr3tP4ssw0rd@db.example.com/app";
+      await expect(saver.put(at, checkpointAt(5), { source: "loop", step: 5, parents: { [dsn]: uuid6(4) } }, { a: 5 })).rejects.toThrow(/looks like a credential \(url_password\)/);
+      expect((await saver.getTuple(thread())).checkpoint.id).toBe(at.configurable.checkpoint_id);
     });
 
     it("a stopped run's late writes do not bring back a deleted thread; a live run's do", async () => {

@@ -42,6 +42,32 @@ function refuseInKeys(parts) {
   const kind = credentialKind(parts);
   if (kind) throw new TypeError(`A thread's namespace, checkpoint id, channel, version or task id holds what looks like a credential (${kind}): it cannot name a key.`);
 }
+// A task id, as LangGraph makes each (uuid5).
+const TASK_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * A namespace's node names and task ids, each alone: whole, a subgraph's
+ * `check_password:1ef…` reads to the guard as an assignment.
+ */
+const namespaceParts = (ns) =>
+  ns.split("|").flatMap((part) => {
+    const at = part.lastIndexOf(":");
+    return at >= 0 && TASK_ID.test(part.slice(at + 1)) ? [part.slice(0, at), part.slice(at + 1)] : [part];
+  });
+/**
+ * A checkpoint's metadata names its parents' checkpoints by namespace.
+ * Those keys are stored URI-encoded, marked `ns: 1`, so the guard reads
+ * their parts (by refuseInKeys) and not `node:uuid` as an assignment.
+ * Returns the namespaces, to be refused as a key's parts are.
+ */
+function encodeParents(record) {
+  const parents = record.as === undefined && record.bytes === undefined ? record.value?.parents : undefined;
+  if (parents === null || typeof parents !== "object" || Array.isArray(parents)) return [];
+  const names = Object.keys(parents);
+  if (!names.some((name) => name.includes(":"))) return [];
+  record.value.parents = Object.fromEntries(names.map((name) => [enc(name), parents[name]]));
+  record.ns = 1;
+  return names;
+}
 /** What a refused key held, as an error's message may show it. */
 const shownName = (name) => shownText(name) ?? "a name that cannot be shown";
 // Checkpoint records list() loads per call.
@@ -295,6 +321,10 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
 
   async _decode(stored, text) {
     // Before values were named (0.1): { t, j }, { t, s } and { t, b }.
+    if (stored.ns === 1) {
+      const parents = Object.entries(stored.value.parents).map(([name, id]) => [dec(name), id]);
+      stored = { ...stored, value: { ...stored.value, parents: Object.fromEntries(parents) } };
+    }
     const { t, as } = stored;
     if (as === "s") return this.serde.loadsTyped(t, stored.value);
     if (as === "u") return this.serde.loadsTyped(t, new TextEncoder().encode(stored.value));
@@ -594,12 +624,9 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     }
     const key = checkpointKey(ns, checkpoint.id);
     names[key] = `checkpoint ${checkpoint.id}`;
-    state[key] = {
-      checkpoint: await this._encode(prepared),
-      metadata: await this._encode(metadata),
-      parent,
-    };
-    refuseInKeys([ns, checkpoint.id, ...Object.entries(newVersions ?? {}).flatMap(([channel, version]) => [channel, String(version)])]);
+    state[key] = { checkpoint: await this._encode(prepared), metadata: await this._encode(metadata), parent };
+    const parents = encodeParents(state[key].metadata);
+    refuseInKeys([...[ns, ...parents].flatMap(namespaceParts), checkpoint.id, ...Object.entries(newVersions ?? {}).flatMap(([channel, version]) => [channel, String(version)])]);
     await this._commit(threadId, { state }, names, config);
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
@@ -634,7 +661,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       names[key] = `task ${taskId}'s write to channel "${channel}"`;
       (special !== undefined ? state : stateIfAbsent)[key] = { task: taskId, idx, channel, value: encoded, path: taskPath ?? "" };
     }
-    refuseInKeys([ns, checkpointId, taskId]);
+    refuseInKeys([...namespaceParts(ns), checkpointId, taskId]);
     await this._commit(threadId, { state, stateIfAbsent }, names, config);
   }
 
