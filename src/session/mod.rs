@@ -419,6 +419,8 @@ pub struct TurnWrite {
     /// Positions in `state` already checked as this turn would check
     /// them: a live store's pins, and their baseline when it is them.
     pub checked: Vec<usize>,
+    /// Where in `state` the pins and their baseline are, when given.
+    pub pinned_at: Option<usize>,
     /// The host-secret generation they were checked at: a secret
     /// registered since (an IndexedDB write waits its turn) undoes it.
     pub checked_at: u64,
@@ -449,11 +451,20 @@ impl TurnWrite {
                     },
                     other => other,
                 })?;
-                // The pins' own entries, not a host's of those keys.
+                // The pins' own entries, not a host's of those keys: named
+                // as `saveSessionState` names them, as no `state` was given.
                 if field == "state" && fresh && self.checked.contains(&at) {
                     continue;
                 }
-                checks::state_value(key, value).map_err(|e| e.under_key(field, key))?;
+                let pins =
+                    field == "state" && self.pinned_at.is_some_and(|p| (p..p + 2).contains(&at));
+                checks::state_value(key, value).map_err(|e| {
+                    if pins {
+                        e
+                    } else {
+                        e.under_key(field, key)
+                    }
+                })?;
             }
         }
         // One key in both, or twice as a first write (which one would win
@@ -839,6 +850,7 @@ impl TurnWrite {
     /// turn's check checks what is not known to pass.
     pub fn with_pins(mut self, pins: PinsToSave) -> Self {
         let at = self.state.len();
+        self.pinned_at = Some(at);
         self.state.push((ATTACHMENTS_KEY.to_owned(), pins.specs));
         let baseline = pins.baseline.unwrap_or(Value::Null);
         self.state.push((PREFIX_BASELINE_KEY.to_owned(), baseline));

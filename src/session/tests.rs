@@ -282,7 +282,12 @@ fn a_baseline_that_is_the_pins_is_checked_once_as_the_pins() {
     // The pins themselves are checked unless they passed.
     let key = json::parse(KEY_PIN).unwrap();
     let held = handed(key.clone(), None, false, true);
-    assert_eq!(turn(held).unwrap_err().code(), "CREDENTIAL");
+    let error = turn(held).unwrap_err();
+    // At the path saveSessionState gives: the caller wrote no `state`.
+    assert_eq!(
+        (error.code(), error.field()),
+        ("CREDENTIAL", Some("attachments[0].memory"))
+    );
     // So is a host's own entry of the key, wherever it is: its code, not
     // the clash with the pins', whether or not their baseline is current.
     for (state, if_absent) in [(vec![key.clone()], vec![]), (vec![], vec![key])] {
