@@ -495,12 +495,13 @@ for (const [name, open] of Object.entries(stores)) {
 
     it("subgraphs under nodes named like credentials run, interrupt and resume as on MemorySaver", async () => {
       // LangGraph names a subgraph's namespace `node:taskid`, which whole
-      // reads to the guard as an assignment (`check_password: 1ef…`).
+      // reads to the guard as an assignment (`check_password: 1ef…`), and
+      // its checkpoints' metadata.parents names each parent's checkpoint
+      // by namespace (`{client_secret: id}` reads as a credential field).
       const State = Annotation.Root({ x: Annotation() });
       const ask = new StateGraph(State).addNode("ask", (s) => ({ x: s.x + interrupt("ok?") })).addEdge(START, "ask").addEdge("ask", END).compile();
-      const inner = new StateGraph(State).addNode("get_api_key", ask).addEdge(START, "get_api_key").addEdge("get_api_key", END).compile();
-      const run = async (checkpointer) => {
-        const graph = new StateGraph(State).addNode("check_password", inner).addEdge(START, "check_password").addEdge("check_password", END).compile({ checkpointer });
+      const within = (node, graph, options) => new StateGraph(State).addNode(node, graph).addEdge(START, node).addEdge(node, END).compile(options);
+      const run = async (checkpointer, graph) => {
         const config = { configurable: { thread_id: "t" }, durability: "sync" };
         const asked = await graph.invoke({ x: "a" }, config);
         const done = await graph.invoke(new Command({ resume: "!" }), config);
@@ -510,23 +511,51 @@ for (const [name, open] of Object.entries(stores)) {
         }
         return { asked: asked.__interrupt__.map((i) => i.value), done, parents: parents.sort() };
       };
-      const ours = await run(new AttacheCheckpointSaver(await open()));
-      expect(ours).toEqual(await run(new MemorySaver()));
-      expect(ours.done).toEqual({ x: "a!" });
-      // The innermost graph's checkpoints name the middle one's.
-      expect(ours.parents).toContain('{"":"U","check_password:U":"U"}');
+      // A subgraph in a subgraph; and one compiled with `checkpointer:
+      // true`, whose namespace has no task id, holding a subgraph.
+      const shapes = [
+        [(saver) => within("check_password", within("get_api_key", ask), { checkpointer: saver }), '{"":"U","check_password:U":"U"}'],
+        [(saver) => within("client_secret", within("inner", ask, { checkpointer: true }), { checkpointer: saver }), '{"":"U","client_secret":"U"}'],
+      ];
+      for (const [graph, nested] of shapes) {
+        const saver = new AttacheCheckpointSaver(await open());
+        const ours = await run(saver, graph(saver));
+        const memory = new MemorySaver();
+        expect(ours).toEqual(await run(memory, graph(memory)));
+        expect(ours.done).toEqual({ x: "a!" });
+        // The innermost graph's checkpoints name the middle one's.
+        expect(ours.parents).toContain(nested);
+      }
     });
 
     it("a checkpoint's parents are kept as given, and a credential among them is refused", async () => {
       const saver = new AttacheCheckpointSaver(await open());
-      const ns = "reset_password:1ef9c2a4-3b7d-6e10-8f21-9a0b1c2d3e4f";
-      const parents = { "": uuid6(1), [ns]: uuid6(2), [`${ns}|x:1ef9c2a4-3b7d-6e10-8f21-9a0b1c2d3e40`]: uuid6(3) };
-      const at = await saver.put(thread(), checkpointAt(4), { source: "loop", step: 4, parents }, { a: 4 });
-      expect((await saver.getTuple(at)).metadata.parents).toEqual(parents);
-      // Not a task id's tail: read whole, as before.
-      const dsn = "postgres://admin:S3cr3tP4ssw0rd@db.example.com/app";
-      await expect(saver.put(at, checkpointAt(5), { source: "loop", step: 5, parents: { [dsn]: uuid6(4) } }, { a: 5 })).rejects.toThrow(/looks like a credential \(url_password\)/);
-      expect((await saver.getTuple(thread())).checkpoint.id).toBe(at.configurable.checkpoint_id);
+      const task = "1ef9c2a4-3b7d-5e10-8f21-9a0b1c2d3e4f";
+      const ns = `reset_password:${task}`;
+      const parents = { "": uuid6(1), client_secret: uuid6(2), [ns]: uuid6(3), [`${ns}|x:${task}`]: uuid6(4) };
+      // Beside bytes, or nested past the store's depth, the metadata is
+      // stored otherwise (packed, or as its JSON text): the parents alike.
+      const deep = JSON.parse(`${"[".repeat(150)}${"]".repeat(150)}`);
+      for (const extra of [{}, { bytes: new Uint8Array([1, 2]) }, { deep }]) {
+        const at = await saver.put(thread(), checkpointAt(4), { source: "loop", step: 4, parents, ...extra }, { a: 4 });
+        expect((await saver.getTuple(at)).metadata).toEqual({ source: "loop", step: 4, parents, ...extra });
+      }
+      const at = thread();
+      const before = (await saver.getTuple(at)).checkpoint.id;
+      // Refused as before: a part that is no task id of LangGraph's (a
+      // uuid4, or upper case) is read whole, and so is a parent's id that
+      // is no checkpoint id of LangGraph's, with its namespace.
+      const refused = [
+        { [`api_key:${crypto.randomUUID()}`]: uuid6(5) },
+        { [`API_KEY:${task.toUpperCase()}`]: uuid6(5) },
+        { "postgres://admin:S3cr3tP4ssw0rd@db.example.com/app": uuid6(5) },
+        { "api key": "abcdef123456", [ns]: uuid6(5) },
+      ];
+      for (const parents of refused) {
+        await expect(saver.put(at, checkpointAt(5), { source: "loop", step: 5, parents }, { a: 5 })).rejects.toThrow(/looks like a credential/);
+      }
+      await expect(saver.put({ configurable: { thread_id: "t", checkpoint_ns: `api_key:${crypto.randomUUID()}` } }, checkpointAt(5), metadata(5), {})).rejects.toThrow(/looks like a credential/);
+      expect((await saver.getTuple(at)).checkpoint.id).toBe(before);
     });
 
     it("a stopped run's late writes do not bring back a deleted thread; a live run's do", async () => {

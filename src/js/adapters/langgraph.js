@@ -39,11 +39,21 @@ const enc = (component) =>
  * channel or path, which are values the guard reads itself.
  */
 function refuseInKeys(parts) {
-  const kind = credentialKind(parts);
+  const kind = guardKind(parts);
   if (kind) throw new TypeError(`A thread's namespace, checkpoint id, channel, version or task id holds what looks like a credential (${kind}): it cannot name a key.`);
 }
-// A task id, as LangGraph makes each (uuid5).
-const TASK_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The guard's first finding in `value`, or undefined; one in a key, which it cannot redact, too. */
+function guardKind(value) {
+  try {
+    return credentialKind(value);
+  } catch (e) {
+    if (e?.code !== "CREDENTIAL") throw e;
+    return e.kind;
+  }
+}
+// LangGraph's own ids: a task's is a uuid5, a checkpoint's a uuid6.
+const TASK_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const CHECKPOINT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-6[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 /**
  * A namespace's node names and task ids, each alone: whole, a subgraph's
  * `check_password:1ef…` reads to the guard as an assignment.
@@ -54,19 +64,21 @@ const namespaceParts = (ns) =>
     return at >= 0 && TASK_ID.test(part.slice(at + 1)) ? [part.slice(0, at), part.slice(at + 1)] : [part];
   });
 /**
- * A checkpoint's metadata names its parents' checkpoints by namespace.
- * Those keys are stored URI-encoded, marked `ns: 1`, so the guard reads
- * their parts (by refuseInKeys) and not `node:uuid` as an assignment.
- * Returns the namespaces, to be refused as a key's parts are.
+ * A checkpoint's metadata names its parents' checkpoints by namespace,
+ * and the guard may read a namespace holding an id as a credential
+ * (`client_secret`, `check_password:1ef…`). Then the parents are stored
+ * as their JSON text URI-encoded (`ns: 1` marks the record), once each
+ * namespace's parts, and each id but LangGraph's with its namespace,
+ * passed as a key's parts do. Returns the metadata to store, or
+ * undefined to store it as it is.
  */
-function encodeParents(record) {
-  const parents = record.as === undefined && record.bytes === undefined ? record.value?.parents : undefined;
-  if (parents === null || typeof parents !== "object" || Array.isArray(parents)) return [];
-  const names = Object.keys(parents);
-  if (!names.some((name) => name.includes(":"))) return [];
-  record.value.parents = Object.fromEntries(names.map((name) => [enc(name), parents[name]]));
-  record.ns = 1;
-  return names;
+function storableMetadata(metadata) {
+  const parents = metadata?.parents;
+  if (parents === null || typeof parents !== "object" || Array.isArray(parents)) return undefined;
+  const entries = Object.entries(parents);
+  if (!entries.every(([, id]) => typeof id === "string") || !guardKind(parents)) return undefined;
+  refuseInKeys(entries.flatMap(([ns, id]) => [...namespaceParts(ns), CHECKPOINT_ID.test(id) ? id : { [ns]: id }]));
+  return { ...metadata, parents: enc(stringifyJson(parents)) };
 }
 /** What a refused key held, as an error's message may show it. */
 const shownName = (name) => shownText(name) ?? "a name that cannot be shown";
@@ -319,12 +331,15 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     return value;
   }
 
+  /** A checkpoint's metadata, its parents as LangGraph gave them (see storableMetadata). */
+  async _metadata(stored) {
+    const metadata = await this._decode(stored);
+    if (stored.ns === 1) metadata.parents = parseJson(dec(metadata.parents));
+    return metadata;
+  }
+
   async _decode(stored, text) {
     // Before values were named (0.1): { t, j }, { t, s } and { t, b }.
-    if (stored.ns === 1) {
-      const parents = Object.entries(stored.value.parents).map(([name, id]) => [dec(name), id]);
-      stored = { ...stored, value: { ...stored.value, parents: Object.fromEntries(parents) } };
-    }
     const { t, as } = stored;
     if (as === "s") return this.serde.loadsTyped(t, stored.value);
     if (as === "u") return this.serde.loadsTyped(t, new TextEncoder().encode(stored.value));
@@ -423,7 +438,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     const tuple = {
       config: { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: id } },
       checkpoint,
-      metadata: await this._decode(record.metadata),
+      metadata: await this._metadata(record.metadata),
       pendingWrites: await this._pendingWrites(writes),
     };
     if (record.parent != null) {
@@ -593,7 +608,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
         for (const [i, { ns: at, id }] of page.entries()) {
           const record = records[i];
           if (!record) continue;
-          const metadata = await this._decode(record.metadata);
+          const metadata = await this._metadata(record.metadata);
           if (filter && !Object.entries(filter).every(([k, v]) => metadata?.[k] === v)) continue;
           if (limit !== undefined && limit <= 0) return;
           if (limit !== undefined) limit -= 1;
@@ -624,9 +639,10 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     }
     const key = checkpointKey(ns, checkpoint.id);
     names[key] = `checkpoint ${checkpoint.id}`;
-    state[key] = { checkpoint: await this._encode(prepared), metadata: await this._encode(metadata), parent };
-    const parents = encodeParents(state[key].metadata);
-    refuseInKeys([...[ns, ...parents].flatMap(namespaceParts), checkpoint.id, ...Object.entries(newVersions ?? {}).flatMap(([channel, version]) => [channel, String(version)])]);
+    const storable = storableMetadata(metadata);
+    state[key] = { checkpoint: await this._encode(prepared), metadata: await this._encode(storable ?? metadata), parent };
+    if (storable) state[key].metadata.ns = 1;
+    refuseInKeys([...namespaceParts(ns), checkpoint.id, ...Object.entries(newVersions ?? {}).flatMap(([channel, version]) => [channel, String(version)])]);
     await this._commit(threadId, { state }, names, config);
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
