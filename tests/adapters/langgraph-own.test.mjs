@@ -516,6 +516,8 @@ for (const [name, open] of Object.entries(stores)) {
       const shapes = [
         [(saver) => within("check_password", within("get_api_key", ask), { checkpointer: saver }), '{"":"U","check_password:U":"U"}'],
         [(saver) => within("client_secret", within("inner", ask, { checkpointer: true }), { checkpointer: saver }), '{"":"U","client_secret":"U"}'],
+        // Beside its task id, a list would read as a header.
+        [(saver) => within("x-api-key", within("inner", ask), { checkpointer: saver }), '{"":"U","x-api-key:U":"U"}'],
       ];
       for (const [graph, nested] of shapes) {
         const saver = new AttacheCheckpointSaver(await open());
@@ -529,10 +531,12 @@ for (const [name, open] of Object.entries(stores)) {
     });
 
     it("a checkpoint's parents are kept as given, and a credential among them is refused", async () => {
-      const saver = new AttacheCheckpointSaver(await open());
+      const store = await open();
+      const saver = new AttacheCheckpointSaver(store);
       const task = "1ef9c2a4-3b7d-5e10-8f21-9a0b1c2d3e4f";
       const ns = `reset_password:${task}`;
-      const parents = { "": uuid6(1), client_secret: uuid6(2), [ns]: uuid6(3), [`${ns}|x:${task}`]: uuid6(4) };
+      // uuid6(16390)'s variant digit holds the step's high bits: c to f.
+      const parents = { "": uuid6(1), client_secret: uuid6(2), [ns]: uuid6(16390), [`${ns}|x-api-key:${task}`]: uuid6(4) };
       // Beside bytes, or nested past the store's depth, the metadata is
       // stored otherwise (packed, or as its JSON text): the parents alike.
       const deep = JSON.parse(`${"[".repeat(150)}${"]".repeat(150)}`);
@@ -540,22 +544,38 @@ for (const [name, open] of Object.entries(stores)) {
         const at = await saver.put(thread(), checkpointAt(4), { source: "loop", step: 4, parents, ...extra }, { a: 4 });
         expect((await saver.getTuple(at)).metadata).toEqual({ source: "loop", step: 4, parents, ...extra });
       }
-      const at = thread();
-      const before = (await saver.getTuple(at)).checkpoint.id;
-      // Refused as before: a part that is no task id of LangGraph's (a
-      // uuid4, or upper case) is read whole, and so is a parent's id that
-      // is no checkpoint id of LangGraph's, with its namespace.
+      // Parents the guard passes are stored as they are.
+      const plain = { "": uuid6(1), [`inner:${task}`]: uuid6(2) };
+      const at = await saver.put(thread(), checkpointAt(5), { source: "loop", step: 5, parents: plain }, { a: 5 });
+      const key = `lg/c//${at.configurable.checkpoint_id}`;
+      const record = await store.loadSessionState("t", key);
+      expect(record.metadata.value.parents).toEqual(plain);
+      // Refused by the store, as before, what the guard finds with
+      // LangGraph's ids set aside: a credential as a parent's id, a name
+      // and a value side by side, a DSN cut by `|`, a key after a uuid4
+      // (no task id of LangGraph's).
       const refused = [
+        { [ns]: "hunter2-Secret-99" },
+        { name: "password", value: "hunter2xyz", [ns]: uuid6(5) },
+        { "postgres://admin:S3cr3t|P4ssw0rd@db.example.com/app": uuid6(5) },
         { [`api_key:${crypto.randomUUID()}`]: uuid6(5) },
         { [`API_KEY:${task.toUpperCase()}`]: uuid6(5) },
-        { "postgres://admin:S3cr3tP4ssw0rd@db.example.com/app": uuid6(5) },
-        { "api key": "abcdef123456", [ns]: uuid6(5) },
       ];
       for (const parents of refused) {
-        await expect(saver.put(at, checkpointAt(5), { source: "loop", step: 5, parents }, { a: 5 })).rejects.toThrow(/looks like a credential/);
+        await expect(saver.put(at, checkpointAt(6), { source: "loop", step: 6, parents }, { a: 6 })).rejects.toMatchObject({ code: "CREDENTIAL" });
       }
-      await expect(saver.put({ configurable: { thread_id: "t", checkpoint_ns: `api_key:${crypto.randomUUID()}` } }, checkpointAt(5), metadata(5), {})).rejects.toThrow(/looks like a credential/);
-      expect((await saver.getTuple(at)).checkpoint.id).toBe(before);
+      // A namespace would be a key's part, which the store cannot read.
+      for (const checkpoint_ns of [`api_key:${crypto.randomUUID()}`, "postgres://admin:S3cr3t|P4ssw0rd@db.example.com/app"]) {
+        await expect(saver.put({ configurable: { thread_id: "t", checkpoint_ns } }, checkpointAt(6), metadata(6), {})).rejects.toThrow(/looks like a credential/);
+      }
+      expect((await saver.getTuple(thread())).checkpoint.id).toBe(at.configurable.checkpoint_id);
+      // A damaged record is the adapter's TypeError, not a URIError.
+      await saver.put(at, checkpointAt(7), { source: "loop", step: 7, parents }, { a: 7 });
+      const damaged = `lg/c//${(await saver.getTuple(thread())).checkpoint.id}`;
+      const stored = await store.loadSessionState("t", damaged);
+      expect(stored.metadata.ns).toBe(1);
+      await store.saveSessionState("t", damaged, { ...stored, metadata: { ...stored.metadata, value: { ...stored.metadata.value, parents: "%E0%A4%A" } } });
+      await expect(saver.getTuple(thread())).rejects.toThrow(new TypeError("A checkpoint's stored metadata.parents is not the URI-encoded JSON attache writes: it cannot be read."));
     });
 
     it("a stopped run's late writes do not bring back a deleted thread; a live run's do", async () => {

@@ -39,7 +39,8 @@ const enc = (component) =>
  * channel or path, which are values the guard reads itself.
  */
 function refuseInKeys(parts) {
-  const kind = guardKind(parts);
+  // Each alone: side by side, `["x-api-key", "1ef…"]` reads as a header.
+  const kind = guardKind(parts.map((part) => [part]));
   if (kind) throw new TypeError(`A thread's namespace, checkpoint id, channel, version or task id holds what looks like a credential (${kind}): it cannot name a key.`);
 }
 /** The guard's first finding in `value`, or undefined; one in a key, which it cannot redact, too. */
@@ -51,33 +52,50 @@ function guardKind(value) {
     return e.kind;
   }
 }
-// LangGraph's own ids: a task's is a uuid5, a checkpoint's a uuid6.
+// LangGraph's own ids: a task's is a uuid5; a checkpoint's a uuid6, whose
+// variant digit holds the step's high bits, so any.
 const TASK_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const CHECKPOINT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-6[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const CHECKPOINT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-6[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /**
- * A namespace's node names and task ids, each alone: whole, a subgraph's
- * `check_password:1ef…` reads to the guard as an assignment.
+ * A namespace as the guard reads it: whole, but for the task id LangGraph
+ * puts after each node's name, with which `check_password:1ef…` reads as
+ * an assignment. A task id, hex, is no credential.
  */
-const namespaceParts = (ns) =>
-  ns.split("|").flatMap((part) => {
-    const at = part.lastIndexOf(":");
-    return at >= 0 && TASK_ID.test(part.slice(at + 1)) ? [part.slice(0, at), part.slice(at + 1)] : [part];
-  });
+const shownNamespace = (ns) =>
+  ns
+    .split("|")
+    .map((part) => {
+      const at = part.lastIndexOf(":");
+      return at >= 0 && TASK_ID.test(part.slice(at + 1)) ? part.slice(0, at) : part;
+    })
+    .join("|");
 /**
  * A checkpoint's metadata names its parents' checkpoints by namespace,
- * and the guard may read a namespace holding an id as a credential
- * (`client_secret`, `check_password:1ef…`). Then the parents are stored
- * as their JSON text URI-encoded (`ns: 1` marks the record), once each
- * namespace's parts, and each id but LangGraph's with its namespace,
- * passed as a key's parts do. Returns the metadata to store, or
- * undefined to store it as it is.
+ * which the guard may read as credentials (`{client_secret: "1f0…"}`, or
+ * `check_password:1ef…` as an assignment). Where it would, but passes
+ * them with each namespace as shownNamespace gives it and each of
+ * LangGraph's checkpoint ids as "", they are stored as their JSON text,
+ * URI-encoded (`ns: 1` marks the record). Otherwise the metadata is
+ * stored as it is (undefined), and the store refuses or redacts it as it
+ * would any value.
  */
 function storableMetadata(metadata) {
   const parents = metadata?.parents;
   if (parents === null || typeof parents !== "object" || Array.isArray(parents)) return undefined;
   const entries = Object.entries(parents);
   if (!entries.every(([, id]) => typeof id === "string") || !guardKind(parents)) return undefined;
-  refuseInKeys(entries.flatMap(([ns, id]) => [...namespaceParts(ns), CHECKPOINT_ID.test(id) ? id : { [ns]: id }]));
+  // Two namespaces may read alike: the later one as an object of its own.
+  const seen = new Set();
+  const first = [];
+  const more = [];
+  for (const [ns, id] of entries) {
+    const name = shownNamespace(ns);
+    const entry = [name, CHECKPOINT_ID.test(id) ? "" : id];
+    if (seen.has(name)) more.push(Object.fromEntries([entry]));
+    else first.push(entry);
+    seen.add(name);
+  }
+  if (guardKind([Object.fromEntries(first), ...more])) return undefined;
   return { ...metadata, parents: enc(stringifyJson(parents)) };
 }
 /** What a refused key held, as an error's message may show it. */
@@ -334,7 +352,13 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
   /** A checkpoint's metadata, its parents as LangGraph gave them (see storableMetadata). */
   async _metadata(stored) {
     const metadata = await this._decode(stored);
-    if (stored.ns === 1) metadata.parents = parseJson(dec(metadata.parents));
+    if (stored.ns !== 1) return metadata;
+    try {
+      metadata.parents = parseJson(dec(metadata.parents));
+    } catch (cause) {
+      // Another program's record, or a damaged import.
+      throw new TypeError("A checkpoint's stored metadata.parents is not the URI-encoded JSON attache writes: it cannot be read.", { cause });
+    }
     return metadata;
   }
 
@@ -642,7 +666,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     const storable = storableMetadata(metadata);
     state[key] = { checkpoint: await this._encode(prepared), metadata: await this._encode(storable ?? metadata), parent };
     if (storable) state[key].metadata.ns = 1;
-    refuseInKeys([...namespaceParts(ns), checkpoint.id, ...Object.entries(newVersions ?? {}).flatMap(([channel, version]) => [channel, String(version)])]);
+    refuseInKeys([shownNamespace(ns), checkpoint.id, ...Object.entries(newVersions ?? {}).flatMap(([channel, version]) => [channel, String(version)])]);
     await this._commit(threadId, { state }, names, config);
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
@@ -677,7 +701,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       names[key] = `task ${taskId}'s write to channel "${channel}"`;
       (special !== undefined ? state : stateIfAbsent)[key] = { task: taskId, idx, channel, value: encoded, path: taskPath ?? "" };
     }
-    refuseInKeys([...namespaceParts(ns), checkpointId, taskId]);
+    refuseInKeys([shownNamespace(ns), checkpointId, taskId]);
     await this._commit(threadId, { state, stateIfAbsent }, names, config);
   }
 
