@@ -321,7 +321,7 @@ fn part(value: &Value, at: At, role: Role) -> Result<Part, Error> {
                 let media_type = base64_type(&part, media_type)?;
                 Part::Image(Image::Base64 {
                     media_type,
-                    data: image.to_owned(),
+                    data: super::base64_in(&part, "image", image)?.to_owned(),
                 })
             }
         }
@@ -392,11 +392,12 @@ fn content_item(value: &Value, at: At) -> Result<Part, Error> {
             Ok(Part::Text(item.string("text")?))
         }
         // The older shapes AI SDK 7 still takes (AI SDK 6 tools give
-        // them): images, as a `file`.
-        kind @ ("file" | "file-data" | "image-data" | "file-url" | "image-url") => {
+        // them), and AI SDK 5's `media`: images, as a `file`.
+        kind @ ("file" | "file-data" | "image-data" | "file-url" | "image-url" | "media") => {
             let keys: &[&str] = match kind {
                 "image-url" => &["type", "url", "providerOptions"],
                 "file-url" => &["type", "url", "mediaType", "providerOptions"],
+                "media" => &["type", "data", "mediaType"],
                 _ => &["type", "data", "mediaType", "filename", "providerOptions"],
             };
             item.only(keys)?;
@@ -420,14 +421,14 @@ fn image_file(item: &Fields, kind: &str) -> Result<Part, Error> {
     }
     let (data, url) = match kind {
         "image-url" | "file-url" => return super::image_in(item, "url", item.str("url")?),
-        "image-data" | "file-data" => (item.str("data")?, false),
+        "image-data" | "file-data" | "media" => (item.str("data")?, false),
         _ => match item.any("data")? {
             Value::String(data) => (data.as_str(), data.contains(':')),
             other => {
                 let data = Fields::of(other, item.at("data"), "must be a string or tagged data")?;
                 match data.str("type")? {
                     "url" => (data.str("url")?, true),
-                    "data" => (data.str("data")?, false),
+                    "data" => (super::base64_in(&data, "data", data.str("data")?)?, false),
                     _ => return Err(data.wrong("type", "must be \"url\" or \"data\"")),
                 }
             }
@@ -438,7 +439,7 @@ fn image_file(item: &Fields, kind: &str) -> Result<Part, Error> {
     }
     Ok(Part::Image(Image::Base64 {
         media_type: base64_type(item, Some(media_type))?,
-        data: data.to_owned(),
+        data: super::base64_in(item, "data", data)?.to_owned(),
     }))
 }
 

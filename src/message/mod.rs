@@ -421,6 +421,16 @@ pub(crate) fn url_sent(image: &Image, at: At) -> Result<(), Error> {
     }
 }
 
+/// A converter's base64 image data, refused where every format would
+/// refuse to send it: in, as the OpenAI and Anthropic readers check it.
+#[inline(never)]
+pub(crate) fn base64_in<'a>(at: &Fields, field: &str, data: &'a str) -> Result<&'a str, Error> {
+    match is_base64(data) {
+        true => Ok(data),
+        false => Err(at.wrong(field, NOT_BASE64)),
+    }
+}
+
 /// A converter's image URL as a part, checked as `image_checked` does.
 pub(crate) fn image_in(at: &Fields, field: &str, url: &str) -> Result<Part, Error> {
     if !fetchable(url) {

@@ -321,6 +321,11 @@ fn ai_sdk_tool_result_images_come_in_as_any_shape_the_sdk_takes_and_go_back() {
             json!({"type": "file-data", "data": "iVBO", "mediaType": "image/PNG", "filename": "s.png"}),
             png("iVBO"),
         ),
+        // AI SDK 5's one media item.
+        (
+            json!({"type": "media", "data": "iVBO", "mediaType": "image/png"}),
+            png("iVBO"),
+        ),
     ];
     for (item, out) in cases {
         let input = json!([
@@ -348,6 +353,41 @@ fn ai_sdk_tool_result_images_come_in_as_any_shape_the_sdk_takes_and_go_back() {
         refused(from_ai_sdk(&stray, At::Name("x"))).0,
         "INVALID_VALUE"
     );
+}
+
+#[test]
+fn ai_sdk_base64_that_is_not_is_refused_coming_in_where_every_format_would_refuse_it() {
+    // Read in, every later buildRequest would refuse it at history[i].
+    let png = "data:image/png;base64,iVBO";
+    let tool = |item: json::Value| {
+        json!([{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c1", "toolName": "shot",
+        "output": {"type": "content", "value": [item]}}]}])
+    };
+    let user = |part: json::Value| json!([{"role": "user", "content": [part]}]);
+    let cases = [
+        (
+            user(
+                json!({"type": "file", "mediaType": "image/png", "data": {"type": "data", "data": png}}),
+            ),
+            "x[0].content[0].data.data",
+        ),
+        (
+            user(json!({"type": "image", "image": "hello world!", "mediaType": "image/png"})),
+            "x[0].content[0].image",
+        ),
+        (
+            tool(json!({"type": "image-data", "data": "hello world!", "mediaType": "image/png"})),
+            "x[0].content[0].output.value[0].data",
+        ),
+        (
+            tool(json!({"type": "media", "data": "", "mediaType": "image/png"})),
+            "x[0].content[0].output.value[0].data",
+        ),
+    ];
+    for (input, path) in cases {
+        let (code, field) = refused(from_ai_sdk(&input, At::Name("x")));
+        assert_eq!((code, field.as_str()), ("INVALID_VALUE", path), "{input}");
+    }
 }
 
 #[test]
