@@ -262,8 +262,9 @@ impl IdbSessionStore {
     pub(super) fn commit_turn_op(
         &self,
         session_id: &str,
-        turn: TurnWrite,
+        mut turn: TurnWrite,
     ) -> Result<Op<()>, Error> {
+        turn.drop_stale_baseline();
         turn.check()?;
         let now = self.env.now();
         let mut adds = message_records(session_id, &turn.messages);

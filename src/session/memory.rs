@@ -319,7 +319,8 @@ impl SessionStore for MemorySessionStore {
         Ok(self.frame_groups(session_id))
     }
 
-    async fn commit_turn(&self, session_id: &str, turn: TurnWrite) -> Result<(), Error> {
+    async fn commit_turn(&self, session_id: &str, mut turn: TurnWrite) -> Result<(), Error> {
+        turn.drop_stale_baseline();
         turn.check()?;
         self.commit_checked(session_id, turn)
     }

@@ -427,6 +427,22 @@ pub struct TurnWrite {
 }
 
 impl TurnWrite {
+    /// Drops the pins' baseline if it holds a secret registered since they
+    /// were handed over (an IndexedDB call is checked a moment later), as
+    /// `PinsToSave::of` drops one: no host could detach it, and it would
+    /// refuse the turn.
+    pub fn drop_stale_baseline(&mut self) {
+        if self.checked_at == crate::credentials::host_secrets_generation() {
+            return;
+        }
+        let at = self.pinned_at.map(|p| p + 1);
+        if let Some((_, baseline)) = at.and_then(|at| self.state.get_mut(at)) {
+            if crate::credentials::check_host_secrets_in("", baseline).is_err() {
+                *baseline = Value::Null;
+            }
+        }
+    }
+
     /// Every check, before any storage is touched.
     pub fn check(&self) -> Result<(), Error> {
         let fresh = self.checked_at == crate::credentials::host_secrets_generation();

@@ -719,3 +719,49 @@ fn a_session_record_with_float_times_from_late_november_builds_still_reads() {
         assert_eq!(record(bad).unwrap_err().0, "createdAt", "{bad}");
     }
 }
+
+#[test]
+fn a_baseline_holding_a_secret_registered_after_the_call_is_dropped_not_refused() {
+    // IndexedDB checks a call a moment after it is made: a secret
+    // registered between leaves the baseline no host can detach, which
+    // is dropped as at the call, and the pins are saved.
+    let secret = "page-held-key-3141";
+    let baseline = json!([{"kind": "memory", "slug": "old", "memory": (format!("was {secret}"))}]);
+    let specs = json!([{"kind": "memory", "slug": "m", "memory": "M"}]);
+    let mut turn = super::TurnWrite::default().with_pins(handed(
+        specs.clone(),
+        Some(baseline.clone()),
+        true,
+        false,
+    ));
+    crate::credentials::register_host_secret(secret).unwrap();
+    let refused_before = turn.check().map_err(|e| e.code());
+    turn.drop_stale_baseline();
+    let after = turn.check();
+    crate::credentials::clear_host_secrets();
+    assert_eq!(refused_before, Err("CREDENTIAL"));
+    after.unwrap();
+    assert_eq!(
+        turn.state[1],
+        (super::PREFIX_BASELINE_KEY.to_owned(), json::Value::Null)
+    );
+    assert_eq!(turn.state[0].1, specs);
+    // Pins that hold the secret themselves are still refused.
+    let held = json!([{"kind": "memory", "slug": "m", "memory": (format!("is {secret}"))}]);
+    let mut turn =
+        super::TurnWrite::default().with_pins(handed(held.clone(), Some(held), true, true));
+    crate::credentials::register_host_secret(secret).unwrap();
+    turn.drop_stale_baseline();
+    let after = turn.check();
+    crate::credentials::clear_host_secrets();
+    assert_eq!(after.unwrap_err().code(), "CREDENTIAL");
+    // Nothing registered since: the baseline is left as handed.
+    let mut turn = super::TurnWrite::default().with_pins(handed(
+        specs.clone(),
+        Some(baseline.clone()),
+        true,
+        false,
+    ));
+    turn.drop_stale_baseline();
+    assert_eq!(turn.state[1].1, baseline);
+}

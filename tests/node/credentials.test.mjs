@@ -122,6 +122,29 @@ test("on IndexedDB, a secret registered while a save waits its turn stops it", a
   }
 });
 
+test("on IndexedDB, a baseline holding a secret registered right after the save is dropped, and the pins saved", async () => {
+  const secret = "page-held-key-0314";
+  const sessions = await attache.IdbSessionStore.open({ name: "stale-baseline-after-call" });
+  const { id } = await sessions.createSession();
+  const pinned = new AttachmentStore();
+  pinned.setAttachment({ kind: "memory", slug: "old", memory: `token ${secret}` });
+  pinned.checkPrefix();
+  pinned.detachAttachment("memory:old");
+  pinned.setAttachment({ kind: "memory", slug: "m", memory: "clean" });
+  try {
+    // Checked a moment after the call, as the memory store would at it.
+    const saved = sessions.saveAttachments(id, pinned);
+    attache.registerSecret(secret);
+    await saved;
+    assert.equal(await sessions.loadSessionState(id, "prefix_baseline"), null);
+    assert.deepEqual(await sessions.loadSessionState(id, "attachments"), pinned.specs());
+  } finally {
+    attache.forgetSecrets();
+    pinned.free();
+    sessions.free();
+  }
+});
+
 test("a detached pin whose id holds a secret registered since is not named by the prefix check", () => {
   const pinned = new AttachmentStore();
   const secret = "Zq7vK2mP9xR4tW8nB3cL";
