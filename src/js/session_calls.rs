@@ -178,28 +178,15 @@ pub struct Backend {
 impl Backend {
     /// The call's promise. Never throws: a bad argument is a rejection.
     pub fn call(&self, call: Result<Call, Error>) -> Promise {
-        let hold = self.hold();
         let intake = self.intake(false);
-        self.run(call, intake, hold)
+        self.run(call, intake)
     }
 
     /// A call that takes values in, through the store's policy.
     pub fn call_with(&self, build: impl FnOnce(&mut Intake) -> Result<Call, Error>) -> Promise {
-        // Before the arguments are read: a close() from one's getter comes
-        // after the call was made, so the connection closes once it settles.
-        let hold = self.hold();
         let mut intake = self.intake(true);
         let call = build(&mut intake);
-        self.run(call, intake, hold)
-    }
-
-    /// IndexedDB's hold on its connection, taken when a call is made: a
-    /// close() then waits for the call.
-    fn hold(&self) -> Option<crate::idb::Hold> {
-        match &self.store {
-            Store::Idb(store) => Some(store.hold()),
-            Store::Memory(_) => None,
-        }
+        self.run(call, intake)
     }
 
     /// A call's intake; `reads` marks the store as reading arguments until
@@ -219,12 +206,7 @@ impl Backend {
     }
 
     #[inline(never)]
-    fn run(
-        &self,
-        call: Result<Call, Error>,
-        intake: Intake,
-        hold: Option<crate::idb::Hold>,
-    ) -> Promise {
+    fn run(&self, call: Result<Call, Error>, intake: Intake) -> Promise {
         self.policy.reading.set(intake.outer);
         let found = intake.found;
         let call = match call {
@@ -258,6 +240,9 @@ impl Backend {
             }
             Store::Idb(store) => {
                 let store = store.clone();
+                // Now, not when the future first runs: a close() between
+                // would find no call and drop the connection under it.
+                let hold = store.hold();
                 future_to_promise(async move {
                     let _hold = hold;
                     let reply = store.run(call).await.map_err(|e| error_to_js(&e))?;
