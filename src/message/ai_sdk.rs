@@ -428,7 +428,7 @@ fn image_file(item: &Fields, kind: &str) -> Result<Part, Error> {
                 let data = Fields::of(other, item.at("data"), "must be a string or tagged data")?;
                 match data.str("type")? {
                     "url" => (data.str("url")?, true),
-                    "data" => (super::base64_in(&data, "data", data.str("data")?)?, false),
+                    "data" => (data.str("data")?, false),
                     _ => return Err(data.wrong("type", "must be \"url\" or \"data\"")),
                 }
             }

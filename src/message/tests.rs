@@ -369,7 +369,7 @@ fn ai_sdk_base64_that_is_not_is_refused_coming_in_where_every_format_would_refus
             user(
                 json!({"type": "file", "mediaType": "image/png", "data": {"type": "data", "data": png}}),
             ),
-            "x[0].content[0].data.data",
+            "x[0].content[0].data",
         ),
         (
             user(json!({"type": "image", "image": "hello world!", "mediaType": "image/png"})),
