@@ -100,14 +100,28 @@ test("a secret registered after pinning stops saving the pins, past a file's cut
   }
 });
 
-test("on IndexedDB, a secret registered while a save waits its turn stops it", async () => {
-  const secret = "page-held-key-0271";
-  const sessions = await attache.IdbSessionStore.open({ name: "secret-while-waiting" });
+/**
+ * An IndexedDB session and pins whose memory `slug` holds `secret`, their
+ * prefix checked, for `body`; the secret forgotten and all freed after.
+ */
+async function pinnedOnIdb(name, secret, slug, body) {
+  const sessions = await attache.IdbSessionStore.open({ name });
   const { id } = await sessions.createSession();
   const pinned = new AttachmentStore();
-  pinned.setAttachment({ kind: "memory", slug: "m", memory: `token ${secret}` });
+  pinned.setAttachment({ kind: "memory", slug, memory: `token ${secret}` });
   pinned.checkPrefix();
   try {
+    await body(sessions, id, pinned);
+  } finally {
+    attache.forgetSecrets();
+    pinned.free();
+    sessions.free();
+  }
+}
+
+test("on IndexedDB, a secret registered while a save waits its turn stops it", async () => {
+  const secret = "page-held-key-0271";
+  await pinnedOnIdb("secret-while-waiting", secret, "m", async (sessions, id, pinned) => {
     // Both checked the pins when called; their writes run later, in turn.
     const saves = [sessions.saveAttachments(id, pinned), sessions.commitTurn(id, { attachments: pinned })];
     attache.registerSecret(secret);
@@ -115,34 +129,21 @@ test("on IndexedDB, a secret registered while a save waits its turn stops it", a
       assert.equal(refused.code, "CREDENTIAL", String(refused.message ?? refused));
     }
     assert.equal(await sessions.loadSessionState(id, "attachments"), null, "nothing stored");
-  } finally {
-    attache.forgetSecrets();
-    pinned.free();
-    sessions.free();
-  }
+  });
 });
 
 test("on IndexedDB, a baseline holding a secret registered right after the save is dropped, and the pins saved", async () => {
   const secret = "page-held-key-0314";
-  const sessions = await attache.IdbSessionStore.open({ name: "stale-baseline-after-call" });
-  const { id } = await sessions.createSession();
-  const pinned = new AttachmentStore();
-  pinned.setAttachment({ kind: "memory", slug: "old", memory: `token ${secret}` });
-  pinned.checkPrefix();
-  pinned.detachAttachment("memory:old");
-  pinned.setAttachment({ kind: "memory", slug: "m", memory: "clean" });
-  try {
+  await pinnedOnIdb("stale-baseline-after-call", secret, "old", async (sessions, id, pinned) => {
+    pinned.detachAttachment("memory:old");
+    pinned.setAttachment({ kind: "memory", slug: "m", memory: "clean" });
     // Checked a moment after the call, as the memory store would at it.
     const saved = sessions.saveAttachments(id, pinned);
     attache.registerSecret(secret);
     await saved;
     assert.equal(await sessions.loadSessionState(id, "prefix_baseline"), null);
     assert.deepEqual(await sessions.loadSessionState(id, "attachments"), pinned.specs());
-  } finally {
-    attache.forgetSecrets();
-    pinned.free();
-    sessions.free();
-  }
+  });
 });
 
 test("a detached pin whose id holds a secret registered since is not named by the prefix check", () => {
