@@ -83,7 +83,8 @@ function storableMetadata(metadata) {
   const parents = metadata?.parents;
   if (parents === null || typeof parents !== "object" || Array.isArray(parents)) return undefined;
   const entries = Object.entries(parents);
-  if (!entries.every(([, id]) => typeof id === "string") || !guardKind(parents)) return undefined;
+  // A root graph's, every put: no guard call for none.
+  if (entries.length === 0 || !entries.every(([, id]) => typeof id === "string") || !guardKind(parents)) return undefined;
   // Two namespaces may read alike: the later one as an object of its own.
   const seen = new Set();
   const first = [];
