@@ -41,17 +41,18 @@ pub struct Plan {
     pub emergency_tokens: u64,
     /// Transients plus overhead: what every request carries besides history.
     pub reserve_tokens: u64,
-    /// What the compactor should land the history at or under: 70% of the
-    /// lower line less the reserve, as loopctl's `ContextManager` aims,
-    /// so turns fit before the next compaction; half the room under the
-    /// line when the reserve takes more. At or under it, the next plan
-    /// sends. Zero when the context is exceeded.
+    /// What the compactor should land the history at or under: loopctl's
+    /// default compaction target, 15% of its threshold line, or the most
+    /// history under the lower line when the reserve leaves less room.
+    /// At or under it, the next plan sends. Zero when the context is
+    /// exceeded.
     pub history_budget: u64,
 }
 
 /// Decides a turn as the reference loop does: compact at or over the
 /// threshold, or at or over 95% of the window (the emergency line). The
-/// lines are exact percentages, where loopctl rounds them down.
+/// lines are exact percentages, where loopctl rounds them down and
+/// compacts only over its threshold.
 pub fn plan_turn(budget: TurnBudget) -> Result<Plan, Error> {
     if !(1..=100).contains(&budget.threshold_percent) {
         return Err(Error::InvalidArgument {
@@ -98,10 +99,10 @@ pub fn plan_turn(budget: TurnBudget) -> Result<Plan, Error> {
         reserve_tokens: safe(reserve_tokens),
         history_budget: match action {
             Action::ContextExceeded => 0,
-            // Under the line, as 70 / 100 < 1 and (room / 2) < room.
-            _ => (lower.saturating_mul(7) / 10)
-                .saturating_sub(reserve_tokens)
-                .max((lower - reserve_tokens) / 2),
+            // loopctl's `compact_target_tokens()`, which is history only;
+            // capped so that landing on it ends the compaction here.
+            _ => (window.saturating_mul(budget.threshold_percent) / 100 * 15 / 100)
+                .min(lower - reserve_tokens - 1),
         },
     })
 }

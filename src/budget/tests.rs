@@ -233,11 +233,20 @@ fn a_payload_at_the_threshold_compacts() {
     );
     assert_eq!(
         (p.reserve_tokens, p.history_budget),
-        (100, 460),
-        "loopctl's target: 70% of the threshold, less the reserve"
+        (100, 120),
+        "loopctl's target: 15% of the threshold line, history only"
     );
-    // A reserve over 70% of the line: half the room left under it.
-    assert_eq!(plan(700, 300, 300).history_budget, 100);
+    // A reserve that leaves less room: the most history under the line.
+    assert_eq!(plan(700, 300, 390).history_budget, 109);
+    let default_window = plan_turn(TurnBudget {
+        context_window: 200_000,
+        threshold_percent: 80,
+        history_tokens: 170_000,
+        overhead_tokens: 5_000,
+        transient_tokens: 0,
+    });
+    // loopctl's compact.rs asserts 24_000 for its defaults.
+    assert_eq!(default_window.unwrap().history_budget, 24_000);
     assert_eq!(plan(699, 50, 50).action, Action::Send);
     assert_eq!(
         plan(701, 50, 50).action,
@@ -369,8 +378,9 @@ fn the_lines_are_exact_percentages_rounded_up() {
 #[test]
 fn a_history_at_its_budget_is_sent_next_turn() {
     // Every small window, threshold and reserve: landing at the budget
-    // ends the compaction, and leaves at least half the room under the
-    // line; with no room, the context is exceeded whatever the history.
+    // ends the compaction; the budget is loopctl's target, or else the
+    // most history that sends; with no room, the context is exceeded
+    // whatever the history.
     for window in 1..=120 {
         for pct in [1, 7, 50, 80, 99, 100] {
             for reserve in 0..=window {
@@ -393,9 +403,13 @@ fn a_history_at_its_budget_is_sent_next_turn() {
                     continue;
                 };
                 let budget = p.history_budget;
+                // ContextManager::compact_target_tokens() with its defaults.
+                let target = window * pct / 100 * 15 / 100;
                 assert_eq!(at(budget).action, Action::Send, "{window} {pct} {reserve}");
                 assert_ne!(at(room).action, Action::Send, "{window} {pct} {reserve}");
-                assert!(budget >= room / 2, "{window} {pct} {reserve}");
+                assert!(budget <= target, "{window} {pct} {reserve}");
+                let most = at(budget + 1).action != Action::Send;
+                assert!(budget == target || most, "{window} {pct} {reserve}");
             }
         }
     }

@@ -162,7 +162,7 @@ export interface TurnPlan {
   emergencyTokens: number;
   /** Transients plus overhead. */
   reserveTokens: number;
-  /** What to compact the history to, at most, for the next plan to send: 70% of the lower line minus the reserve, as loopctl aims (half the room under the line when the reserve takes more; 0 when the context is exceeded). */
+  /** What to compact the history to, at most: loopctl's default target, 15% of the threshold line, or less when the reserve leaves less room, so that the next plan sends (0 when the context is exceeded). */
   historyBudget: number;
 }
 

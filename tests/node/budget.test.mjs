@@ -62,7 +62,7 @@ test("planTurn counts the consolidated message, contributors and memories as the
   assert.equal(plan.transientTokens, transients);
   assert.equal(plan.payloadTokens, 780);
   assert.equal(plan.reserveTokens, 180);
-  assert.equal(plan.historyBudget, 380, "loopctl's target: 70% of the threshold, less the reserve");
+  assert.equal(plan.historyBudget, 120, "loopctl's target: 15% of the threshold line");
   assert.equal(plan.action, "send", "780 is under the threshold, 800");
   const over = planTurn({ contextWindow: 1000, history: 620, overheadTokens: 50, attachments, contributors });
   assert.equal(over.action, "compact", "800 is at it");
