@@ -8,7 +8,7 @@ import { describe, it, expect, vi } from "vitest";
 import { Agent, MemorySession, OutputGuardrailTripwireTriggered, protocol, run, tool, UserError } from "@openai/agents-core";
 import { ScriptedModel, assistantMessage, functionCall } from "@openai/agents-core/testing";
 import { z } from "zod";
-import { MemorySessionStore, IdbSessionStore } from "../../pkg/index.js";
+import { MemorySessionStore, IdbSessionStore, forgetSecrets, registerSecret } from "../../pkg/index.js";
 import { AttacheSession } from "../../pkg/openai-agents.js";
 import { counted } from "./counted.mjs";
 
@@ -281,6 +281,46 @@ for (const [name, backend] of Object.entries(backends)) {
       expect(JSON.parse(stored[0].arguments)).toEqual({ user: "ann", password: "[REDACTED:credential_field]" });
       expect(JSON.parse(stored[1].output.text)[0].name).toBe("DB_PASSWORD");
       store.free();
+    });
+
+    it("a key split across text parts, or behind JSON's \\u escapes, is refused, or redacted in what getItems gives back", async () => {
+      const key = "sk-proj-" + "Zx9".repeat(16);
+      const [head, tail] = [key.slice(0, 12), key.slice(12)];
+      // A non-ASCII password as Python's json.dumps writes it by default.
+      const secret = "Grüße-Passwort-Zq81Lm";
+      const escaped = JSON.stringify({ pw: secret }).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+      const parts = (type) => [{ type, text: `Your key: ${head}` }, { type, text: tail }];
+      const result = (output) => ({ type: "function_call_result", callId: "c1", name: "login", status: "completed", output });
+      const leaky = [
+        { type: "message", role: "assistant", status: "completed", id: "m1", content: parts("output_text") },
+        { role: "user", content: [{ type: "input_text", text: "my password=" }, { type: "input_text", text: "hunter22xyz" }] },
+        { type: "reasoning", content: parts("input_text") },
+        result(parts("input_text")),
+        { type: "function_call", callId: "c1", name: "login", arguments: escaped, status: "completed" },
+        result(escaped),
+        result({ type: "text", text: escaped }),
+      ];
+      registerSecret(secret);
+      try {
+        const refusing = new AttacheSession(await backend().open(), { sessionId: "split" });
+        for (const item of leaky) await expect(refusing.addItems([item]), JSON.stringify(item)).rejects.toMatchObject({ code: "CREDENTIAL" });
+        const store = new MemorySessionStore({ credentials: "redact" });
+        const redacting = new AttacheSession(store, { sessionId: "split" });
+        await redacting.addItems(leaky);
+        await redacting.applyHistoryTransaction({ operationId: "op", transaction: { type: "append_items", items: leaky } });
+        const kept = JSON.stringify([await redacting.getItems(), await store.exportSession("split")]);
+        expect(kept).not.toMatch(/Zx9Zx9|hunter22|Passwort/);
+        const items = await redacting.getItems();
+        expect(items.map((i) => i.type ?? i.role)).toEqual([...leaky, ...leaky].map((i) => i.type ?? i.role));
+        expect(items[0].content.map((p) => p.text)).toEqual(["Your key: [REDACTED:openai_key]", ""]);
+        expect(JSON.parse(items[4].arguments)).toEqual({ pw: "[REDACTED:host_secret]" });
+        // A replace_suffix of the items as the runner holds them still matches.
+        await redacting.applyHistoryTransaction({ operationId: "op2", transaction: { type: "replace_suffix", expectedSuffix: leaky, replacement: [] } });
+        expect(await redacting.getItems()).toHaveLength(leaky.length);
+        store.free();
+      } finally {
+        forgetSecrets();
+      }
     });
 
     it("a text file sent as base64 is read by the guard, in both modes, and any other comes back exactly", async () => {

@@ -58,17 +58,53 @@ function clock() {
 const infinite = (value) =>
   typeof value === "number" ? !Number.isFinite(value) : value !== null && typeof value === "object" && Object.values(value).some(infinite);
 
-function argumentsOf(text) {
+/** JSON text's value, or undefined where the neutral form keeps it as text. */
+function parsedJson(text) {
   try {
-    if (depthOf(String(text)) > ARGUMENTS_DEPTH) return { text: String(text) };
+    if (depthOf(String(text)) > ARGUMENTS_DEPTH) return undefined;
     // Keys that U+FFFD would make one: kept as text, as arguments that are not JSON are.
     const parsed = parseJson(wellFormedJson(String(text), () => new SyntaxError("keys")));
     // A number past ±1.8e308 parses as Infinity, which the store refuses: kept as text too.
-    if (infinite(parsed)) return { text: String(text) };
-    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : { value: parsed };
+    return infinite(parsed) ? undefined : parsed;
   } catch {
-    return { text: String(text ?? "") };
+    return undefined;
   }
+}
+
+function argumentsOf(text) {
+  const parsed = parsedJson(text);
+  if (parsed === undefined) return { text: typeof text === "string" ? text : String(text ?? "") };
+  return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : { value: parsed };
+}
+
+/**
+ * The item, with what only its neutral form shows of a credential put
+ * where the store's guard reads the item too: text parts that a key spans
+ * joined into the first, JSON text's `\u` escapes written out. Else a
+ * redacting store would redact the neutral form, keep the item as given,
+ * and `getItems` would give the key back.
+ */
+function guardable(item) {
+  if (item === null || typeof item !== "object") return item;
+  const type = item.type ?? "message";
+  const field = type === "function_call_result" ? "output" : type === "function_call" ? "arguments" : "content";
+  const value = item[field];
+  if (Array.isArray(value)) {
+    const texts = value.map((part) => textOf([part]));
+    if (texts.filter(Boolean).length < 2) return item;
+    const whole = redactCredentials(texts.join(""));
+    if (whole.redactions.length === 0 || redactCredentials(texts).value.join("") === whole.value) return item;
+    const first = texts.findIndex(Boolean);
+    const parts = value.map((part, i) => (texts[i] ? { ...part, [typeof part.text === "string" ? "text" : "refusal"]: i === first ? texts.join("") : "" } : part));
+    return { ...item, [field]: parts };
+  }
+  // A message's own text stays as written, escapes and all.
+  const text = value?.type === "text" && field === "output" ? value.text : value;
+  if (field === "content" || typeof text !== "string" || !text.includes("\\u")) return item;
+  const parsed = parsedJson(text);
+  if (parsed === undefined || redactCredentials(parsed).redactions.length === 0) return item;
+  const written = stringifyJson(parsed);
+  return { ...item, [field]: text === value ? written : { ...value, text: written } };
 }
 
 function outputOf(output) {
@@ -87,6 +123,7 @@ function toMessage(given, files) {
   if (given === null || typeof given !== "object" || Array.isArray(given)) {
     throw new UserError("Session items must be objects.");
   }
+  given = guardable(given);
   files ??= filesIn(given);
   const meta = withFileTexts(given, files);
   // The neutral form reads a text file as its text: as base64 (a tool's
@@ -489,7 +526,7 @@ function comparable(items) {
 }
 
 /** An item as a redacting store gives it back: its text files redacted too. */
-const redactedItem = (item) => withoutFileTexts(redactCredentials(withFileTexts(item)).value);
+const redactedItem = (item) => withoutFileTexts(redactCredentials(withFileTexts(guardable(item))).value);
 
 /** Whether stored JSON `a` is `b`, in any key order, once both are comparable. */
 const equal = (a, b) => canonical(comparable([a])) === canonical(comparable([b]));
