@@ -291,6 +291,9 @@ for (const [name, backend] of Object.entries(backends)) {
       const escaped = JSON.stringify({ pw: secret }).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
       const parts = (type) => [{ type, text: `Your key: ${head}` }, { type, text: tail }];
       const result = (output) => ({ type: "function_call_result", callId: "c1", name: "login", status: "completed", output });
+      // As PHP writes a URL: every / escaped.
+      const hook = JSON.stringify({ url: "https://hooks.slack.com/services/T0123ABCD/B0123ABCD/abcdefghijklmnopqrstuvwx" }).replaceAll("/", "\\/");
+      const b64 = (text) => `data:text/plain;base64,${Buffer.from(text).toString("base64")}`;
       const leaky = [
         { type: "message", role: "assistant", status: "completed", id: "m1", content: parts("output_text") },
         { role: "user", content: [{ type: "input_text", text: "my password=" }, { type: "input_text", text: "hunter22xyz" }] },
@@ -299,6 +302,9 @@ for (const [name, backend] of Object.entries(backends)) {
         { type: "function_call", callId: "c1", name: "login", arguments: escaped, status: "completed" },
         result(escaped),
         result({ type: "text", text: escaped }),
+        result([{ type: "input_text", text: `result: ${escaped}` }]),
+        { type: "function_call", callId: "c2", name: "notify", arguments: hook, status: "completed" },
+        { role: "user", content: [{ type: "input_text", text: `key: ${head}` }, { type: "input_text", text: b64(tail) }] },
       ];
       registerSecret(secret);
       try {
@@ -309,7 +315,7 @@ for (const [name, backend] of Object.entries(backends)) {
         await redacting.addItems(leaky);
         await redacting.applyHistoryTransaction({ operationId: "op", transaction: { type: "append_items", items: leaky } });
         const kept = JSON.stringify([await redacting.getItems(), await store.exportSession("split")]);
-        expect(kept).not.toMatch(/Zx9Zx9|hunter22|Passwort/);
+        expect(kept).not.toMatch(/Zx9Zx9|hunter22|Passwort|abcdefghijklmnop/);
         const items = await redacting.getItems();
         expect(items.map((i) => i.type ?? i.role)).toEqual([...leaky, ...leaky].map((i) => i.type ?? i.role));
         expect(items[0].content.map((p) => p.text)).toEqual(["Your key: [REDACTED:openai_key]", ""]);
@@ -321,6 +327,28 @@ for (const [name, backend] of Object.entries(backends)) {
       } finally {
         forgetSecrets();
       }
+    });
+
+    it("an item whose credential the store sees as given keeps every other byte, escapes and all", async () => {
+      const key = "sk-proj-" + "Zx9".repeat(16);
+      const args = `{ "v": "${key}", "id": 12345678901234567890, "price": 1.50, "note": "caf\\u00e9", "2": "b", "1": "a" }`;
+      const keyed = `{"${key}": true, "note": "caf\\u00e9"}`;
+      const given = [
+        { type: "function_call", callId: "c1", name: "f", arguments: args, status: "completed" },
+        { type: "message", role: "assistant", status: "completed", id: "m1", content: [{ type: "output_text", text: `Key: ${key}` }, { type: "output_text", text: "Next, restart the server." }] },
+        { type: "function_call_result", callId: "c1", name: "f", status: "completed", output: keyed },
+      ];
+      const refusing = new AttacheSession(await backend().open(), { sessionId: "seen" });
+      for (const item of given) await expect(refusing.addItems([item])).rejects.toMatchObject({ code: "CREDENTIAL" });
+      const store = new MemorySessionStore({ credentials: "redact" });
+      const redacting = new AttacheSession(store, { sessionId: "seen" });
+      await redacting.addItems(given);
+      const marked = (text) => text.replace(/\[REDACTED:[a-z_]+\]/g, "K");
+      const [call, said, output] = await redacting.getItems();
+      expect(marked(call.arguments)).toBe(args.replace(key, "K"));
+      expect(said.content.map((p) => marked(p.text))).toEqual(["Key: K", "Next, restart the server."]);
+      expect(marked(output.output)).toBe(keyed.replace(key, "K"));
+      store.free();
     });
 
     it("a text file sent as base64 is read by the guard, in both modes, and any other comes back exactly", async () => {

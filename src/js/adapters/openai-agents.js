@@ -77,33 +77,72 @@ function argumentsOf(text) {
   return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : { value: parsed };
 }
 
+// The escapes the guard reads JSON text through as they are: a `\u`
+// (Python writes é so by default) or a `\/` (PHP writes / so) may hide a
+// credential that the neutral form, which parses arguments, shows.
+const HIDING = /\\[u/]/;
+const STRING_TOKEN = /"(?:[^"\\\n]|\\.)*"/g;
+
+/** Text with its JSON strings' escapes written out, all else byte for byte. */
+const unescaped = (text) =>
+  text.replace(STRING_TOKEN, (token) => {
+    if (!HIDING.test(token)) return token;
+    try {
+      return stringifyJson(parseJson(token));
+    } catch {
+      return token;
+    }
+  });
+
+/** Whether a store redacting `text` keeps a credential that its escapes hide. */
+function hides(text) {
+  if (!HIDING.test(text)) return false;
+  // One scan where there is no credential at all, the common case.
+  if (redactCredentials(unescaped(text)).redactions.length === 0) return false;
+  return redactCredentials(unescaped(redactCredentials(text).value)).redactions.length > 0;
+}
+
+/** Whether a store redacting each of `texts` keeps a credential that they show joined. */
+function splits(texts) {
+  if (texts.filter(Boolean).length < 2 || redactCredentials(texts.join("")).redactions.length === 0) return false;
+  return redactCredentials(redactCredentials(texts).value.join("")).redactions.length > 0;
+}
+
 /**
  * The item, with what only its neutral form shows of a credential put
  * where the store's guard reads the item too: text parts that a key spans
- * joined into the first, JSON text's `\u` escapes written out. Else a
- * redacting store would redact the neutral form, keep the item as given,
- * and `getItems` would give the key back.
+ * joined into the first, JSON escapes that hide one in a tool's arguments
+ * or output written out. Else a redacting store would redact the neutral
+ * form, keep the item, and `getItems` would give the key back. An item the
+ * store keeps safe as it is stays as it is.
  */
 function guardable(item) {
   if (item === null || typeof item !== "object") return item;
   const type = item.type ?? "message";
   const field = type === "function_call_result" ? "output" : type === "function_call" ? "arguments" : "content";
   const value = item[field];
+  // A message's own text keeps its escapes, as written.
+  const json = field !== "content";
   if (Array.isArray(value)) {
-    const texts = value.map((part) => textOf([part]));
-    if (texts.filter(Boolean).length < 2) return item;
-    const whole = redactCredentials(texts.join(""));
-    if (whole.redactions.length === 0 || redactCredentials(texts).value.join("") === whole.value) return item;
+    // As the neutral form reads them: a text file's URL as its text.
+    const texts = value.map((part) => {
+      const text = textOf([part]);
+      return fileText(text)?.[1] ?? text;
+    });
+    const hidden = texts.map((text) => json && hides(text));
+    const joined = splits(texts);
+    if (!joined && !hidden.includes(true)) return item;
     const first = texts.findIndex(Boolean);
-    const parts = value.map((part, i) => (texts[i] ? { ...part, [typeof part.text === "string" ? "text" : "refusal"]: i === first ? texts.join("") : "" } : part));
+    const parts = value.map((part, i) => {
+      if (!texts[i] || (!joined && !hidden[i])) return part;
+      const text = joined ? (i === first ? texts.join("") : "") : texts[i];
+      return { ...part, [typeof part.text === "string" ? "text" : "refusal"]: json ? unescaped(text) : text };
+    });
     return { ...item, [field]: parts };
   }
-  // A message's own text stays as written, escapes and all.
   const text = value?.type === "text" && field === "output" ? value.text : value;
-  if (field === "content" || typeof text !== "string" || !text.includes("\\u")) return item;
-  const parsed = parsedJson(text);
-  if (parsed === undefined || redactCredentials(parsed).redactions.length === 0) return item;
-  const written = stringifyJson(parsed);
+  if (!json || typeof text !== "string" || !hides(text)) return item;
+  const written = unescaped(text);
   return { ...item, [field]: text === value ? written : { ...value, text: written } };
 }
 
@@ -123,7 +162,9 @@ function toMessage(given, files) {
   if (given === null || typeof given !== "object" || Array.isArray(given)) {
     throw new UserError("Session items must be objects.");
   }
-  given = guardable(given);
+  // Rewritten, its files are found anew: a joined part may have been one.
+  const safe = guardable(given);
+  if (safe !== given) [given, files] = [safe, undefined];
   files ??= filesIn(given);
   const meta = withFileTexts(given, files);
   // The neutral form reads a text file as its text: as base64 (a tool's
