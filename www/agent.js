@@ -170,6 +170,11 @@ async function turn({ store, sessionId, pinned, model, text, contextWindow, snap
     const attachments = pinned.consolidatedMessage();
     // The first step's plan is the turn's, unless it compacted.
     if (step > 0 || compacted) plan = planTurn({ contextWindow, history, attachments, overheadTokens: overhead, counter: "openai" });
+    // A first request that would not fit the window is not sent: no
+    // compaction could make room (a long message into a new session).
+    if (step === 0 && plan.payloadTokens > contextWindow) {
+      throw new Error(`Not sent: the request would be ${plan.payloadTokens} tokens, more than the ${contextWindow}-token window even after compacting. Shorten the message, detach a pin, or choose a larger window.`);
+    }
     // The turn began by compacting; a later step whose request would not
     // fit the window ends the turn (one over the threshold still goes).
     if (step > 0 && plan.payloadTokens > contextWindow) {
@@ -177,7 +182,10 @@ async function turn({ store, sessionId, pinned, model, text, contextWindow, snap
       stopped = true;
       break;
     }
-    const { messages } = buildRequest({ system: SYSTEM, history, attachments });
+    // In the model's own format (an endpoint's is "openai"): as the
+    // README prescribes, so a second pin moves no byte of the first, and
+    // a tool call without its result is refused before it is sent.
+    const { messages } = buildRequest({ format: model.format, system: SYSTEM, history, attachments });
     // What each step added (the pins refuse themselves, and the system
     // prompt is ours).
     unsent(history.slice(checked));

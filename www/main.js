@@ -41,6 +41,7 @@ let lastSteps = [];
 window.demo = { requests: [], sent: 0 };
 const counted = {
   get tools() { return model.tools; },
+  get format() { return model.format; },
   complete: (messages, signal) => (window.demo.sent++, model.complete(messages, signal)),
 };
 

@@ -1,8 +1,9 @@
 // The demo's models. The embedded default is a deterministic script, so
 // the page works offline with no key: it looks up what is pinned, and
 // keeps its todo list when asked. The other speaks to any OpenAI-compatible
-// endpoint (a local Ollama, say). Both take and return attache's messages.
-import { fromOpenAI, redactCredentials, toOpenAI } from "../pkg/attache.js";
+// endpoint (a local Ollama, say). Both return attache's messages; the
+// endpoint takes its request in OpenAI's format, the script attache's.
+import { fromOpenAI, redactCredentials } from "../pkg/attache.js";
 
 // A request that hangs would hold the page's controls for good.
 const TIMEOUT_MS = 120_000;
@@ -104,10 +105,12 @@ export function endpoint({ url, model, key }) {
   if (parsed.username || parsed.password) throw new Error("The endpoint URL must not hold a user or password: put the key under Key.");
   return {
     name: `${model} at ${parsed.host}`,
+    // The turn builds its requests in this format.
+    format: "openai",
     // Sent with every request, so the budget counts them.
     tools,
     async complete(messages, stop) {
-      const body = { model, messages: toOpenAI(messages), tools };
+      const body = { model, messages, tools };
       const response = await fetch(`${url.replace(/\/$/, "")}/chat/completions`, {
         method: "POST",
         headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },

@@ -249,7 +249,9 @@ test("an OpenAI-compatible endpoint gets the pins first and the key only in its 
     assert.equal(body.model, "stub-model");
     assert.equal(body.messages[0].role, "system");
     assert.equal(body.messages[1].role, "user");
-    assert.match(JSON.stringify(body.messages[1].content), /\[Pinned memory: style\]/);
+    // The pins as buildRequest's OpenAI format has them: parts, one a pin.
+    assert.ok(body.messages[1].content.every((p) => p.type === "text"), JSON.stringify(body.messages[1].content));
+    assert.ok(body.messages[1].content.some((p) => /^\[Pinned memory: style\]/.test(p.text)));
     assert.equal(body.messages.at(-1).content, "Hello, endpoint?");
     assert.deepEqual(body.tools.map((t) => t.function.name), ["lookup", "update_todos"]);
     assert.match(await page.textContent("#history"), /Hello from the stub\./);

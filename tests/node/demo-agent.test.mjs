@@ -63,7 +63,7 @@ async function session(model) {
   // Stored, as the page's pins are: a turn compares them with the store.
   await store.saveAttachments(id, pinned);
   const calls = [];
-  const counted = { name: "counted", tools: model.tools, complete: (messages) => { calls.push(messages); return model.complete(messages); } };
+  const counted = { name: "counted", tools: model.tools, format: model.format, complete: (messages, signal) => { calls.push(messages); return model.complete(messages, signal); } };
   const turn = (text, contextWindow = 8000, more = {}) =>
     runTurn({ store, sessionId: id, pinned, model: counted, text, contextWindow, snapshot: () => ({}), ...more });
   return { store, id, pinned, calls, turn };
@@ -186,6 +186,42 @@ test("an endpoint's fetch aborted by its timeout says so, as a plain AbortError 
   } finally {
     globalThis.fetch = real;
   }
+});
+
+test("an endpoint is sent buildRequest's OpenAI format, and never a tool call without its result", async () => {
+  const real = globalThis.fetch;
+  const bodies = [];
+  globalThis.fetch = async (url, init) => {
+    bodies.push(JSON.parse(init.body));
+    const message = { role: "assistant", content: "ok" };
+    return new Response(JSON.stringify({ id: "c", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, finish_reason: "stop", message }] }));
+  };
+  try {
+    const { store, id, pinned, turn } = await session(endpoint({ url: "http://127.0.0.1:9/v1", model: "m" }));
+    pinned.setAttachment({ kind: "memory", slug: "style", memory: "Short answers." });
+    await store.saveAttachments(id, pinned);
+    await turn("hello?");
+    const [{ messages }] = bodies;
+    const { messages: built } = attache.buildRequest({ format: "openai", history: [{ role: "user", content: "hello?" }], attachments: pinned.consolidatedMessage() });
+    assert.deepEqual(messages.slice(1), built, "after the system prompt, exactly the OpenAI request");
+    assert.deepEqual(messages[1].content.map((p) => p.text), pinned.renderAll(), "the pins as parts, each its own");
+    // A call whose result never came (a session imported so): refused here.
+    await store.appendMessages(id, [{ role: "assistant", content: [{ type: "tool_call", id: "call_9", name: "lookup", arguments: {} }] }]);
+    await assert.rejects(turn("and now?"), (e) => attache.isAttacheError(e) && e.code === "INVALID_VALUE");
+    assert.equal(bodies.length, 1, "nothing sent");
+  } finally {
+    globalThis.fetch = real;
+  }
+});
+
+test("a first request larger than the window is not sent, however the plan reads", async () => {
+  const { store, id, calls, turn } = await session(scripted);
+  await assert.rejects(turn("word ".repeat(2000), 400), /Not sent: the request would be \d+ tokens, more than the 400-token window/);
+  assert.equal(calls.length, 0);
+  assert.deepEqual(await store.loadMessages(id), [], "nothing stored");
+  // A long first message that fits still goes.
+  await turn("word ".repeat(200), 400);
+  assert.equal(calls.length > 0, true);
 });
 
 test("a turn that fails after its compaction says the compaction was stored", async () => {
