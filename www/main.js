@@ -372,6 +372,8 @@ function editSpec(spec, id) {
   const form = spec.kind === "memory" ? $("pin-memory") : $("pin-file");
   for (const [name, value] of Object.entries(spec)) if (form.elements[name]) form.elements[name].value = value ?? "";
   form.dataset.editing = id;
+  // The form has no field for it: an imported file pinned whole stays whole.
+  if (spec.truncate === false) form.dataset.whole = "true";
   const button = form.querySelector("button");
   button.dataset.label ??= button.textContent;
   button.textContent = `Save, replacing ${form.dataset.editing}`;
@@ -385,6 +387,7 @@ function editSpec(spec, id) {
 function cleared(form) {
   form.reset();
   delete form.dataset.editing;
+  delete form.dataset.whole;
   const button = form.querySelector("button");
   if (button?.dataset.label) button.textContent = button.dataset.label;
   const cancel = form.querySelector(".cancel");
@@ -426,7 +429,8 @@ function onSubmit(id, handler, clear = cleared) {
 }
 
 onSubmit("pin-memory", ({ slug, memory }, form) => pinFrom(form, { kind: "memory", slug, memory }));
-onSubmit("pin-file", ({ path, contents }, form) => pinFrom(form, { kind: "file", path, contents: contents || null }));
+onSubmit("pin-file", ({ path, contents }, form) =>
+  pinFrom(form, { kind: "file", path, contents: contents || null, ...(form.dataset.whole && contents ? { truncate: false } : {}) }));
 onSubmit("add-todo", ({ text }) => changePins(() => {
   pinned.setAttachment({ kind: "todo", items: [...todoItems(pinned), { text, completed: false }] });
   return `Added todo "${text}".`;
@@ -460,17 +464,26 @@ function stopOff() {
   if (document.activeElement === $("stop")) $("composer-text").focus();
   $("stop").disabled = true;
 }
+/**
+ * Runs `action` holding the session's Web Lock, as the README asks: another
+ * tab's turn may compact the session and leave its length as it was, which
+ * commitTurn's expectedCount cannot see. Stop ends the wait too.
+ */
+const heldForTurn = (id, signal, action) =>
+  navigator.locks?.request ? navigator.locks.request(`attache-demo:turn:${id}`, { signal }, action) : action();
 onSubmit("composer", ({ text, window: size }) => exclusive(() => orReload(async () => {
-  // The pins as stored: another tab may have changed them.
-  await reloadPins();
   running = new AbortController();
   $("stop").disabled = false;
   try {
-    const turn = await runTurn({ store, sessionId, pinned, model: counted, text, contextWindow: Number(size), snapshot, signal: running.signal, writing: stopOff });
-    lastSteps = turn.steps;
-    window.demo.requests.push(...turn.steps.map((s) => s.messages));
-    said(turn.stopped ? "The turn stopped: its next request would not fit the window."
-      : turn.answer ? `Answered: ${turn.answer}` : "The turn ended without a written answer.");
+    await heldForTurn(sessionId, running.signal, async () => {
+      // The pins as stored: another tab may have changed them.
+      await reloadPins();
+      const turn = await runTurn({ store, sessionId, pinned, model: counted, text, contextWindow: Number(size), snapshot, signal: running.signal, writing: stopOff });
+      lastSteps = turn.steps;
+      window.demo.requests.push(...turn.steps.map((s) => s.messages));
+      said(turn.stopped ? "The turn stopped: its next request would not fit the window."
+        : turn.answer ? `Answered: ${turn.answer}` : "The turn ended without a written answer.");
+    });
   } finally {
     running = null;
     stopOff();

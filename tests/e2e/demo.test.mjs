@@ -21,13 +21,14 @@ const key = "sk-proj-" + "Qv7".repeat(16);
 // An endpoint's key with no known shape: only its registration refuses it.
 const hostKey = "ollama-local-secret-4242";
 let env, page;
+// Every page's uncaught errors and unhandled rejections: none may occur.
+const errors = [];
 
 before(async () => {
   env = await start();
+  env.context.on("page", (p) => p.on("pageerror", (e) => errors.push(e)));
   page = await env.context.newPage();
   await page.setViewportSize({ width: 1366, height: 860 });
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e));
   await page.goto(`${env.origin}/`);
   await page.waitForSelector("body[data-ready=true]", { timeout: 20000 }).catch((e) => {
     throw new Error(`demo did not start: ${errors.join("; ") || e.message}`);
@@ -36,6 +37,7 @@ before(async () => {
 
 after(async () => {
   await env?.stop();
+  assert.deepEqual(errors.map(String), [], "no page threw or left a rejection unhandled");
 });
 
 const requests = () => page.evaluate(() => window.demo.requests);
@@ -395,11 +397,29 @@ test("a double click pins or detaches once, with no false refusal; a custom pin 
     const id = document.querySelector("#session-select").value;
     const pins = await store.loadAttachments(id);
     pins.setAttachment({ kind: "custom", id: "note:host", rank: "memory", text: "[Host note] keep it short" });
+    pins.setAttachment({ kind: "file", path: "whole.txt", contents: "x".repeat(9000), truncate: false });
     await store.saveAttachments(id, pins);
     store.close();
   });
   await page.reload();
   await page.waitForSelector("body[data-ready=true]", { timeout: 20000 });
+  // A file pinned whole (an import's) stays whole once edited in the form.
+  await page.click("button[aria-label='Edit file:whole.txt']");
+  await page.fill("#pin-file textarea[name=contents]", "y".repeat(9000));
+  await page.click("#pin-file button:not(.cancel)");
+  await page.waitForFunction(() => /^Pinned file:whole\.txt\.$/.test(document.querySelector("#said").textContent) && !document.body.dataset.busy);
+  const whole = await page.evaluate(async () => {
+    const { IdbSessionStore } = await import("/pkg/attache.js");
+    const store = await IdbSessionStore.open({ name: "attache-demo" });
+    const pins = await store.loadAttachments(document.querySelector("#session-select").value);
+    const spec = pins.getAttachment("file:whole.txt");
+    pins.free();
+    store.close();
+    return spec;
+  });
+  assert.deepEqual([whole.truncate, whole.contents.length], [false, 9000]);
+  await page.click("button[aria-label='Detach file:whole.txt']");
+  await page.waitForFunction(() => !/file:whole\.txt/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
   assert.equal(await page.locator("button[aria-label='Detach note:host']").count(), 1);
   assert.equal(await page.locator("button[aria-label='Edit note:host']").count(), 0);
   await page.click("button[aria-label='Detach note:host']");
@@ -513,6 +533,24 @@ test("two tabs on one session: a pin from one is kept by the other's turn, and s
     await deaf.close();
     await other.close();
   }
+});
+
+test("a turn waits while another tab's turn holds the session's Web Lock, from load to commit", async () => {
+  const id = await page.inputValue("#session-select");
+  const name = `attache-demo:turn:${id}`;
+  // Held as another tab's turn holds it (locks are per origin, not per tab).
+  await page.evaluate((name) => new Promise((held) => {
+    navigator.locks.request(name, () => { held(); return new Promise((release) => { window.releaseTurnLock = release; }); });
+  }), name);
+  const sent = await page.evaluate(() => window.demo.sent);
+  const loaded = (await requests()).length;
+  await page.fill("#composer-text", "Are you waiting?");
+  await page.click("#send");
+  await page.waitForFunction((name) => navigator.locks.query().then((q) => q.pending.some((l) => l.name === name)), name);
+  assert.equal(await page.evaluate(() => window.demo.sent), sent, "no request while the lock is held");
+  await page.evaluate(() => window.releaseTurnLock());
+  await page.waitForFunction((n) => window.demo.requests.length > n && !document.body.dataset.busy, loaded);
+  assert.match(await page.textContent("#history"), /Are you waiting\?/);
 });
 
 test("a session deleted in another tab: this tab moves to the most recent one", async () => {
