@@ -72,7 +72,7 @@ impl IdbSessionStore {
         &self,
         export: SessionExport,
     ) -> Result<Op<SessionInfo>, Error> {
-        export.as_turn().check()?;
+        export.check()?;
         let now = self.env.now();
         let export = export.not_after(now);
         let info = export.session;

@@ -191,11 +191,6 @@ impl SessionExport {
         if session.updated_at < session.created_at {
             return Err(wrong("session.updatedAt", "must not be before createdAt"));
         }
-        checks::id_argument("document.session.id", &session.id).map_err(malformed)?;
-        crate::credentials::check_text("document.session.title", &session.title)?;
-        let meta = Value::Object(session.meta.clone());
-        checks::no_credentials("document.session.meta", &meta)?;
-        checks::nesting("document.session.meta", &meta)?;
         let state = match fields.get("state") {
             Some(Value::Object(state)) => {
                 state.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
@@ -214,11 +209,22 @@ impl SessionExport {
             messages,
             frames,
         };
-        export
-            .as_turn()
-            .check()
-            .map_err(|e| malformed(e.within("document")))?;
+        export.check()?;
         Ok(export)
+    }
+
+    /// Checks its session and its writes, fields named within the
+    /// document. IndexedDB checks again as the call runs: a secret may be
+    /// registered a moment after the call is made.
+    pub fn check(&self) -> Result<(), Error> {
+        let session = &self.session;
+        let meta = Value::Object(session.meta.clone());
+        checks::id_argument("session.id", &session.id)
+            .and_then(|()| crate::credentials::check_text("session.title", &session.title))
+            .and_then(|()| checks::no_credentials("session.meta", &meta))
+            .and_then(|()| checks::nesting("session.meta", &meta))
+            .and_then(|()| self.as_turn().check())
+            .map_err(|e| malformed(e.within("document")))
     }
 
     /// Its writes, as a turn, for the stores' shared checks.

@@ -279,7 +279,7 @@ impl SessionStore for MemorySessionStore {
     }
 
     async fn import_session(&self, export: SessionExport) -> Result<SessionInfo, Error> {
-        export.as_turn().check()?;
+        export.check()?;
         let now = self.env.now();
         let export = export.not_after(now);
         let mut data = self.data.borrow_mut();

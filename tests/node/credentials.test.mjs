@@ -146,6 +146,37 @@ test("on IndexedDB, a baseline holding a secret registered right after the save 
   });
 });
 
+test("on IndexedDB, an import whose session id, title or meta holds a secret registered right after the call is refused", async () => {
+  const secret = "page-held-key-0422";
+  const sessions = await attache.IdbSessionStore.open({ name: "import-after-call" });
+  const source = new MemorySessionStore();
+  try {
+    await source.createSession({ id: "src", title: "t" });
+    await source.appendMessages("src", [{ role: "user", content: "hi" }]);
+    const doc = await source.exportSession("src");
+    const held = (session, options = {}) => [{ ...doc, session: { ...doc.session, ...session } }, options];
+    for (const [given, options, field] of [
+      [...held({ id: `copy-${secret}` }), "document.session.id"],
+      [...held({ title: `t ${secret}` }), "document.session.title"],
+      [...held({ meta: { note: secret } }), "document.session.meta.note"],
+      [...held({}, { id: `other-${secret}` }), "document.session.id"],
+    ]) {
+      const imported = sessions.importSession(given, options);
+      attache.registerSecret(secret);
+      try {
+        await assert.rejects(imported, refused(field, "host_secret"));
+      } finally {
+        attache.forgetSecrets();
+      }
+    }
+    assert.deepEqual(await sessions.listSessions(), [], "nothing stored");
+  } finally {
+    sessions.close();
+    sessions.free();
+    source.free();
+  }
+});
+
 test("a detached pin whose id holds a secret registered since is not named by the prefix check", () => {
   const pinned = new AttachmentStore();
   const secret = "Zq7vK2mP9xR4tW8nB3cL";
