@@ -177,6 +177,24 @@ test("on IndexedDB, an import whose session id, title or meta holds a secret reg
   }
 });
 
+test("a redacting store imports its own export though a registered secret is digits of its times", async () => {
+  const stores = [new MemorySessionStore({ credentials: "redact" }), await attache.IdbSessionStore.open({ name: "times-redact", credentials: "redact" })];
+  for (const store of stores) {
+    const { id, createdAt } = await store.createSession();
+    await store.appendMessages(id, [{ role: "user", content: "hi" }]);
+    const doc = await store.exportSession(id);
+    // Eight digits from the middle of the time, as a PIN-like secret may be.
+    attache.registerSecret(String(createdAt).slice(2, 10));
+    try {
+      const copy = await store.importSession(doc, { id: `${id}-copy` });
+      assert.deepEqual([copy.createdAt, copy.updatedAt], [doc.session.createdAt, doc.session.updatedAt]);
+    } finally {
+      attache.forgetSecrets();
+      store.free();
+    }
+  }
+});
+
 test("a detached pin whose id holds a secret registered since is not named by the prefix check", () => {
   const pinned = new AttachmentStore();
   const secret = "Zq7vK2mP9xR4tW8nB3cL";
