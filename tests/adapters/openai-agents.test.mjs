@@ -283,7 +283,7 @@ for (const [name, backend] of Object.entries(backends)) {
       store.free();
     });
 
-    it("a key split across text parts, or behind JSON's \\u escapes, is refused, or redacted in what getItems gives back", async () => {
+    it("a key split across text parts, or that only parsed arguments show, is refused, or redacted in what getItems gives back", async () => {
       const key = "sk-proj-" + "Zx9".repeat(16);
       const [head, tail] = [key.slice(0, 12), key.slice(12)];
       // A non-ASCII password as Python's json.dumps writes it by default.
@@ -294,17 +294,20 @@ for (const [name, backend] of Object.entries(backends)) {
       // As PHP writes a URL: every / escaped.
       const hook = JSON.stringify({ url: "https://hooks.slack.com/services/T0123ABCD/B0123ABCD/abcdefghijklmnopqrstuvwx" }).replaceAll("/", "\\/");
       const b64 = (text) => `data:text/plain;base64,${Buffer.from(text).toString("base64")}`;
+      const call = (args) => ({ type: "function_call", callId: "c2", name: "f", arguments: args, status: "completed" });
       const leaky = [
         { type: "message", role: "assistant", status: "completed", id: "m1", content: parts("output_text") },
         { role: "user", content: [{ type: "input_text", text: "my password=" }, { type: "input_text", text: "hunter22xyz" }] },
         { type: "reasoning", content: parts("input_text") },
         result(parts("input_text")),
         { type: "function_call", callId: "c1", name: "login", arguments: escaped, status: "completed" },
-        result(escaped),
-        result({ type: "text", text: escaped }),
-        result([{ type: "input_text", text: `result: ${escaped}` }]),
-        { type: "function_call", callId: "c2", name: "notify", arguments: hook, status: "completed" },
+        call(hook),
         { role: "user", content: [{ type: "input_text", text: `key: ${head}` }, { type: "input_text", text: b64(tail) }] },
+        // Cut where the first piece is a key on its own: the rest must not stay.
+        { role: "user", content: [{ type: "input_text", text: `Key: ${key.slice(0, 36)}` }, { type: "input_text", text: key.slice(36) }] },
+        call(JSON.stringify({ v: key }).replace("Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx", (s) => `${s.slice(0, -1)}\\u0078`)),
+        // A name and its value side by side, which only the parsed arguments show.
+        call(JSON.stringify({ value: "hunter22xyz", name: "DB_PASSWORD" })),
       ];
       registerSecret(secret);
       try {
@@ -315,7 +318,7 @@ for (const [name, backend] of Object.entries(backends)) {
         await redacting.addItems(leaky);
         await redacting.applyHistoryTransaction({ operationId: "op", transaction: { type: "append_items", items: leaky } });
         const kept = JSON.stringify([await redacting.getItems(), await store.exportSession("split")]);
-        expect(kept).not.toMatch(/Zx9Zx9|hunter22|Passwort|abcdefghijklmnop/);
+        expect(kept).not.toMatch(/x9Zx9|hunter22|Passwort|abcdefghijklmnop/);
         const items = await redacting.getItems();
         expect(items.map((i) => i.type ?? i.role)).toEqual([...leaky, ...leaky].map((i) => i.type ?? i.role));
         expect(items[0].content.map((p) => p.text)).toEqual(["Your key: [REDACTED:openai_key]", ""]);
@@ -335,7 +338,7 @@ for (const [name, backend] of Object.entries(backends)) {
       const keyed = `{"${key}": true, "note": "caf\\u00e9"}`;
       const given = [
         { type: "function_call", callId: "c1", name: "f", arguments: args, status: "completed" },
-        { type: "message", role: "assistant", status: "completed", id: "m1", content: [{ type: "output_text", text: `Key: ${key}` }, { type: "output_text", text: "Next, restart the server." }] },
+        { type: "message", role: "assistant", status: "completed", id: "m1", content: [{ type: "output_text", text: `Key: ${key} ` }, { type: "output_text", text: "Next, restart the server." }] },
         { type: "function_call_result", callId: "c1", name: "f", status: "completed", output: keyed },
       ];
       const refusing = new AttacheSession(await backend().open(), { sessionId: "seen" });
@@ -346,7 +349,7 @@ for (const [name, backend] of Object.entries(backends)) {
       const marked = (text) => text.replace(/\[REDACTED:[a-z_]+\]/g, "K");
       const [call, said, output] = await redacting.getItems();
       expect(marked(call.arguments)).toBe(args.replace(key, "K"));
-      expect(said.content.map((p) => marked(p.text))).toEqual(["Key: K", "Next, restart the server."]);
+      expect(said.content.map((p) => marked(p.text))).toEqual(["Key: K ", "Next, restart the server."]);
       expect(marked(output.output)).toBe(keyed.replace(key, "K"));
       store.free();
     });

@@ -77,73 +77,54 @@ function argumentsOf(text) {
   return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : { value: parsed };
 }
 
-// The escapes the guard reads JSON text through as they are: a `\u`
-// (Python writes é so by default) or a `\/` (PHP writes / so) may hide a
-// credential that the neutral form, which parses arguments, shows.
-const HIDING = /\\[u/]/;
-const STRING_TOKEN = /"(?:[^"\\\n]|\\.)*"/g;
-
-/** Text with its JSON strings' escapes written out, all else byte for byte. */
-const unescaped = (text) =>
-  text.replace(STRING_TOKEN, (token) => {
-    if (!HIDING.test(token)) return token;
-    try {
-      return stringifyJson(parseJson(token));
-    } catch {
-      return token;
-    }
-  });
-
-/** Whether a store redacting `text` keeps a credential that its escapes hide. */
-function hides(text) {
-  if (!HIDING.test(text)) return false;
-  // One scan where there is no credential at all, the common case.
-  if (redactCredentials(unescaped(text)).redactions.length === 0) return false;
-  return redactCredentials(unescaped(redactCredentials(text).value)).redactions.length > 0;
-}
-
-/** Whether a store redacting each of `texts` keeps a credential that they show joined. */
-function splits(texts) {
-  if (texts.filter(Boolean).length < 2 || redactCredentials(texts.join("")).redactions.length === 0) return false;
-  return redactCredentials(redactCredentials(texts).value.join("")).redactions.length > 0;
-}
-
 /**
- * The item, with what only its neutral form shows of a credential put
- * where the store's guard reads the item too: text parts that a key spans
- * joined into the first, JSON escapes that hide one in a tool's arguments
- * or output written out. Else a redacting store would redact the neutral
- * form, keep the item, and `getItems` would give the key back. An item the
- * store keeps safe as it is stays as it is.
+ * The item as `meta` keeps it, where the store's redaction of the item as
+ * given would keep a credential that its neutral form shows: text parts a
+ * key spans (their texts, redacted whole, joined into the first), or tool
+ * arguments a parse shows one in (`\u` escapes, a name and a value side by
+ * side; written redacted). Else a redacting store would redact the
+ * neutral form, keep the rest of the key in `meta`, and `getItems` would
+ * give it back. Any other item is kept as it is; a refusing store refuses
+ * the neutral form either way.
  */
 function guardable(item) {
   if (item === null || typeof item !== "object") return item;
   const type = item.type ?? "message";
   const field = type === "function_call_result" ? "output" : type === "function_call" ? "arguments" : "content";
   const value = item[field];
-  // A message's own text keeps its escapes, as written.
-  const json = field !== "content";
   if (Array.isArray(value)) {
     // As the neutral form reads them: a text file's URL as its text.
     const texts = value.map((part) => {
       const text = textOf([part]);
       return fileText(text)?.[1] ?? text;
     });
-    const hidden = texts.map((text) => json && hides(text));
-    const joined = splits(texts);
-    if (!joined && !hidden.includes(true)) return item;
+    if (texts.filter(Boolean).length < 2) return item;
+    // One scan where no credential is found, the common case.
+    const whole = redactCredentials(texts.join(""));
+    if (whole.redactions.length === 0 || redactCredentials(texts).value.join("") === whole.value) return item;
     const first = texts.findIndex(Boolean);
-    const parts = value.map((part, i) => {
-      if (!texts[i] || (!joined && !hidden[i])) return part;
-      const text = joined ? (i === first ? texts.join("") : "") : texts[i];
-      return { ...part, [typeof part.text === "string" ? "text" : "refusal"]: json ? unescaped(text) : text };
-    });
+    const parts = value.map((part, i) =>
+      texts[i] ? { ...part, [typeof part.text === "string" ? "text" : "refusal"]: i === first ? whole.value : "" } : part);
     return { ...item, [field]: parts };
   }
-  const text = value?.type === "text" && field === "output" ? value.text : value;
-  if (!json || typeof text !== "string" || !hides(text)) return item;
-  const written = unescaped(text);
-  return { ...item, [field]: text === value ? written : { ...value, text: written } };
+  if (field !== "arguments" || typeof value !== "string") return item;
+  const parsed = parsedJson(value);
+  if (parsed === undefined) return item;
+  let shown;
+  try {
+    const redacted = redactCredentials(parsed);
+    // One scan where no credential is found, the common case.
+    if (redacted.redactions.length === 0) return item;
+    shown = stringifyJson(redacted.value);
+    // Kept where the store's redaction of the text redacts just what the
+    // parse shows: not the head of a key an escape cut, say.
+    const after = parsedJson(redactCredentials(value).value);
+    if (after !== undefined && stringifyJson(after) === shown) return item;
+  } catch {
+    // A key that is a credential: the store refuses the neutral form.
+    return item;
+  }
+  return { ...item, arguments: shown };
 }
 
 function outputOf(output) {
@@ -162,11 +143,11 @@ function toMessage(given, files) {
   if (given === null || typeof given !== "object" || Array.isArray(given)) {
     throw new UserError("Session items must be objects.");
   }
-  // Rewritten, its files are found anew: a joined part may have been one.
-  const safe = guardable(given);
-  if (safe !== given) [given, files] = [safe, undefined];
   files ??= filesIn(given);
-  const meta = withFileTexts(given, files);
+  // The neutral form is the item's as given; `meta` may keep it redacted
+  // (its files found anew: a joined part may have been one).
+  const safe = guardable(given);
+  const meta = safe === given ? withFileTexts(given, files) : withFileTexts(safe);
   // The neutral form reads a text file as its text: as base64 (a tool's
   // output that is the URL), the guard would not read it.
   const item = putAt(given, files, (file) => file.text);
