@@ -60,6 +60,27 @@ for (const [name, backend] of Object.entries(backends)) {
       expect(await session.popItem()).toBeUndefined();
     });
 
+    it("addItems and a compaction keep the items as they were when called, as MemorySession does", async () => {
+      const store = await backend().open();
+      const session = new AttacheSession(store, { sessionId: "copied" });
+      const reference = new MemorySession();
+      for (const s of [session, reference]) {
+        const item = { role: "user", content: "original" };
+        const added = s.addItems([item]);
+        item.content = "changed";
+        await added;
+      }
+      expect(await session.getItems()).toEqual(await reference.getItems());
+      expect((await session.getItems())[0].content).toBe("original");
+      const summary = { role: "user", content: "summary" };
+      const compacted = session.replaceHistoryWithCompaction([summary]);
+      summary.content = "changed";
+      await compacted;
+      // The item and its neutral form agree.
+      expect((await session.getItems())[0].content).toBe("summary");
+      expect((await store.loadMessages("copied"))[0].content).toBe("summary");
+    });
+
     it("a session deleted through the store comes back under its id at the next write, as with a new object", async () => {
       const store = await backend().open();
       for (const options of [{ sessionId: "chat" }, {}]) {

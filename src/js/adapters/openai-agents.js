@@ -471,10 +471,12 @@ function storable(k, v) {
 const HREF = typeof URL === "function" ? Object.getOwnPropertyDescriptor(URL.prototype, "href")?.get : undefined;
 
 /**
- * An item with each lone surrogate made U+FFFD, and its text files. Where a file may
- * be, a JSON copy: the walk then reads what the store keeps, no getter
- * twice, and cannot throw. What the store refuses (`storable`, a cycle, a
- * BigInt) goes to it as given, to be refused with its typed error.
+ * A JSON copy of an item, each lone surrogate made U+FFFD, and its text
+ * files. A copy, as MemorySession keeps one: the store reads the item
+ * after the session is found, and a host may change it meanwhile; the
+ * walk then reads what the store keeps, no getter twice, and cannot
+ * throw. What the store refuses (`storable`, a cycle, a BigInt) goes to
+ * it as given, to be refused with its typed error.
  */
 function withFiles(item) {
   let text;
@@ -485,9 +487,8 @@ function withFiles(item) {
   }
   if (text === undefined) return [item, []];
   const fixed = wellFormedJson(text, collided);
-  if (!FILE_URL.test(fixed)) return [fixed === text ? item : parseJson(fixed), []];
   const copy = parseJson(fixed);
-  return [copy, filesIn(copy)];
+  return [copy, FILE_URL.test(fixed) ? filesIn(copy) : []];
 }
 
 /**
