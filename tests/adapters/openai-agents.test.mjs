@@ -118,6 +118,19 @@ for (const [name, backend] of Object.entries(backends)) {
         await expect(untouched.addItems(bad)).rejects.toThrow(UserError);
         expect(() => untouched.prepareHistoryItemsForPersistenceComparison(bad)).toThrow(UserError);
       }
+      // A revoked Proxy, or arguments whose reading throws: a UserError too.
+      const { proxy: revoked, revoke } = Proxy.revocable([], {});
+      revoke();
+      await expect(untouched.addItems(revoked)).rejects.toThrow(new UserError("Session items must be an array."));
+      await expect(untouched.replaceHistoryWithCompaction(revoked)).rejects.toThrow(UserError);
+      expect(() => untouched.prepareHistoryItemsForPersistenceComparison(revoked)).toThrow(UserError);
+      const boom = new Error("boom");
+      const throwing = new Proxy({}, { get() { throw boom; } });
+      for (const args of [revoked, throwing, { operationId: "op", get transaction() { throw boom; } }]) {
+        for (const s of [untouched, new MemorySession()]) {
+          await expect(s.applyHistoryTransaction(args)).rejects.toThrow(new UserError("Session history transaction arguments are invalid."));
+        }
+      }
       // Items that are no messages create no session, in a transaction too.
       for (const transaction of [{ type: "append_items", items: [42] }, { type: "replace_suffix", expectedSuffix: [], replacement: [null] }]) {
         await expect(untouched.applyHistoryTransaction({ operationId: "op", transaction })).rejects.toThrow(UserError);
@@ -126,7 +139,6 @@ for (const [name, backend] of Object.entries(backends)) {
       for (const limit of [Symbol("l"), Object.create(null)]) await expect(untouched.getItems(limit)).rejects.toThrow(UserError);
       // Still a UserError with its cause under a polluted Object.prototype.get
       // (defineProperty reads it from a descriptor): made polluted, checked after.
-      const boom = new Error("boom");
       Object.defineProperty(Object.prototype, "get", { __proto__: null, value: function get() {}, configurable: true, writable: true });
       let polluted;
       try {
@@ -1017,6 +1029,14 @@ for (const [name, backend] of Object.entries(backends)) {
         // The schema reads a callId JSON drops: refused, not stored without it.
         { type: "append_items", items: [Object.defineProperty({ type: "function_call", name: "f", arguments: "{}" }, "callId", { value: "c" })] },
         { type: "replace_suffix", expectedSuffix: [], replacement: [], extra: 1 },
+        // The transaction itself: a getter, a class's object, an inherited
+        // or hidden field, an array with a field JSON drops.
+        { get type() { return "append_items"; }, items: [] },
+        Object.assign(new (class Transaction {})(), { type: "append_items", items: [] }),
+        Object.assign(Object.create({ items: [] }), { type: "append_items", other: 1 }),
+        { type: "append_items", items: [], [Symbol("k")]: 1 },
+        Object.defineProperty({ type: "append_items", items: [] }, "note", { value: 1 }),
+        { type: "append_items", items: Object.assign([], { note: 1 }) },
       ];
       for (const transaction of refused) {
         const session = new AttacheSession(store);

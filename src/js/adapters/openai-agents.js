@@ -423,9 +423,17 @@ const asStored = (value, replacer, refusal) => parseJson(wellFormedJson(stringif
 
 const collided = () => new UserError("Session items must not hold two keys of one object that are the same once lone surrogates are U+FFFD.");
 
+/** Session items as given, if they are an array: a revoked Proxy is none (Array.isArray throws). */
+function itemList(items) {
+  try {
+    if (Array.isArray(items)) return items;
+  } catch {}
+  throw new UserError("Session items must be an array.");
+}
+
 /** Items as the messages that store them. */
 function messagesOf(items) {
-  if (!Array.isArray(items)) throw new UserError("Session items must be an array.");
+  itemList(items);
   return items.map((item) => {
     try {
       return toMessage(...withFiles(item));
@@ -508,6 +516,8 @@ function transactionAsStored(transaction) {
     if (typeof v === "number" && !Number.isFinite(v)) throw new TypeError("not finite");
     if (!("value" in Object.getOwnPropertyDescriptor(this, k)) || v !== this[k]) throw new TypeError("getter or toJSON");
     if (typeof v === "function" || typeof v === "symbol" || (v === undefined && Array.isArray(this))) throw new TypeError("no JSON");
+    // An array's own keys are its indexes and length: JSON drops any other.
+    if (Array.isArray(v) && Reflect.ownKeys(v).length !== v.length + 1) throw new TypeError("not plain");
     if (v !== null && typeof v === "object" && !Array.isArray(v)) {
       // Plain: no prototype, or a realm's Object.prototype (an iframe's
       // too), and every key its own and enumerable: the schema reads an
@@ -524,8 +534,9 @@ function transactionAsStored(transaction) {
   } catch (cause) {
     throw userError("Session history transaction items contain invalid or unsupported data.", cause);
   }
+  // Read after the snapshot, which refused any getter.
   const lists = [transaction.items, transaction.expectedSuffix, transaction.replacement];
-  if (lists.some((list) => list?.some((item) => !protocol.ModelItem.safeParse(item).success))) {
+  if (lists.some((list) => Array.isArray(list) && list.some((item) => !protocol.ModelItem.safeParse(item).success))) {
     throw new UserError("Session history transaction items contain invalid or unsupported data.");
   }
   return stored;
@@ -537,7 +548,7 @@ function transactionAsStored(transaction) {
  * found to hold one). Both sides compared this way match exactly.
  */
 function comparable(items) {
-  if (!Array.isArray(items)) throw new UserError("Session items must be an array.");
+  itemList(items);
   let stored;
   try {
     // The whole array: an item with no JSON form (undefined) is null.
@@ -606,44 +617,34 @@ function sameOperation(applied, transaction, digest) {
   return applied?.digest === digest;
 }
 
+/** A transaction's arguments, checked and snapshotted as MemorySession's are. */
 function checkedTransaction(args) {
-  const operationId = args?.operationId;
-  const transaction = args?.transaction;
+  let operationId;
+  let transaction;
+  try {
+    if (args === null || typeof args !== "object") throw new TypeError("no arguments object");
+    operationId = Reflect.get(args, "operationId");
+    transaction = Reflect.get(args, "transaction");
+  } catch (cause) {
+    // A getter or a Proxy's trap that throws, a revoked Proxy.
+    throw userError("Session history transaction arguments are invalid.", cause);
+  }
   if (typeof operationId !== "string" || !operationId.trim()) {
     throw new UserError("Session history transaction operationId must be a non-empty string.");
   }
   // Its key, made before the session is created: a refused call creates none.
   const key = opKey(operationId);
-  const items = (list, name) => {
-    if (!Array.isArray(list)) throw new UserError(`Session history transaction ${name} must be an array.`);
-    return list;
-  };
+  if (transaction === null || typeof transaction !== "object") throw new UserError("Session history transaction must be an object.");
+  // The transaction itself is snapshotted too: a getter, a class's object,
+  // an inherited or hidden field is refused before any field is read.
+  const stored = transactionAsStored(transaction);
+  const lists = stored.type === "append_items" ? ["items"] : stored.type === "replace_suffix" ? ["expectedSuffix", "replacement"] : undefined;
+  if (!lists) throw new UserError("Session history transaction must be append_items or replace_suffix.");
   // Fields it does not name are refused, as MemorySession refuses them.
-  const fields = (count) => {
-    let found;
-    try {
-      found = Object.keys(transaction).length;
-    } catch (cause) {
-      throw userError("Session history transaction must be an object.", cause);
-    }
-    if (found !== count) throw new UserError(`Session history ${count === 2 ? "append" : "suffix"} transaction fields are invalid.`);
-  };
-  if (transaction?.type === "append_items") {
-    fields(2);
-    return { key, transaction: transactionAsStored({ type: "append_items", items: items(transaction.items, "items") }) };
+  if (Object.keys(stored).length !== lists.length + 1 || !lists.every((name) => Array.isArray(stored[name]))) {
+    throw new UserError(`Session history ${lists.length === 1 ? "append" : "suffix"} transaction fields are invalid.`);
   }
-  if (transaction?.type === "replace_suffix") {
-    fields(3);
-    return {
-      key,
-      transaction: transactionAsStored({
-        type: "replace_suffix",
-        expectedSuffix: items(transaction.expectedSuffix, "expectedSuffix"),
-        replacement: items(transaction.replacement, "replacement"),
-      }),
-    };
-  }
-  throw new UserError("Session history transaction must be append_items or replace_suffix.");
+  return { key, transaction: stored };
 }
 
 // Mutations of one session run one at a time: a suffix replaced by two
