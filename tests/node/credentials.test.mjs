@@ -195,6 +195,28 @@ test("a redacting store imports its own export though a registered secret is dig
   }
 });
 
+test("a session whose id holds a secret registered since is refused by id, and deleted once it is forgotten", async () => {
+  const secret = "page-held-key-0537";
+  for (const store of [new MemorySessionStore(), await attache.IdbSessionStore.open({ name: "delete-held-id" })]) {
+    const id = `copy-${secret}`;
+    await store.createSession({ id });
+    attache.registerSecret(secret);
+    try {
+      // As any argument holding a credential is: refused, the secret never echoed.
+      for (const call of [() => store.getSession(id), () => store.deleteSession(id)]) {
+        await assert.rejects(call(), (e) => e.code === "CREDENTIAL" && !e.message.includes(secret));
+      }
+      assert.deepEqual((await store.listSessions()).map((s) => s.id), [id], "listed, to be found");
+      attache.forgetSecrets();
+      assert.equal(await store.deleteSession(id), true);
+      assert.deepEqual(await store.listSessions(), []);
+    } finally {
+      attache.forgetSecrets();
+      store.free();
+    }
+  }
+});
+
 test("a detached pin whose id holds a secret registered since is not named by the prefix check", () => {
   const pinned = new AttachmentStore();
   const secret = "Zq7vK2mP9xR4tW8nB3cL";
