@@ -873,6 +873,12 @@ test("a pin change frees the pins it replaces: a large pinned file is not kept o
   }
 });
 
+test("the pinned list, the todos and the history are named for screen readers", async () => {
+  for (const [role, name] of [["list", "Pinned, in pin order"], ["list", "Todo list"], ["list", "Conversation"]]) {
+    assert.equal(await page.getByRole(role, { name, exact: true }).count(), 1, name);
+  }
+});
+
 test("screenshots at 1366×860 and 390×844, with no horizontal scroll", async () => {
   const out = new URL("target/screenshots/", root);
   await mkdir(out, { recursive: true });
