@@ -365,6 +365,12 @@ for (const [name, backend] of Object.entries(backends)) {
       }
     });
 
+    it("an item JSON cannot write, with lone surrogates in two parts, gets the store's typed error", async () => {
+      const session = new AttacheSession(await backend().open(), { sessionId: "odd" });
+      const item = { role: "user", content: [{ type: "input_text", text: "a\ud800" }, { type: "input_text", text: "b\ud800" }], providerData: { n: 1n } };
+      await expect(session.addItems([item])).rejects.toMatchObject({ code: "INVALID_VALUE" });
+    });
+
     it("an item whose credential the store sees as given keeps every other byte, escapes and all", async () => {
       const key = "sk-proj-" + "Zx9".repeat(16);
       const args = `{ "v": "${key}", "id": 12345678901234567890, "price": 1.50, "note": "caf\\u00e9", "2": "b", "1": "a" }`;

@@ -99,9 +99,16 @@ function guardable(item) {
       return fileText(text)?.[1] ?? text;
     });
     if (texts.filter(Boolean).length < 2) return item;
-    // One scan where no credential is found, the common case.
-    const whole = redactCredentials(texts.join(""));
-    if (whole.redactions.length === 0 || redactCredentials(texts).value.join("") === whole.value) return item;
+    let whole;
+    try {
+      // One scan where no credential is found, the common case.
+      whole = redactCredentials(texts.join(""));
+      if (whole.redactions.length === 0 || redactCredentials(texts).value.join("") === whole.value) return item;
+    } catch {
+      // Text the guard refuses (a lone surrogate in an item JSON cannot
+      // write): the store refuses the item with its own typed error.
+      return item;
+    }
     const first = texts.findIndex(Boolean);
     const parts = value.map((part, i) =>
       texts[i] ? { ...part, [typeof part.text === "string" ? "text" : "refusal"]: i === first ? whole.value : "" } : part);
