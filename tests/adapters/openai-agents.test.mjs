@@ -341,6 +341,14 @@ for (const [name, backend] of Object.entries(backends)) {
         call(JSON.stringify({ v: key }).replace("Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx", (s) => `${s.slice(0, -1)}\\u0078`)),
         // A name and its value side by side, which only the parsed arguments show.
         call(JSON.stringify({ value: "hunter22xyz", name: "DB_PASSWORD" })),
+        // A tool's output, read as text: escapes hide a secret, a hook, a key's tail.
+        result(escaped),
+        result({ type: "text", text: escaped }),
+        result([{ type: "input_text", text: `result: ${escaped}` }]),
+        result(hook),
+        result(JSON.stringify({ v: key }).replace("Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx", (s) => `${s.slice(0, -1)}\\u0078`)),
+        // Arguments nested past 100 levels, kept as text.
+        call(`${"[".repeat(101)}"Gr\\u00fc\\u00dfe-Passwort-Zq81Lm"${"]".repeat(101)}`),
       ];
       registerSecret(secret);
       try {

@@ -77,6 +77,73 @@ function argumentsOf(text) {
   return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : { value: parsed };
 }
 
+// The escapes the guard reads JSON text through as they are: a `\u`
+// (Python writes é so by default) or a `\/` (PHP writes / so).
+const HIDING = /\\[u/]/;
+// A JSON string, or an unclosed one to its line's end: each quote starts
+// one scan at most, so the scan is linear.
+const STRING_TOKEN = /"(?:[^"\\\n]|\\[^\n])*(?:"|\\?$)/gm;
+
+/** Text with its JSON strings' escapes written out, all else byte for byte. */
+const unescaped = (text) =>
+  text.replace(STRING_TOKEN, (token) => {
+    if (!HIDING.test(token)) return token;
+    try {
+      return stringifyJson(parseJson(token));
+    } catch {
+      return token;
+    }
+  });
+
+/**
+ * `text` with its JSON strings' escapes written out where that shows the
+ * guard a credential they hide (all of a key an escape cut, say), else
+ * `text`: one the guard finds only through an escape stays as it is.
+ */
+function revealedText(text) {
+  if (typeof text !== "string" || !HIDING.test(text)) return text;
+  try {
+    const plain = unescaped(text);
+    const seen = redactCredentials(plain);
+    if (seen.redactions.length === 0 || unescaped(redactCredentials(text).value) === seen.value) return text;
+    return plain;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The item with the text its neutral form reads as written (a tool's
+ * output, arguments that are no JSON) revealed, in the item itself: both
+ * forms then show the guard what JSON escapes hid.
+ */
+function revealed(item) {
+  try {
+    const output = item.output;
+    if (item.type === "function_call_result") {
+      if (typeof output === "string" || output?.type === "text") {
+        const text = typeof output === "string" ? output : output.text;
+        const seen = revealedText(text);
+        if (seen === text) return item;
+        return { ...item, output: typeof output === "string" ? seen : { ...output, text: seen } };
+      }
+      if (!Array.isArray(output)) return item;
+      const parts = output.map((part) => {
+        const seen = revealedText(part?.text);
+        return seen === part?.text ? part : { ...part, text: seen };
+      });
+      return parts.every((part, i) => part === output[i]) ? item : { ...item, output: parts };
+    }
+    const args = item.arguments;
+    if (item.type !== "function_call" || typeof args !== "string" || !HIDING.test(args) || parsedJson(args) !== undefined) return item;
+    const seen = revealedText(args);
+    return seen === args ? item : { ...item, arguments: seen };
+  } catch {
+    // A getter that throws: the store refuses the item with its own error.
+    return item;
+  }
+}
+
 /**
  * The item as `meta` keeps it, where the store's redaction of the item as
  * given would keep a credential that its neutral form shows: text parts a
@@ -117,21 +184,21 @@ function guardable(item) {
   if (field !== "arguments" || typeof value !== "string") return item;
   const parsed = parsedJson(value);
   if (parsed === undefined) return item;
-  let shown;
+  let written;
   try {
     const redacted = redactCredentials(parsed);
     // One scan where no credential is found, the common case.
     if (redacted.redactions.length === 0) return item;
-    shown = stringifyJson(redacted.value);
+    written = stringifyJson(redacted.value);
     // Kept where the store's redaction of the text redacts just what the
     // parse shows: not the head of a key an escape cut, say.
     const after = parsedJson(redactCredentials(value).value);
-    if (after !== undefined && stringifyJson(after) === shown) return item;
+    if (after !== undefined && stringifyJson(after) === written) return item;
   } catch {
     // A key that is a credential: the store refuses the neutral form.
     return item;
   }
-  return { ...item, arguments: shown };
+  return { ...item, arguments: written };
 }
 
 function outputOf(output) {
@@ -151,8 +218,10 @@ function toMessage(given, files) {
     throw new UserError("Session items must be objects.");
   }
   files ??= filesIn(given);
-  // The neutral form is the item's as given; `meta` may keep it redacted
-  // (its files found anew: a joined part may have been one).
+  const plain = revealed(given);
+  if (plain !== given) [given, files] = [plain, filesIn(plain)];
+  // The neutral form is the item's as given, escapes revealed; `meta` may
+  // keep it redacted (its files found anew: a joined part may have been one).
   const safe = guardable(given);
   const meta = safe === given ? withFileTexts(given, files) : withFileTexts(safe);
   // The neutral form reads a text file as its text: as base64 (a tool's
@@ -567,7 +636,7 @@ function comparable(items) {
 }
 
 /** An item as a redacting store gives it back: its text files redacted too. */
-const redactedItem = (item) => withoutFileTexts(redactCredentials(withFileTexts(guardable(item))).value);
+const redactedItem = (item) => withoutFileTexts(redactCredentials(withFileTexts(guardable(revealed(item)))).value);
 
 /** Whether stored JSON `a` is `b`, in any key order, once both are comparable. */
 const equal = (a, b) => canonical(comparable([a])) === canonical(comparable([b]));
