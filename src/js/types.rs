@@ -135,18 +135,18 @@ export type TokenCounterSpec =
 export interface PlanTurnOptions {
   contextWindow: number;
   /** The compaction trigger as a percentage of the window; default 80. */
-  thresholdPercent?: number | undefined;
+  thresholdPercent?: number | null | undefined;
   /** The history's messages, or its token count. */
   history: readonly MessageInput[] | number;
   /** Per-request overhead: the system prompt, tool schemas. */
-  overheadTokens?: number | undefined;
+  overheadTokens?: number | null | undefined;
   /** The consolidated attachment message, if any. */
   attachments?: Readonly<ConsolidatedMessage> | null | undefined;
   /** Messages host code computes for this turn. */
-  contributors?: readonly MessageInput[] | undefined;
+  contributors?: readonly MessageInput[] | null | undefined;
   /** Memory transients retrieved for this turn. */
-  memories?: readonly MessageInput[] | undefined;
-  counter?: TokenCounterSpec | undefined;
+  memories?: readonly MessageInput[] | null | undefined;
+  counter?: TokenCounterSpec | null | undefined;
 }
 export interface TurnPlan {
   /** `compact`: at or over the threshold or the 95% emergency line;
@@ -168,20 +168,20 @@ export interface TurnPlan {
 
 export interface BuildRequestOptions {
   /** `generic` (attache's messages, the default), OpenAI Chat Completions, Anthropic Messages or the Vercel AI SDK. */
-  format?: "generic" | "openai" | "anthropic" | "ai-sdk" | undefined;
+  format?: "generic" | "openai" | "anthropic" | "ai-sdk" | null | undefined;
   /** A system prompt: a leading message, or Anthropic's top-level `system`. */
-  system?: string | undefined;
+  system?: string | null | undefined;
   /** The consolidated attachment message: it leads the request. */
   attachments?: Readonly<ConsolidatedMessage> | null | undefined;
-  contributors?: readonly MessageInput[] | undefined;
-  memories?: readonly MessageInput[] | undefined;
+  contributors?: readonly MessageInput[] | null | undefined;
+  memories?: readonly MessageInput[] | null | undefined;
   history: readonly MessageInput[];
   /** Anthropic and the AI SDK: cache breakpoints on the last two parts of the pinned prefix.
    * (The blocks sent carry `AnthropicCacheControl`, with no `undefined`, as the SDK's types want.) */
-  cacheControl?: boolean | { type: "ephemeral"; ttl?: "5m" | "1h" | undefined } | undefined;
+  cacheControl?: boolean | { type: "ephemeral"; ttl?: "5m" | "1h" | undefined } | null | undefined;
   /** OpenAI: an assistant message's thinking goes as its `reasoning_content`, which
    * DeepSeek's thinking mode needs back after a tool call; servers that refuse the field do not want it. */
-  reasoningContent?: boolean | undefined;
+  reasoningContent?: boolean | null | undefined;
 }
 /** `buildRequest`'s result in the generic format. */
 export interface GenericRequest { messages: Message[] }
@@ -190,16 +190,17 @@ export interface GenericRequest { messages: Message[] }
 export function buildRequest(options: BuildRequestOptions & { format: "openai" }): OpenAIRequest;
 export function buildRequest(options: BuildRequestOptions & { format: "anthropic" }): AnthropicRequest;
 export function buildRequest(options: BuildRequestOptions & { format: "ai-sdk" }): AiSdkRequest;
-export function buildRequest(options: BuildRequestOptions & { format?: "generic" }): GenericRequest;
+/** `format` left out, `null` or `undefined` (as under `exactOptionalPropertyTypes`): the generic format. */
+export function buildRequest(options: BuildRequestOptions & { format?: "generic" | null | undefined }): GenericRequest;
 export function buildRequest(options: BuildRequestOptions): GenericRequest | OpenAIRequest | AnthropicRequest | AiSdkRequest;
 export interface CheckPrefixOptions {
   /** Picks the minimum cacheable length and the default counter. */
-  provider?: "openai" | "anthropic" | undefined;
+  provider?: "openai" | "anthropic" | null | undefined;
   /** Anthropic: 4096 on Opus 4.5 to 4.7, Haiku 4.5 and Mythos Preview, 2048 on Haiku 3 and 3.5, else 1024. */
-  model?: string | undefined;
+  model?: string | null | undefined;
   /** Overrides the provider's minimum cacheable length. */
-  minTokens?: number | undefined;
-  counter?: TokenCounterSpec | undefined;
+  minTokens?: number | null | undefined;
+  counter?: TokenCounterSpec | null | undefined;
 }
 export interface PrefixCheck {
   /** No earlier check to compare with. */

@@ -181,8 +181,8 @@ test("tsc --strict accepts a typed consumer and its @ts-expect-error lines fail 
   await npx(dir("typed"), "tsc", "-p", ".").catch((e) => assert.fail(`tsc reported:\n${e.stdout}${e.stderr}`));
 });
 
-test("a plain tsconfig (no lib named, node10) and one without the DOM lib both compile it", async () => {
-  for (const config of ["tsconfig.plain.json", "tsconfig.nodom.json"]) {
+test("a plain tsconfig (no lib named, node10), one without the DOM lib and one with exactOptionalPropertyTypes all compile it", async () => {
+  for (const config of ["tsconfig.plain.json", "tsconfig.nodom.json", "tsconfig.exact.json"]) {
     await npx(dir("typed"), "tsc", "-p", config).catch((e) => assert.fail(`${config}: tsc reported:\n${e.stdout}${e.stderr}`));
   }
 });
