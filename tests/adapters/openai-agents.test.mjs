@@ -346,6 +346,9 @@ for (const [name, backend] of Object.entries(backends)) {
         result({ type: "text", text: escaped }),
         result([{ type: "input_text", text: `result: ${escaped}` }]),
         result(hook),
+        // JSON inside JSON (a body a tool passed on); a line a lone \r ends.
+        result(JSON.stringify({ status: 200, body: hook })),
+        result(`Fetching "config.json\r${hook}`),
         result(JSON.stringify({ v: key }).replace("Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx", (s) => `${s.slice(0, -1)}\\u0078`)),
         // Arguments nested past 100 levels, kept as text.
         call(`${"[".repeat(101)}"Gr\\u00fc\\u00dfe-Passwort-Zq81Lm"${"]".repeat(101)}`),

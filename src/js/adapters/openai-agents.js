@@ -80,16 +80,22 @@ function argumentsOf(text) {
 // The escapes the guard reads JSON text through as they are: a `\u`
 // (Python writes é so by default) or a `\/` (PHP writes / so).
 const HIDING = /\\[u/]/;
-// A JSON string, or an unclosed one to its line's end: each quote starts
-// one scan at most, so the scan is linear.
-const STRING_TOKEN = /"(?:[^"\\\n]|\\[^\n])*(?:"|\\?$)/gm;
+// A JSON string, or an unclosed one to its line's end (as `$` reads
+// lines: \r and U+2028 end one too): each quote starts one scan at most,
+// so the scan is linear, and a run of plain characters is one step.
+const STRING_TOKEN = /"(?:[^"\\\n\r\u2028\u2029]+|\\[^\n\r\u2028\u2029])*(?:"|\\?$)/gm;
 
-/** Text with its JSON strings' escapes written out, all else byte for byte. */
-const unescaped = (text) =>
+/**
+ * Text with its JSON strings' escapes written out, all else byte for byte;
+ * JSON text inside a string (a body a tool passed on) too, two levels down.
+ */
+const unescaped = (text, depth = 0) =>
   text.replace(STRING_TOKEN, (token) => {
-    if (!HIDING.test(token)) return token;
+    // An unclosed string is no JSON: not parsed, whose throw is slow.
+    if (token.length < 2 || !token.endsWith('"') || !HIDING.test(token)) return token;
     try {
-      return stringifyJson(parseJson(token));
+      const value = parseJson(token);
+      return stringifyJson(depth < 2 && HIDING.test(value) ? unescaped(value, depth + 1) : value);
     } catch {
       return token;
     }
