@@ -141,10 +141,16 @@ async function turn({ store, sessionId, pinned, model, text, contextWindow, snap
   // key was registered, never go anywhere. Each step then checks what it added.
   unsent([...history, user], history.length);
 
+  const tooLarge = (tokens) =>
+    new Error(`Not sent: the request would be ${tokens} tokens, more than the ${contextWindow}-token window. Shorten the message, detach a pin, or choose a larger window.`);
   // The budget first: a compaction is persisted before anything is sent.
   let plan = planTurn({ contextWindow, history: [...history, user], attachments: pinned.consolidatedMessage(), overheadTokens: overhead, counter: "openai" });
   frame({ type: "plan", action: plan.action, payloadTokens: plan.payloadTokens, window: contextWindow });
   if (plan.action === "context_exceeded") throw new Error("The pins and the system prompt alone reach the compaction line: detach a pin, or choose a larger window.");
+  // A message that does not fit beside the pins alone is refused before
+  // anything is compacted: no compaction could make room for it.
+  const alone = planTurn({ contextWindow, history: [user], attachments: pinned.consolidatedMessage(), overheadTokens: overhead, counter: "openai" });
+  if (alone.payloadTokens > contextWindow) throw tooLarge(alone.payloadTokens);
   let compacted = null;
   if (plan.action === "compact") {
     // Under historyBudget the next plan sends, with room for the turn's
@@ -170,11 +176,9 @@ async function turn({ store, sessionId, pinned, model, text, contextWindow, snap
     const attachments = pinned.consolidatedMessage();
     // The first step's plan is the turn's, unless it compacted.
     if (step > 0 || compacted) plan = planTurn({ contextWindow, history, attachments, overheadTokens: overhead, counter: "openai" });
-    // A first request that would not fit the window is not sent: no
-    // compaction could make room (a long message into a new session).
-    if (step === 0 && plan.payloadTokens > contextWindow) {
-      throw new Error(`Not sent: the request would be ${plan.payloadTokens} tokens, more than the ${contextWindow}-token window even after compacting. Shorten the message, detach a pin, or choose a larger window.`);
-    }
+    // A first request that would not fit the window is not sent (the
+    // summary a compaction left, and the message).
+    if (step === 0 && plan.payloadTokens > contextWindow) throw tooLarge(plan.payloadTokens);
     // The turn began by compacting; a later step whose request would not
     // fit the window ends the turn (one over the threshold still goes).
     if (step > 0 && plan.payloadTokens > contextWindow) {

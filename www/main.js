@@ -374,6 +374,7 @@ function editSpec(spec, id) {
   form.dataset.editing = id;
   // The form has no field for it: an imported file pinned whole stays whole.
   if (spec.truncate === false) form.dataset.whole = "true";
+  else delete form.dataset.whole;
   const button = form.querySelector("button");
   button.dataset.label ??= button.textContent;
   button.textContent = `Save, replacing ${form.dataset.editing}`;
@@ -469,8 +470,18 @@ function stopOff() {
  * tab's turn may compact the session and leave its length as it was, which
  * commitTurn's expectedCount cannot see. Stop ends the wait too.
  */
-const heldForTurn = (id, signal, action) =>
-  navigator.locks?.request ? navigator.locks.request(`attache-demo:turn:${id}`, { signal }, action) : action();
+async function heldForTurn(id, signal, action) {
+  if (!navigator.locks?.request) return action();
+  let ran = false;
+  try {
+    return await navigator.locks.request(`attache-demo:turn:${id}`, { signal }, () => ((ran = true), action()));
+  } catch (e) {
+    // Refused outright (a sandboxed frame: SecurityError), as Storage
+    // there is: the turn runs unlocked, on its own tab's store.
+    if (ran || e?.name !== "SecurityError") throw e;
+    return action();
+  }
+}
 onSubmit("composer", ({ text, window: size }) => exclusive(() => orReload(async () => {
   running = new AbortController();
   $("stop").disabled = false;

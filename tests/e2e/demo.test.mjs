@@ -398,28 +398,39 @@ test("a double click pins or detaches once, with no false refusal; a custom pin 
     const pins = await store.loadAttachments(id);
     pins.setAttachment({ kind: "custom", id: "note:host", rank: "memory", text: "[Host note] keep it short" });
     pins.setAttachment({ kind: "file", path: "whole.txt", contents: "x".repeat(9000), truncate: false });
+    pins.setAttachment({ kind: "file", path: "cut.txt", contents: "z".repeat(9000) });
     await store.saveAttachments(id, pins);
     store.close();
   });
   await page.reload();
   await page.waitForSelector("body[data-ready=true]", { timeout: 20000 });
-  // A file pinned whole (an import's) stays whole once edited in the form.
-  await page.click("button[aria-label='Edit file:whole.txt']");
-  await page.fill("#pin-file textarea[name=contents]", "y".repeat(9000));
-  await page.click("#pin-file button:not(.cancel)");
-  await page.waitForFunction(() => /^Pinned file:whole\.txt\.$/.test(document.querySelector("#said").textContent) && !document.body.dataset.busy);
-  const whole = await page.evaluate(async () => {
+  // A file pinned whole (an import's) stays whole once edited in the form;
+  // one edited after it, with no cancel between, is cut as before.
+  const stored = (id) => page.evaluate(async (id) => {
     const { IdbSessionStore } = await import("/pkg/attache.js");
     const store = await IdbSessionStore.open({ name: "attache-demo" });
     const pins = await store.loadAttachments(document.querySelector("#session-select").value);
-    const spec = pins.getAttachment("file:whole.txt");
+    const spec = pins.getAttachment(id);
     pins.free();
     store.close();
     return spec;
-  });
+  }, id);
+  const save = async (path, contents) => {
+    await page.click(`button[aria-label='Edit file:${path}']`);
+    await page.fill("#pin-file textarea[name=contents]", contents);
+    await page.click("#pin-file button:not(.cancel)");
+    await page.waitForFunction((said) => document.querySelector("#said").textContent === said && !document.body.dataset.busy, `Pinned file:${path}.`);
+  };
+  await page.click("button[aria-label='Edit file:whole.txt']");
+  await save("cut.txt", "c".repeat(9000));
+  assert.equal((await stored("file:cut.txt")).truncate ?? true, true);
+  await save("whole.txt", "y".repeat(9000));
+  const whole = await stored("file:whole.txt");
   assert.deepEqual([whole.truncate, whole.contents.length], [false, 9000]);
-  await page.click("button[aria-label='Detach file:whole.txt']");
-  await page.waitForFunction(() => !/file:whole\.txt/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+  for (const path of ["whole.txt", "cut.txt"]) {
+    await page.click(`button[aria-label='Detach file:${path}']`);
+    await page.waitForFunction((path) => !document.querySelector("#pinned").textContent.includes(`file:${path}`) && !document.body.dataset.busy, path);
+  }
   assert.equal(await page.locator("button[aria-label='Detach note:host']").count(), 1);
   assert.equal(await page.locator("button[aria-label='Edit note:host']").count(), 0);
   await page.click("button[aria-label='Detach note:host']");
@@ -551,6 +562,15 @@ test("a turn waits while another tab's turn holds the session's Web Lock, from l
   await page.evaluate(() => window.releaseTurnLock());
   await page.waitForFunction((n) => window.demo.requests.length > n && !document.body.dataset.busy, loaded);
   assert.match(await page.textContent("#history"), /Are you waiting\?/);
+  // Where the lock is refused outright (a sandboxed frame), the turn runs unlocked.
+  await page.evaluate(() => Object.defineProperty(navigator.locks, "request", {
+    configurable: true, value: () => Promise.reject(new DOMException("no locks here", "SecurityError")) }));
+  try {
+    await send("Unlocked?");
+    assert.match(await page.textContent("#history"), /Unlocked\?/);
+  } finally {
+    await page.evaluate(() => delete navigator.locks.request);
+  }
 });
 
 test("a session deleted in another tab: this tab moves to the most recent one", async () => {

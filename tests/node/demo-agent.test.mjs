@@ -222,6 +222,10 @@ test("a first request larger than the window is not sent, however the plan reads
   // A long first message that fits still goes.
   await turn("word ".repeat(200), 400);
   assert.equal(calls.length > 0, true);
+  // Refused before any compaction: the history stays as it was.
+  const before = await store.loadMessages(id);
+  await assert.rejects(turn("word ".repeat(2000), 400), /Not sent/);
+  assert.deepEqual(await store.loadMessages(id), before, "nothing compacted");
 });
 
 test("a turn that fails after its compaction says the compaction was stored", async () => {
