@@ -122,6 +122,10 @@ for (const [name, backend] of Object.entries(backends)) {
       const { proxy: revoked, revoke } = Proxy.revocable([], {});
       revoke();
       await expect(untouched.addItems(revoked)).rejects.toThrow(new UserError("Session items must be an array."));
+      // A list whose reading throws (an index's getter): a UserError, its cause kept.
+      const list = Object.defineProperty([], 0, { get() { throw new Error("an index's own"); }, enumerable: true });
+      const unread = await untouched.addItems(list).catch((e) => e);
+      expect([unread instanceof UserError, unread.cause?.message]).toEqual([true, "an index's own"]);
       await expect(untouched.replaceHistoryWithCompaction(revoked)).rejects.toThrow(UserError);
       expect(() => untouched.prepareHistoryItemsForPersistenceComparison(revoked)).toThrow(UserError);
       const boom = new Error("boom");

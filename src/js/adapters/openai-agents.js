@@ -80,19 +80,40 @@ function argumentsOf(text) {
 // The escapes the guard reads JSON text through as they are: a `\u`
 // (Python writes é so by default) or a `\/` (PHP writes / so).
 const HIDING = /\\[u/]/;
-// A JSON string, or an unclosed one to its line's end (as `$` reads
-// lines: \r and U+2028 end one too): each quote starts one scan at most,
-// so the scan is linear, and a run of plain characters is one step.
-const STRING_TOKEN = /"(?:[^"\\\n\r\u2028\u2029]+|\\[^\n\r\u2028\u2029])*(?:"|\\?$)/gm;
+const lineEnd = (c) => c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;
+
+/**
+ * `text` with each JSON string in it, quotes and all, passed through
+ * `fn`. A string left open ends its line unread. A loop, not a regex: a
+ * line of megabytes of escapes would overflow a regex's stack.
+ */
+function eachString(text, fn) {
+  let out = "";
+  let last = 0;
+  for (let at = text.indexOf('"'); at !== -1; ) {
+    let end = at + 1;
+    for (; end < text.length; end++) {
+      const c = text.charCodeAt(end);
+      if (c === 0x22 || lineEnd(c) || (c === 0x5c && lineEnd(text.charCodeAt(++end)))) break;
+    }
+    if (text.charCodeAt(end) !== 0x22) {
+      at = text.indexOf('"', end);
+      continue;
+    }
+    out += text.slice(last, at) + fn(text.slice(at, end + 1));
+    last = end + 1;
+    at = text.indexOf('"', last);
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
 
 /**
  * Text with its JSON strings' escapes written out, all else byte for byte;
  * JSON text inside a string (a body a tool passed on) too, two levels down.
  */
 const unescaped = (text, depth = 0) =>
-  text.replace(STRING_TOKEN, (token) => {
-    // An unclosed string is no JSON: not parsed, whose throw is slow.
-    if (token.length < 2 || !token.endsWith('"') || !HIDING.test(token)) return token;
+  eachString(text, (token) => {
+    if (!HIDING.test(token)) return token;
     try {
       const value = parseJson(token);
       return stringifyJson(depth < 2 && HIDING.test(value) ? unescaped(value, depth + 1) : value);
@@ -516,14 +537,13 @@ function itemList(items) {
 /** Items as the messages that store them. */
 function messagesOf(items) {
   itemList(items);
-  return items.map((item) => {
-    try {
-      return toMessage(...withFiles(item));
-    } catch (cause) {
-      // A getter or a Proxy's trap that throws as the neutral form reads it.
-      throw cause instanceof UserError ? cause : userError("Session items must be JSON data: reading one threw.", cause);
-    }
-  });
+  try {
+    return items.map((item) => toMessage(...withFiles(item)));
+  } catch (cause) {
+    // A getter or a Proxy's trap that throws as the neutral form reads it,
+    // or as the list is read (an index, its length).
+    throw cause instanceof UserError ? cause : userError("Session items must be JSON data: reading one threw.", cause);
+  }
 }
 
 /** A string that may be a text file's URL, in JSON text. */
