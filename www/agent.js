@@ -147,16 +147,16 @@ async function turn({ store, sessionId, pinned, model, text, contextWindow, snap
   let plan = planTurn({ contextWindow, history: [...history, user], attachments: pinned.consolidatedMessage(), overheadTokens: overhead, counter: "openai" });
   frame({ type: "plan", action: plan.action, payloadTokens: plan.payloadTokens, window: contextWindow });
   if (plan.action === "context_exceeded") throw new Error("The pins and the system prompt alone reach the compaction line: detach a pin, or choose a larger window.");
-  // A message that does not fit beside the pins alone is refused before
-  // anything is compacted: no compaction could make room for it.
-  const alone = planTurn({ contextWindow, history: [user], attachments: pinned.consolidatedMessage(), overheadTokens: overhead, counter: "openai" });
-  if (alone.payloadTokens > contextWindow) throw tooLarge(alone.payloadTokens);
   let compacted = null;
   if (plan.action === "compact") {
     // Under historyBudget the next plan sends, with room for the turn's
     // replies; when not even a summary fits there, the summary alone.
     compacted = compact(history, user, plan.historyBudget);
     if (compacted) {
+      // A request that still would not fit the window (a message too large
+      // beside the pins) is refused before the compaction is stored.
+      const after = planTurn({ contextWindow, history: [...compacted, user], attachments: pinned.consolidatedMessage(), overheadTokens: overhead, counter: "openai" });
+      if (after.payloadTokens > contextWindow) throw tooLarge(after.payloadTokens);
       halt();
       await store.replaceMessages(sessionId, { from: 0, expectedCount: stored, messages: compacted });
       state.compactionStored = true;

@@ -228,6 +228,22 @@ test("a first request larger than the window is not sent, however the plan reads
   assert.deepEqual(await store.loadMessages(id), before, "nothing compacted");
 });
 
+test("a message refused as too large never leaves a compaction stored, at any length near the window", async () => {
+  let refused = 0;
+  for (let words = 250; words <= 400; words++) {
+    const { store, id, turn } = await session(scripted);
+    await store.appendMessages(id, [say("user", 20), say("assistant", 20)]);
+    const before = await store.loadMessages(id);
+    const outcome = await turn("word ".repeat(words), 400).then(() => null, (e) => e);
+    if (outcome === null) continue;
+    assert.match(outcome.message, /^Not sent/, `${words} words`);
+    assert.equal(outcome.compactionStored, false, `${words} words`);
+    assert.deepEqual(await store.loadMessages(id), before, `${words} words: nothing stored`);
+    refused++;
+  }
+  assert.ok(refused > 0, "some lengths are refused");
+});
+
 test("a turn that fails after its compaction says the compaction was stored", async () => {
   // Another tab changes the pins while the model answers: CONFLICT.
   let other;
