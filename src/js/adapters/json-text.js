@@ -86,6 +86,33 @@ export function wellFormedJson(text, refusal) {
   return fixed;
 }
 
+const lineEnd = (c) => c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;
+
+/**
+ * `text` with each JSON string in it, quotes and all, passed through
+ * `fn`. A string left open ends its line unread. A loop, not a regex: a
+ * line of megabytes of escapes would overflow a regex's stack.
+ */
+export function eachString(text, fn) {
+  let out = "";
+  let last = 0;
+  for (let at = text.indexOf('"'); at !== -1; ) {
+    let end = at + 1;
+    for (; end < text.length; end++) {
+      const c = text.charCodeAt(end);
+      if (c === 0x22 || lineEnd(c) || (c === 0x5c && lineEnd(text.charCodeAt(++end)))) break;
+    }
+    if (text.charCodeAt(end) !== 0x22) {
+      at = text.indexOf('"', end);
+      continue;
+    }
+    out += text.slice(last, at) + fn(text.slice(at, end + 1));
+    last = end + 1;
+    at = text.indexOf('"', last);
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
 /** How deep JSON text nests, strings skipped. */
 export function depthOf(text) {
   let depth = 0;

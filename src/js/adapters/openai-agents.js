@@ -9,7 +9,7 @@
 // clearSession deletes ids; past OPS_KEPT, the oldest go.
 import { UserError, protocol } from "@openai/agents-core";
 import { redactCredentials } from "./attache.js";
-import { credentialKind, depthOf, parseJson, shownText, stringifyJson, uriComponent, wellFormedJson } from "./json-text.js";
+import { credentialKind, depthOf, eachString, parseJson, shownText, stringifyJson, uriComponent, wellFormedJson } from "./json-text.js";
 
 /**
  * The operation id's key. A credential in the id names none: URI-encoded
@@ -80,33 +80,6 @@ function argumentsOf(text) {
 // The escapes the guard reads JSON text through as they are: a `\u`
 // (Python writes é so by default) or a `\/` (PHP writes / so).
 const HIDING = /\\[u/]/;
-const lineEnd = (c) => c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;
-
-/**
- * `text` with each JSON string in it, quotes and all, passed through
- * `fn`. A string left open ends its line unread. A loop, not a regex: a
- * line of megabytes of escapes would overflow a regex's stack.
- */
-function eachString(text, fn) {
-  let out = "";
-  let last = 0;
-  for (let at = text.indexOf('"'); at !== -1; ) {
-    let end = at + 1;
-    for (; end < text.length; end++) {
-      const c = text.charCodeAt(end);
-      if (c === 0x22 || lineEnd(c) || (c === 0x5c && lineEnd(text.charCodeAt(++end)))) break;
-    }
-    if (text.charCodeAt(end) !== 0x22) {
-      at = text.indexOf('"', end);
-      continue;
-    }
-    out += text.slice(last, at) + fn(text.slice(at, end + 1));
-    last = end + 1;
-    at = text.indexOf('"', last);
-  }
-  return last === 0 ? text : out + text.slice(last);
-}
-
 /**
  * Text with its JSON strings' escapes written out, all else byte for byte;
  * JSON text inside a string (a body a tool passed on) too, two levels down.
