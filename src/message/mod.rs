@@ -374,34 +374,31 @@ pub(crate) const NOT_IMAGE: &str = "must be of an image type, image/…";
 
 const NOT_FETCHABLE: &str = "must be a URL a provider can fetch (https:, data:; a blob:, file: or extension URL only this browser can read)";
 
-/// Whether a provider can fetch or read a URL: a scheme and more, and not
-/// one only this browser reads: `blob:` (only the page that made it),
-/// `file:`, `filesystem:`, `about:`, an extension's (`chrome-extension:`,
-/// `moz-extension:`, `safari-web-extension:`). Else each later turn is a
-/// 400. Asked of what a converter reads and of what a
-/// provider's format sends, not of the neutral form: a history stored before
-/// must still count, compact and import, and a host's own backend may
-/// resolve a relative URL.
+/// Whether a provider can fetch or read a URL: `http:`, `https:`, `data:`
+/// or Vertex's `gs:`, and more. Not one only this browser reads (`blob:`,
+/// `file:`, an extension's), nor a path that looks like a scheme
+/// (`C:\a.png`, `localhost:8080/a.png`): each later turn would be a 400.
+/// Asked of what a converter reads and of what a provider's format sends,
+/// not of the neutral form: a history stored before must still count,
+/// compact and import, and a host's own backend may resolve a relative URL.
 fn fetchable(url: &str) -> bool {
     let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
-    let letter = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.');
-    scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-        && scheme.bytes().all(letter)
-        && !["blob", "file", "filesystem", "about"]
-            .iter()
-            .any(|local| scheme.eq_ignore_ascii_case(local))
-        && !scheme.to_ascii_lowercase().ends_with("-extension")
+    ["http", "https", "data", "gs"]
+        .iter()
+        .any(|sent| scheme.eq_ignore_ascii_case(sent))
         && url.len() > scheme.len() + 1
 }
 
 const NOT_BASE64: &str = "must be base64 image data (a data: URL goes in url)";
 
-/// Not empty, and of the base64 alphabets: a whole `data:` URL put in
-/// `data` (a common slip) is a 400 on every later turn. Line breaks pass:
-/// no provider is known to refuse them.
+/// Of the base64 alphabets, and some data: a whole `data:` URL put in
+/// `data` (a common slip), or `=` alone, is a 400 on every later turn.
+/// Line breaks pass: no provider is known to refuse them. A length of
+/// 4n + 1 digits no decoder reads.
 fn is_base64(data: &str) -> bool {
     let letter = |b: u8| b.is_ascii_alphanumeric() || b"+/=-_\r\n".contains(&b);
-    !data.is_empty() && data.bytes().all(letter)
+    let digits = data.bytes().filter(|b| !b"=\r\n".contains(b)).count();
+    digits % 4 != 1 && digits > 0 && data.bytes().all(letter)
 }
 
 /// An image a provider's format sends: a URL it can fetch (the AI SDK

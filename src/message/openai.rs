@@ -96,10 +96,17 @@ pub fn to_openai(
             match part {
                 Part::Text(text) => texts.push(text_part(text)),
                 Part::Image(image) => {
-                    super::sent_image(image, content_at.index(i), ["mediaType", "data"])?;
+                    // A data: URL as the type in lower case, its parameters
+                    // dropped, as Anthropic's format sends it.
+                    let url =
+                        match super::sent_image(image, content_at.index(i), ["mediaType", "data"])?
+                        {
+                            Some((sent, data)) => format!("data:{sent};base64,{data}"),
+                            None => image_url(image),
+                        };
                     texts.push(object([
                         ("type", "image_url".into()),
-                        ("image_url", object([("url", image_url(image).into())])),
+                        ("image_url", object([("url", url.into())])),
                     ]))
                 }
                 Part::ToolCall {

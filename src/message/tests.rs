@@ -744,10 +744,11 @@ fn what_a_provider_cannot_take_is_refused_before_sending() {
         "data:image/png;BASE64,iVBORw0KGgo=",
         "data:image/PNG;name=a.png;base64,iVBORw0KGgo=",
     ] {
+        // OpenAI gets it as Anthropic's format reads it: before, as it was.
         assert_eq!(
             to_openai(&data_url(url), None, false).unwrap()[0]["content"][0]["image_url"]["url"],
-            url,
-            "OpenAI gets it as it is"
+            "data:image/png;base64,iVBORw0KGgo=",
+            "{url}"
         );
         let sent = to_anthropic(&data_url(url), None, None);
         assert_eq!(
@@ -775,9 +776,12 @@ fn what_a_provider_cannot_take_is_refused_before_sending() {
             "{url}"
         );
     }
-    for url in ["https://example.com/cat", "DATA:image/webp;base64,UklG"] {
-        let sent = to_openai(&data_url(url), None, false).unwrap();
-        assert_eq!(sent[0]["content"][0]["image_url"]["url"], url);
+    for (url, sent) in [
+        ("https://example.com/cat", "https://example.com/cat"),
+        ("DATA:image/webp;base64,UklG", "data:image/webp;base64,UklG"),
+    ] {
+        let sent_as = to_openai(&data_url(url), None, false).unwrap();
+        assert_eq!(sent_as[0]["content"][0]["image_url"]["url"], sent);
     }
     let array_input = message(
         json!({"role": "assistant", "content": [{"type": "tool_call", "id": "c", "name": "n", "arguments": [1]}]}),
@@ -1648,6 +1652,17 @@ fn the_converters_take_in_no_image_part_of_another_type() {
     let lines = json!({"role": "user", "content": [{"type": "image", "data": "iVBO\r\nRw0K-_==", "mediaType": "image/png"}]});
     let lines = sourced(&[Message::from_value(&lines, At::Name("m")).unwrap()]);
     assert!(to_anthropic(&lines, None, None).is_ok());
+    // Padding or line breaks alone, or 4n + 1 digits, decode to no image:
+    // a 400 each turn too, so refused coming in as well.
+    for data in ["=", "====", "\n", "\r\n\r\n", "iVBORw0KG"] {
+        let part = json!({"role": "user", "content": [{"type": "image", "data": data, "mediaType": "image/png"}]});
+        let stored = sourced(&[Message::from_value(&part, At::Name("m")).unwrap()]);
+        assert_eq!(refused(to_openai(&stored, None, false)).1, at, "{data:?}");
+        assert_eq!(refused(to_anthropic(&stored, None, None)).1, at, "{data:?}");
+        let url = format!("data:image/png;base64,{data}");
+        let read = json!([{"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]}]);
+        assert_eq!(refused(from_openai(&read, At::Name("x"))).0, "INVALID_VALUE");
+    }
     let ok = json!({"role": "user", "content": [{"type": "image", "url": "data:image;base64,iVBORw0KGgo="}]});
     assert!(Message::from_value(&ok, At::Name("m")).is_ok());
 }
@@ -1783,6 +1798,11 @@ fn an_image_url_no_provider_can_fetch_is_refused_by_the_converters() {
         "file:///home/me/shot.png",
         "filesystem:https://app.example/temporary/a.png",
         "about:blank",
+        // A path or host that reads as a scheme; schemes no provider reads.
+        "C:\\Users\\me\\a.png",
+        "localhost:8080/a.png",
+        "s3://bucket/a.png",
+        "javascript:alert(1)",
     ];
     let fetched = [
         "https://x.test/a.png",
