@@ -44,7 +44,7 @@ fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
     let mut value = Vec::new();
     for (j, part) in kept {
         if let Part::Image(image) = part {
-            super::url_sent(image, at.field("content").index(j))?;
+            super::url_sent(image, at.field("content").index(j), true)?;
         }
         value.push(match part {
             Part::Text(text) => object([("type", "text".into()), ("text", text.as_str().into())]),
@@ -124,7 +124,7 @@ pub fn to_ai_sdk(
                     object([("type", "text".into()), ("text", text.as_str().into())])
                 }
                 Part::Image(image) => {
-                    super::url_sent(image, content_at.index(i))?;
+                    super::url_sent(image, content_at.index(i), true)?;
                     // What the SDK turns an `image` part into: a URL (its
                     // type unknown, so "image") or base64 with its type.
                     let converted;

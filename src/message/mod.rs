@@ -372,19 +372,22 @@ pub const NOT_MESSAGE: &str = "must be a message: {role, content}";
 
 pub(crate) const NOT_IMAGE: &str = "must be of an image type, image/…";
 
-const NOT_FETCHABLE: &str = "must be a URL a provider can fetch (https:, data:; a blob:, file: or extension URL only this browser can read)";
+const NOT_FETCHABLE: &str =
+    "must be a URL the provider can fetch: http:, https: or data: (gs: and s3: through the AI SDK)";
 
-/// Whether a provider can fetch or read a URL: `http:`, `https:`, `data:`
-/// or Vertex's `gs:`, and more. Not one only this browser reads (`blob:`,
-/// `file:`, an extension's), nor a path that looks like a scheme
-/// (`C:\a.png`, `localhost:8080/a.png`): each later turn would be a 400.
-/// Asked of what a converter reads and of what a provider's format sends,
-/// not of the neutral form: a history stored before must still count,
-/// compact and import, and a host's own backend may resolve a relative URL.
-fn fetchable(url: &str) -> bool {
+/// Whether a provider can fetch or read a URL: `http:`, `https:` or
+/// `data:`, and more; through the AI SDK (`cloud`) also Vertex's `gs:` and
+/// Bedrock's `s3:`. Not one only this browser reads (`blob:`, `file:`, an
+/// extension's), nor a path that looks like a scheme (`C:\a.png`,
+/// `localhost:8080/a.png`): each later turn would be a 400. Asked of what
+/// a converter reads and of what a provider's format sends, not of the
+/// neutral form: a history stored before must still count, compact and
+/// import, and a host's own backend may resolve a relative URL.
+fn fetchable(url: &str, cloud: bool) -> bool {
     let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
-    ["http", "https", "data", "gs"]
+    ["http", "https", "data", "gs", "s3"]
         .iter()
+        .take(if cloud { 5 } else { 3 })
         .any(|sent| scheme.eq_ignore_ascii_case(sent))
         && url.len() > scheme.len() + 1
 }
@@ -393,8 +396,8 @@ const NOT_BASE64: &str = "must be base64 image data (a data: URL goes in url)";
 
 /// Of the base64 alphabets, and some data: a whole `data:` URL put in
 /// `data` (a common slip), or `=` alone, is a 400 on every later turn.
-/// Line breaks pass: no provider is known to refuse them. A length of
-/// 4n + 1 digits no decoder reads.
+/// Line breaks pass: no provider is known to refuse them. 4n + 1 digits
+/// strict decoders (`atob`, Python's) refuse.
 fn is_base64(data: &str) -> bool {
     let letter = |b: u8| b.is_ascii_alphanumeric() || b"+/=-_\r\n".contains(&b);
     let digits = data.bytes().filter(|b| !b"=\r\n".contains(b)).count();
@@ -404,11 +407,11 @@ fn is_base64(data: &str) -> bool {
 /// An image a provider's format sends: a URL it can fetch (the AI SDK
 /// throws, naming no message, on a relative or `blob:` one), or base64
 /// that is base64 (a `data:` URL's too).
-pub(crate) fn url_sent(image: &Image, at: At) -> Result<(), Error> {
+pub(crate) fn url_sent(image: &Image, at: At, cloud: bool) -> Result<(), Error> {
     let (field, sent, reason) = match image {
         Image::Url(url) => match data_url(url) {
             Some(data) if data.base64 => ("url", is_base64(data.data), NOT_BASE64),
-            _ => ("url", fetchable(url), NOT_FETCHABLE),
+            _ => ("url", fetchable(url, cloud), NOT_FETCHABLE),
         },
         Image::Base64 { data, .. } => ("data", is_base64(data), NOT_BASE64),
     };
@@ -428,9 +431,10 @@ pub(crate) fn base64_in<'a>(at: &Fields, field: &str, data: &'a str) -> Result<&
     }
 }
 
-/// A converter's image URL as a part, checked as `image_checked` does.
+/// The AI SDK converter's image URL as a part, checked as `image_checked`
+/// does.
 pub(crate) fn image_in(at: &Fields, field: &str, url: &str) -> Result<Part, Error> {
-    if !fetchable(url) {
+    if !fetchable(url, true) {
         return Err(at.wrong(field, NOT_FETCHABLE));
     }
     let image = image_from_url(url);
@@ -481,7 +485,7 @@ pub(crate) fn sent_image<'a>(
     let (media_type, data, [type_field, data_field]) = match image {
         Image::Url(url) => {
             let Some(url) = data_url(url) else {
-                return url_sent(image, at).map(|()| None);
+                return url_sent(image, at, false).map(|()| None);
             };
             let media_type = if url.base64 { url.media_type } else { "" };
             (media_type, url.data, ["url"; 2])

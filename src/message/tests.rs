@@ -1661,7 +1661,10 @@ fn the_converters_take_in_no_image_part_of_another_type() {
         assert_eq!(refused(to_anthropic(&stored, None, None)).1, at, "{data:?}");
         let url = format!("data:image/png;base64,{data}");
         let read = json!([{"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]}]);
-        assert_eq!(refused(from_openai(&read, At::Name("x"))).0, "INVALID_VALUE");
+        assert_eq!(
+            refused(from_openai(&read, At::Name("x"))).0,
+            "INVALID_VALUE"
+        );
     }
     let ok = json!({"role": "user", "content": [{"type": "image", "url": "data:image;base64,iVBORw0KGgo="}]});
     assert!(Message::from_value(&ok, At::Name("m")).is_ok());
@@ -1801,20 +1804,24 @@ fn an_image_url_no_provider_can_fetch_is_refused_by_the_converters() {
         // A path or host that reads as a scheme; schemes no provider reads.
         "C:\\Users\\me\\a.png",
         "localhost:8080/a.png",
-        "s3://bucket/a.png",
+        "s3:",
         "javascript:alert(1)",
+        "ftp://x.test/a.png",
     ];
     let fetched = [
         "https://x.test/a.png",
         "HTTP://x.test/a",
-        "gs://bucket/a.png",
         "data:image/png;base64,iVBO",
     ];
+    // Vertex's and Bedrock's buckets: only through the AI SDK, whose
+    // providers read them; OpenAI and Anthropic cannot.
+    let buckets = ["gs://bucket/a.png", "S3://bucket/a.png"];
     let cases = unfetchable
-        .map(|u| (u, false))
+        .map(|u| (u, [false; 2]))
         .into_iter()
-        .chain(fetched.map(|u| (u, true)));
-    for (url, fetchable) in cases {
+        .chain(fetched.map(|u| (u, [true; 2])))
+        .chain(buckets.map(|u| (u, [false, true])));
+    for (url, [web, cloud]) in cases {
         let neutral = json!({"role": "user", "content": [{"type": "image", "url": url}]});
         let stored = Message::from_value(&neutral, At::Name("m")).unwrap();
         let history = vec![(At::Item("history", 0), stored)];
@@ -1837,12 +1844,14 @@ fn an_image_url_no_provider_can_fetch_is_refused_by_the_converters() {
             to_anthropic(&results, None, None).map(drop),
             to_ai_sdk(&results, None, None).map(drop),
         ];
-        for result in converters(url).into_iter().chain(sent) {
+        let fetched = [web, web, cloud, web, web, cloud, web, cloud];
+        let results = converters(url).into_iter().chain(sent).zip(fetched);
+        for (i, (result, fetchable)) in results.enumerate() {
             let code = result.map_or_else(|e| e.code(), |()| "OK");
             assert_eq!(
                 code,
                 if fetchable { "OK" } else { "INVALID_VALUE" },
-                "{url:?}"
+                "{url:?} in call {i}"
             );
         }
     }
