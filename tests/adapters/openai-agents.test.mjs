@@ -5,7 +5,7 @@
 import "fake-indexeddb/auto";
 import vm from "node:vm";
 import { describe, it, expect, vi } from "vitest";
-import { Agent, MemorySession, OutputGuardrailTripwireTriggered, protocol, run, tool, UserError } from "@openai/agents-core";
+import { Agent, MemorySession, OutputGuardrailTripwireTriggered, isSessionHistoryRewriteAwareSession, protocol, run, tool, UserError } from "@openai/agents-core";
 import { ScriptedModel, assistantMessage, functionCall } from "@openai/agents-core/testing";
 import { z } from "zod";
 import { MemorySessionStore, IdbSessionStore, forgetSecrets, registerSecret } from "../../pkg/index.js";
@@ -962,6 +962,68 @@ for (const [name, backend] of Object.entries(backends)) {
       expect(calls.filter((call) => call !== "commitTurn")).toEqual([]);
       await session.applyHistoryTransaction(empty("op-16"));
       expect(calls.at(-1)).toBe("listSessionStateKeys");
+    });
+
+    it("rewrites a call as MemorySession does, in one store call from the first change, and keeps the operation ids", async () => {
+      const store = await backend().open();
+      const { store: watched, calls } = counted(store);
+      const session = new AttacheSession(watched, { sessionId: "rewrite" });
+      const reference = new MemorySession();
+      expect(isSessionHistoryRewriteAwareSession(session)).toBe(true);
+      const call = (id, args) => functionCall("lookup", args, { callId: "call-1", id });
+      const result = { type: "function_call_result", callId: "call-1", name: "lookup", status: "completed", output: { type: "text", text: "done" } };
+      const history = [{ role: "user", content: "start" }, call("fc_1", { ok: false }), call("fc_2", { duplicate: true }), result, assistantMessage("ok", { id: "m" })];
+      const once = { operationId: "once", transaction: { type: "append_items", items: history } };
+      const rewrite = { mutations: [{ type: "replace_function_call", callId: "call-1", replacement: call("fc_new", { ok: true }) }] };
+      for (const s of [session, reference]) {
+        await s.applyHistoryTransaction(once);
+        await s.applyHistoryMutations(rewrite);
+      }
+      expect(await session.getItems()).toEqual(await reference.getItems());
+      expect((await session.getItems()).map((item) => item.id ?? item.role ?? item.type)).toEqual(["user", "fc_new", "function_call_result", "m"]);
+      // One store call, and the items before the first change stay as stored.
+      calls.length = 0;
+      const before = await store.loadMessages("rewrite");
+      await session.applyHistoryMutations({ mutations: [{ type: "replace_function_call", callId: "call-1", replacement: call("fc_newer", { ok: 1 }) }] });
+      expect(calls.filter((name) => name !== "loadMessages" && name !== "getSession")).toEqual(["replaceMessages"]);
+      expect((await store.loadMessages("rewrite"))[0]).toEqual(before[0]);
+      // The operation id stays: a retried transaction is not applied again.
+      await session.applyHistoryTransaction(once);
+      expect(await session.getItems()).toHaveLength(4);
+      // No call of that id, an unknown kind, none: nothing is written.
+      calls.length = 0;
+      await session.applyHistoryMutations({ mutations: [{ type: "replace_function_call", callId: "other", replacement: call("x", {}) }, { type: "future_kind" }] });
+      await session.applyHistoryMutations({ mutations: [] });
+      expect(calls.filter((name) => name !== "loadMessages" && name !== "getSession")).toEqual([]);
+    });
+
+    it("history mutations that cannot be stored are a UserError or the store's error, and change nothing", async () => {
+      const store = await backend().open();
+      const session = new AttacheSession(store, { sessionId: "bad-rewrite" });
+      await session.addItems(items);
+      const replacement = functionCall("weather", { city: "Bergen" }, { callId: "call_1", id: "fc_2" });
+      const cyclic = { type: "replace_function_call", callId: "call_1", replacement: { ...replacement } };
+      cyclic.replacement.self = cyclic;
+      for (const args of [null, 5, {}, { mutations: "x" }, { get mutations() { throw new Error("getter"); } }, { mutations: [cyclic] },
+        { mutations: [{ type: "replace_function_call", callId: 1, replacement }] },
+        { mutations: [{ type: "replace_function_call", callId: "call_1", replacement: { role: "user", content: "not a call" } }] }]) {
+        const applied = session.applyHistoryMutations(args);
+        await expect(applied).rejects.toBeInstanceOf(UserError);
+      }
+      // Bytes, which JSON would make an object of indexes, and a key the
+      // refusing store refuses, leave the history whole.
+      const bytes = { ...replacement, providerData: { raw: new Uint8Array([1]) } };
+      await expect(session.applyHistoryMutations({ mutations: [{ type: "replace_function_call", callId: "call_1", replacement: bytes }] })).rejects.toBeInstanceOf(UserError);
+      const keyed = functionCall("weather", { apiKey: "sk-proj-" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6" }, { callId: "call_1", id: "fc_3" });
+      await expect(session.applyHistoryMutations({ mutations: [{ type: "replace_function_call", callId: "call_1", replacement: keyed }] })).rejects.toMatchObject({ code: "CREDENTIAL" });
+      expect(await session.getItems()).toEqual(items);
+      // A call stored inside a host's message keeps that message's other parts.
+      await store.appendMessages("bad-rewrite", [{ role: "assistant", content: [{ type: "text", text: "checking" }, { type: "tool_call", id: "host-1", name: "f", arguments: {} }] }]);
+      const host = functionCall("f", { edited: true }, { callId: "host-1" });
+      await session.applyHistoryMutations({ mutations: [{ type: "replace_function_call", callId: "host-1", replacement: host }] });
+      const stored = await store.loadMessages("bad-rewrite");
+      expect(stored.at(-2).content).toEqual([{ type: "text", text: "checking" }]);
+      expect((await session.getItems()).at(-1)).toEqual(host);
     });
 
     it("a compaction replaces the whole history in one store call, or changes nothing", async () => {

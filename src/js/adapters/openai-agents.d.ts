@@ -1,4 +1,10 @@
-import type { AgentInputItem, SessionHistoryTransactionArgs, SessionHistoryTransactionAwareSession } from "@openai/agents-core";
+import type {
+  AgentInputItem,
+  SessionHistoryRewriteArgs,
+  SessionHistoryRewriteAwareSession,
+  SessionHistoryTransactionArgs,
+  SessionHistoryTransactionAwareSession,
+} from "@openai/agents-core";
 import type { SessionStore } from "./types.js";
 
 export interface AttacheSessionOptions {
@@ -11,7 +17,7 @@ export interface AttacheSessionOptions {
  * `IdbSessionStore`. Each item is one attache message: its neutral form,
  * with the item itself in `meta`, returned exactly.
  */
-export declare class AttacheSession implements SessionHistoryTransactionAwareSession {
+export declare class AttacheSession implements SessionHistoryTransactionAwareSession, SessionHistoryRewriteAwareSession {
   constructor(store: SessionStore, options?: AttacheSessionOptions);
   getSessionId(): Promise<string>;
   getItems(limit?: number): Promise<AgentInputItem[]>;
@@ -25,4 +31,6 @@ export declare class AttacheSession implements SessionHistoryTransactionAwareSes
   replaceHistoryWithCompaction(items: AgentInputItem[]): Promise<void>;
   /** Atomic and idempotent per `operationId`: `append_items`, or `replace_suffix` when the suffix still matches. */
   applyHistoryTransaction(args: SessionHistoryTransactionArgs): Promise<void>;
+  /** `replace_function_call` as `MemorySession` applies it, in one transaction; the operation ids stay. */
+  applyHistoryMutations(args: SessionHistoryRewriteArgs): Promise<void>;
 }

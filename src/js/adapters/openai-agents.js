@@ -692,6 +692,38 @@ function sameOperation(applied, transaction, digest) {
   return applied?.digest === digest;
 }
 
+/** History mutations, snapshotted as JSON; kinds other than replace_function_call do nothing, as in MemorySession. */
+function mutationsOf(args) {
+  let mutations;
+  try {
+    if (args === null || typeof args !== "object") throw new TypeError("no arguments object");
+    const list = Reflect.get(args, "mutations");
+    if (!Array.isArray(list)) throw new TypeError("not an array");
+    // What addItems refuses, refused here too (bytes, a Map, a BigInt).
+    mutations = asStored(list, storable, collided);
+  } catch (cause) {
+    // A getter or a Proxy's trap that throws, a cycle.
+    throw userError("Session history mutations must be an array of JSON data.", cause);
+  }
+  for (const mutation of mutations) {
+    if (mutation?.type === "replace_function_call" && (typeof mutation.callId !== "string" || mutation.replacement?.type !== "function_call")) {
+      throw new UserError("A replace_function_call mutation needs a callId and a function_call replacement.");
+    }
+  }
+  return mutations;
+}
+
+/** `entries` with the call's first function_call item replaced and any other dropped, as MemorySession does. */
+function replacedCall(entries, { callId, replacement }) {
+  let replaced = false;
+  return entries.flatMap((entry) => {
+    if (entry.item?.type !== "function_call" || entry.item.callId !== callId) return [entry];
+    if (replaced) return [];
+    replaced = true;
+    return [{ item: replacement }];
+  });
+}
+
 /** A transaction's arguments, checked and snapshotted as MemorySession's are. */
 function checkedTransaction(args) {
   let operationId;
@@ -959,6 +991,37 @@ export class AttacheSession {
     // no session (one the store then refuses does: README).
     const messages = messagesOf(items);
     await this.#onSession((id) => this.#store.replaceMessages(id, { from: 0, messages }));
+  }
+
+  /**
+   * Rewrites calls (an approved call's edited arguments) as MemorySession
+   * does, in one store call checked against the history's length, from
+   * the first item that changes. Without it the SDK clears, then adds: a
+   * tab closed between the two loses the chat, and the clear forgets the
+   * operation ids, so a transaction retried after it applies twice.
+   */
+  async applyHistoryMutations(args) {
+    const mutations = mutationsOf(args);
+    if (mutations.length === 0) return;
+    await this.#onSession(async (id) => {
+      for (let attempt = 0; ; attempt++) {
+        const history = await this.#store.loadMessages(id);
+        const entries = itemsOf(history);
+        let next = entries;
+        for (const mutation of mutations) if (mutation?.type === "replace_function_call") next = replacedCall(next, mutation);
+        // A match is replaced by a new entry, so the first change is one.
+        const from = next.findIndex((entry, i) => entry !== entries[i]);
+        if (from < 0) return;
+        const { at, part } = entries[from];
+        const messages = [...keptOf(history, at, part), ...messagesOf(next.slice(from).map(({ item }) => item))];
+        try {
+          await this.#store.replaceMessages(id, { from: at, messages, expectedCount: history.length });
+          return;
+        } catch (e) {
+          if (e?.code !== "CONFLICT" || attempt >= 4) throw e;
+        }
+      }
+    });
   }
 
   /**

@@ -1,7 +1,7 @@
 // The adapters' subpath exports, typed as a consumer gets them: each fits
 // where its framework expects a checkpointer or a session, with no casts.
 import type { BaseCheckpointSaver, CheckpointTuple } from "@langchain/langgraph-checkpoint";
-import type { Session, SessionHistoryTransactionAwareSession, AgentInputItem } from "@openai/agents-core";
+import type { Session, SessionHistoryRewriteAwareSession, SessionHistoryTransactionAwareSession, AgentInputItem } from "@openai/agents-core";
 import { MemorySessionStore, type SessionStore } from "attache";
 import { AttacheCheckpointSaver } from "attache/langgraph";
 import { AttacheSession } from "attache/openai-agents";
@@ -16,4 +16,6 @@ const items: Promise<AgentInputItem[]> = session.getItems(10);
 const compared: AgentInputItem[] = new AttacheSession(store).prepareHistoryItemsForPersistenceComparison(await items);
 console.log(compared.length);
 await transactional.applyHistoryTransaction({ operationId: "op", transaction: { type: "append_items", items: await items } });
+const rewriting: SessionHistoryRewriteAwareSession = new AttacheSession(store);
+await rewriting.applyHistoryMutations({ mutations: [] });
 console.log(tuple);
