@@ -1145,6 +1145,20 @@ for (const [name, backend] of Object.entries(backends)) {
       await added;
     });
 
+    it("a new object's first call keeps its place among another object's calls on that session", async () => {
+      const store = await backend().open();
+      const first = new AttacheSession(store, { sessionId: "shared" });
+      await first.addItems(items.slice(0, 1));
+      const second = new AttacheSession(store, { sessionId: "shared" });
+      const added = second.addItems(items.slice(1, 2));
+      expect(await first.getItems()).toEqual(items.slice(0, 2));
+      await added;
+      const later = new AttacheSession(store, { sessionId: "shared" });
+      const read = later.getItems();
+      await first.addItems(items.slice(2, 3));
+      expect(await read).toEqual(items.slice(0, 2));
+    });
+
     it("getItems comes after this session's writes called before it, as MemorySession's", async () => {
       const store = await backend().open();
       const session = new AttacheSession(store, { sessionId: "chat" });

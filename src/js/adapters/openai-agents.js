@@ -875,10 +875,9 @@ export class AttacheSession {
    * another tab) is created again under its id, as a new AttacheSession
    * would, rather than failing every later run after its model call. */
   async #onSession(write) {
-    const id = await this.getSessionId();
     // The retry inside the lock too: a getItems called after this write
     // must come after it.
-    return exclusive(id, async () => {
+    return this.#locked(async (id) => {
       try {
         return await write(id);
       } catch (e) {
@@ -898,10 +897,21 @@ export class AttacheSession {
       throw userError("getItems' limit must be a number.", cause);
     }
     if (asked <= 0) return [];
-    const id = await this.getSessionId();
     // After this session's writes called before it, as MemorySession's
     // (which are synchronous) are: a redraw after an unawaited popItem.
-    return exclusive(id, () => this.#itemsOf(id, asked));
+    return this.#locked((id) => this.#itemsOf(id, asked));
+  }
+
+  /**
+   * `work(id)` under the session's lock. An id given to the constructor
+   * takes its place in the queue at the call, so a new object's first
+   * call is not overtaken by another object's later one on that session.
+   */
+  async #locked(work) {
+    // Another value is refused by the store, as getSessionId finds.
+    const given = this.#sessionId;
+    const queued = typeof given === "string" ? given : await this.getSessionId();
+    return exclusive(queued, async () => work(await this.getSessionId()));
   }
 
   async #itemsOf(id, asked) {
@@ -941,8 +951,7 @@ export class AttacheSession {
    * pop then a put-back could lose one.
    */
   async popItem() {
-    const id = await this.getSessionId();
-    return exclusive(id, async () => {
+    return this.#locked(async (id) => {
       for (let attempt = 0; ; attempt++) {
         const history = await this.#store.loadMessages(id);
         if (history.length === 0) return undefined;
@@ -967,9 +976,8 @@ export class AttacheSession {
    * leaving history without its id, which would double one.
    */
   async clearSession() {
-    const id = await this.getSessionId();
     try {
-      await exclusive(id, async () => {
+      await this.#locked(async (id) => {
         const keys = await this.#store.listSessionStateKeys(id, { prefix: "agents/op/" });
         await this.#store.clearMessages(id);
         await Promise.all(keys.map((key) => this.#store.deleteSessionState(id, key)));
