@@ -1006,10 +1006,16 @@ for (const [name, backend] of Object.entries(backends)) {
       cyclic.replacement.self = cyclic;
       for (const args of [null, 5, {}, { mutations: "x" }, { get mutations() { throw new Error("getter"); } }, { mutations: [cyclic] },
         { mutations: [{ type: "replace_function_call", callId: 1, replacement }] },
-        { mutations: [{ type: "replace_function_call", callId: "call_1", replacement: { role: "user", content: "not a call" } }] }]) {
+        { mutations: [{ type: "replace_function_call", callId: "call_1", replacement: { role: "user", content: "not a call" } }] },
+        // Not a function_call item by the protocol's schema.
+        { mutations: [{ type: "replace_function_call", callId: "call_1", replacement: { type: "function_call", callId: "call_1", arguments: "{}" } }] },
+        { mutations: [{ type: "replace_function_call", callId: "call_1", replacement: { ...replacement, arguments: 5 } }] }]) {
         const applied = session.applyHistoryMutations(args);
         await expect(applied).rejects.toBeInstanceOf(UserError);
+        // Refused before a session is made.
+        await expect(new AttacheSession(store, { sessionId: "never" }).applyHistoryMutations(args)).rejects.toBeInstanceOf(UserError);
       }
+      expect(await store.getSession("never")).toBeNull();
       // Bytes, which JSON would make an object of indexes, and a key the
       // refusing store refuses, leave the history whole.
       const bytes = { ...replacement, providerData: { raw: new Uint8Array([1]) } };
@@ -1024,6 +1030,15 @@ for (const [name, backend] of Object.entries(backends)) {
       const stored = await store.loadMessages("bad-rewrite");
       expect(stored.at(-2).content).toEqual([{ type: "text", text: "checking" }]);
       expect((await session.getItems()).at(-1)).toEqual(host);
+      // A host's message after the change, with thinking and meta, stays as stored.
+      const signed = { role: "assistant", content: [{ type: "thinking", thinking: "signed", signature: "sig" }, { type: "text", text: "answer" }], meta: { model: "claude" } };
+      await store.appendMessages("bad-rewrite", [signed]);
+      const before = await store.loadMessages("bad-rewrite");
+      await session.applyHistoryMutations({ mutations: [{ type: "replace_function_call", callId: "host-1", replacement: { ...host, arguments: "{}" } }] });
+      const after = await store.loadMessages("bad-rewrite");
+      expect(after.at(-1)).toEqual(before.at(-1));
+      expect(after.slice(0, -2)).toEqual(before.slice(0, -2));
+      expect((await session.getItems()).at(-2)).toEqual({ ...host, arguments: "{}" });
     });
 
     it("a compaction replaces the whole history in one store call, or changes nothing", async () => {
@@ -1142,6 +1157,16 @@ for (const [name, backend] of Object.entries(backends)) {
       await store.deleteSession("chat");
       const added = session.addItems(items.slice(1, 2));
       expect(await session.getItems()).toEqual(items.slice(1, 2));
+      await added;
+    });
+
+    it("calls before a generated session id is made keep their place", async () => {
+      const store = await backend().open();
+      const session = new AttacheSession(store);
+      const made = session.getSessionId();
+      const added = session.addItems(items.slice(0, 1));
+      await made;
+      expect(await session.getItems()).toEqual(items.slice(0, 1));
       await added;
     });
 

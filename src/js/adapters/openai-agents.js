@@ -706,21 +706,24 @@ function mutationsOf(args) {
     throw userError("Session history mutations must be an array of JSON data.", cause);
   }
   for (const mutation of mutations) {
-    if (mutation?.type === "replace_function_call" && (typeof mutation.callId !== "string" || mutation.replacement?.type !== "function_call")) {
-      throw new UserError("A replace_function_call mutation needs a callId and a function_call replacement.");
+    if (mutation?.type !== "replace_function_call") continue;
+    // Checked as a transaction's items are, by the protocol's own schema.
+    const { callId, replacement } = mutation;
+    if (typeof callId !== "string" || replacement?.type !== "function_call" || !protocol.ModelItem.safeParse(replacement).success) {
+      throw new UserError("A replace_function_call mutation needs a callId and a function_call item to replace it.");
     }
   }
   return mutations;
 }
 
-/** `entries` with the call's first function_call item replaced and any other dropped, as MemorySession does. */
+/** `entries` with the call's first function_call item replaced, where it stood, and any other dropped, as MemorySession does. */
 function replacedCall(entries, { callId, replacement }) {
   let replaced = false;
   return entries.flatMap((entry) => {
     if (entry.item?.type !== "function_call" || entry.item.callId !== callId) return [entry];
     if (replaced) return [];
     replaced = true;
-    return [{ item: replacement }];
+    return [{ ...entry, item: replacement }];
   });
 }
 
@@ -812,6 +815,8 @@ async function exclusive(sessionId, work) {
 export class AttacheSession {
   #store;
   #sessionId;
+  // The id given, whatever getSessionId later sets: calls queue by it at once.
+  #given;
   #ready;
   #applies = 0;
   // The ids this instance applied lately, never pruned: the runner repeats
@@ -846,6 +851,7 @@ export class AttacheSession {
     }
     this.#store = store;
     this.#sessionId = sessionIdOf(options);
+    this.#given = this.#sessionId;
   }
 
   /** The session, created on first use (under `sessionId` if given). Async,
@@ -908,8 +914,9 @@ export class AttacheSession {
    * call is not overtaken by another object's later one on that session.
    */
   async #locked(work) {
-    // Another value is refused by the store, as getSessionId finds.
-    const given = this.#sessionId;
+    // Another value is refused by the store, as getSessionId finds. A
+    // generated id is looked up first: calls before it was made wait there.
+    const given = this.#given;
     const queued = typeof given === "string" ? given : await this.getSessionId();
     return exclusive(queued, async () => work(await this.getSessionId()));
   }
@@ -1017,13 +1024,24 @@ export class AttacheSession {
         const entries = itemsOf(history);
         let next = entries;
         for (const mutation of mutations) if (mutation?.type === "replace_function_call") next = replacedCall(next, mutation);
-        // A match is replaced by a new entry, so the first change is one.
-        const from = next.findIndex((entry, i) => entry !== entries[i]);
-        if (from < 0) return;
-        const { at, part } = entries[from];
-        const messages = [...keptOf(history, at, part), ...messagesOf(next.slice(from).map(({ item }) => item))];
+        // Where each message's items start to change: a match is replaced
+        // by a new entry, so it is one no longer in `next`.
+        const remaining = new Set(next);
+        const changed = new Map();
+        for (const { at, part } of entries.filter((entry) => !remaining.has(entry))) changed.set(at, Math.min(changed.get(at) ?? part, part));
+        if (changed.size === 0) return;
+        // A message with no item changed stays as stored (a host's keeps
+        // its thinking and meta); one with a change, from that item on, is
+        // its items' messages.
+        const from = Math.min(...changed.keys());
+        const messages = history.slice(from).flatMap((message, i) => {
+          const at = from + i;
+          const part = changed.get(at);
+          if (part === undefined) return [message];
+          return [...keptOf(history, at, part), ...messagesOf(next.filter((entry) => entry.at === at && entry.part >= part).map(({ item }) => item))];
+        });
         try {
-          await this.#store.replaceMessages(id, { from: at, messages, expectedCount: history.length });
+          await this.#store.replaceMessages(id, { from, messages, expectedCount: history.length });
           return;
         } catch (e) {
           if (e?.code !== "CONFLICT" || attempt >= 4) throw e;
