@@ -611,6 +611,46 @@ for (const [name, open] of Object.entries(stores)) {
       expect(await store.getSession("t")).not.toBeNull();
     });
 
+    it("list() gives bytes in metadata back as bytes, as getTuple and MemorySaver do", async () => {
+      for (const saver of [new AttacheCheckpointSaver(await open()), new MemorySaver()]) {
+        const config = await saver.put(thread(), checkpointAt(1), { ...metadata(1), blob: new Uint8Array([1, 2]) }, { a: 1 });
+        for (const options of [undefined, { filter: { step: 1 } }]) {
+          const listed = [];
+          for await (const tuple of saver.list(thread(), options)) listed.push(tuple.metadata.blob);
+          expect(listed).toEqual([new Uint8Array([1, 2])]);
+        }
+        expect((await saver.getTuple(config)).metadata.blob).toEqual(new Uint8Array([1, 2]));
+      }
+    });
+
+    it("a live run's checkpoint after a delete keeps the channels it did not change, as on MemorySaver", async () => {
+      const State = Annotation.Root({ x: Annotation(), y: Annotation() });
+      const run = async (checkpointer, nested) => {
+        let reached, release;
+        const waiting = new Promise((resolve) => (reached = resolve));
+        const gate = new Promise((resolve) => (release = resolve));
+        const node = async () => {
+          reached();
+          await gate;
+          return { x: "2" };
+        };
+        const one = (name, action) => new StateGraph(State).addNode(name, action).addEdge(START, name).addEdge(name, END);
+        // In a subgraph, whose checkpoint after the delete comes first.
+        const graph = (nested ? one("outer", one("a", node).compile()) : one("a", node)).compile({ checkpointer });
+        const config = { configurable: { thread_id: "t" }, durability: "sync" };
+        const done = graph.invoke({ x: "1", y: "keep" }, config);
+        await waiting;
+        await checkpointer.deleteThread("t");
+        release();
+        return { out: await done, state: (await graph.getState(config)).values };
+      };
+      for (const nested of [false, true]) {
+        const ours = await run(new AttacheCheckpointSaver(await open()), nested);
+        expect(ours).toEqual(await run(new MemorySaver(), nested));
+        expect(ours.state).toEqual({ x: "2", y: "keep" });
+      }
+    });
+
     it("remembers its newest 1,000 deleted threads, not every one it ever deleted", { timeout: 60000 }, async () => {
       const store = await open();
       const saver = new AttacheCheckpointSaver(store);

@@ -239,6 +239,16 @@ function utf8(bytes) {
 /** Older records' bytes, base64. */
 const fromBase64 = (text) => fromLatin1(atob(text));
 
+/** The store names a key past its limit only as `state`: named here. */
+function checkKeys(turn, names) {
+  for (const key of [...Object.keys(turn.state ?? {}), ...Object.keys(turn.stateIfAbsent ?? {})]) {
+    if (key.length > KEY_MAX) {
+      // The namespace may be what is long: the key's parts are named, not one.
+      throw new TypeError(`The namespace, checkpoint id, channel, version and task id of ${names[key] === undefined ? "a key" : shownName(names[key])} make a key longer than ${KEY_MAX} UTF-16 code units once URI-encoded: it cannot be stored.`);
+    }
+  }
+}
+
 /** Whether the run that made `config` was stopped: its signal aborted. */
 function stopped(config) {
   try {
@@ -384,24 +394,30 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
    * A refusal names a key, so its message gets what the key holds, by
    * `names`, which a graph's user knows.
    */
-  async _commit(threadId, turn, names, config) {
-    // The store names a key past its limit only as `state`: named here.
-    for (const key of [...Object.keys(turn.state ?? {}), ...Object.keys(turn.stateIfAbsent ?? {})]) {
-      if (key.length > KEY_MAX) {
-        // The namespace may be what is long: the key's parts are named, not one.
-        throw new TypeError(`The namespace, checkpoint id, channel, version and task id of ${names[key] === undefined ? "a key" : shownName(names[key])} make a key longer than ${KEY_MAX} UTF-16 code units once URI-encoded: it cannot be stored.`);
-      }
-    }
+  async _commit(threadId, turn, names, config, whole) {
+    checkKeys(turn, names);
+    const mark = this._deleted.get(threadId);
     try {
+      // A live run's first checkpoint in a namespace since this saver
+      // deleted its thread holds every channel's value (`whole`): the
+      // delete took those it did not change, which MemorySaver keeps in the
+      // checkpoint. The run's writes may have made the thread again before
+      // it. (A new thread's first checkpoint stores only what it changed.)
+      const again = whole !== undefined && mark !== undefined && !stopped(config) && !mark.whole?.has(whole.ns);
+      if (again) {
+        turn = { ...turn, state: { ...(await whole.unchanged()), ...turn.state } };
+        checkKeys(turn, names);
+      }
       try {
-        return await this.store.commitTurn(threadId, turn);
+        await this.store.commitTurn(threadId, turn);
+        if (again) this._whole(threadId, mark, whole.ns);
+        return;
       } catch (e) {
         if (e?.code !== "NOT_FOUND") throw e;
       }
       // A stopped run's write that finds its thread deleted here (LangGraph
       // still writes after invoke rejects): as if it landed before the
       // delete, which took it with the rest. A live run's starts it again.
-      const mark = this._deleted.get(threadId);
       if (mark !== undefined && stopped(config)) return;
       try {
         await this.store.createSession({ id: threadId });
@@ -410,8 +426,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
         if (e?.code !== "ALREADY_EXISTS") throw e;
       }
       await this.store.commitTurn(threadId, turn);
-      // The thread is back, unless a delete since marked it anew.
-      if (this._deleted.get(threadId) === mark) this._deleted.delete(threadId);
+      // Writes alone keep the mark, for the checkpoint that follows them.
+      if (again) this._whole(threadId, mark, whole.ns);
     } catch (e) {
       const field = typeof e?.field === "string" ? e.field : "";
       // Keys are named as JS reaches them: `state["lg/c//…"]`.
@@ -432,6 +448,17 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     }
   }
 
+  /**
+   * Namespace `ns` of a thread deleted here is whole again. The root's
+   * checkpoint comes last in a step: then the thread is back, and no
+   * longer marked, unless a delete since marked it anew.
+   */
+  _whole(threadId, mark, ns) {
+    if (this._deleted.get(threadId) !== mark) return;
+    if (ns === "") this._deleted.delete(threadId);
+    else (mark.whole ??= new Set()).add(ns);
+  }
+
   /** State values by key, in calls the store takes (at most 10,000 keys each). */
   async _load(threadId, keys) {
     const values = [];
@@ -441,8 +468,12 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     return values;
   }
 
-  /** A checkpoint's tuple from its stored record, with its values and writes. */
-  async _tuple(threadId, ns, id, record) {
+  /**
+   * A checkpoint's tuple from its stored record, with its values and
+   * writes. `metadata`, when list() has read it: reading takes bytes out
+   * of the record, so a second read would find their tokens.
+   */
+  async _tuple(threadId, ns, id, record, metadata) {
     const checkpoint = await this._decode(record.checkpoint);
     const versions = Object.entries(checkpoint.channel_versions ?? {});
     const writeKeys = await this.store.listSessionStateKeys(threadId, { prefix: writesPrefix(ns, id) });
@@ -463,7 +494,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     const tuple = {
       config: { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: id } },
       checkpoint,
-      metadata: await this._metadata(record.metadata),
+      metadata: metadata ?? (await this._metadata(record.metadata)),
       pendingWrites: await this._pendingWrites(writes),
     };
     if (record.parent != null) {
@@ -637,7 +668,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
           if (filter && !Object.entries(filter).every(([k, v]) => metadata?.[k] === v)) continue;
           if (limit !== undefined && limit <= 0) return;
           if (limit !== undefined) limit -= 1;
-          yield this._tuple(thread, at, id, record);
+          yield this._tuple(thread, at, id, record, metadata);
         }
       }
     }
@@ -668,7 +699,20 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     state[key] = { checkpoint: await this._encode(prepared), metadata: await this._encode(storable ?? metadata), parent };
     if (storable) state[key].metadata.ns = 1;
     refuseInKeys([shownNamespace(ns), checkpoint.id, ...Object.entries(newVersions ?? {}).flatMap(([channel, version]) => [channel, String(version)])]);
-    await this._commit(threadId, { state }, names, config);
+    // Only where the thread is made again: the values of the channels this
+    // checkpoint did not change, which the delete took.
+    const unchanged = async () => {
+      const kept = {};
+      for (const [channel, version] of Object.entries(prepared.channel_versions ?? {})) {
+        const key = blobKey(ns, channel, version);
+        if (key in state || !Object.hasOwn(values, channel)) continue;
+        names[key] = `channel "${channel}"`;
+        refuseInKeys([channel, String(version)]);
+        kept[key] = await this._encode(values[channel], channel);
+      }
+      return kept;
+    };
+    await this._commit(threadId, { state }, names, config, { ns, unchanged });
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
