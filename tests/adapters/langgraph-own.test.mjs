@@ -676,13 +676,30 @@ for (const [name, open] of Object.entries(stores)) {
       const { held, reached: made, release } = holdFirst(store, "createSession");
       const saver = new AttacheCheckpointSaver(held);
       await saver.deleteThread("t");
-      const live = saver.put(thread(), checkpointAt(1), metadata(-1), { a: 1 }).catch((e) => e);
+      const checkpoint = checkpointAt(1);
+      const live = saver.put(thread(), checkpoint, metadata(-1), { a: 1 }).catch((e) => e);
       await made;
       await saver.deleteThread("t");
       release();
-      expect(await live).toMatchObject({ code: "NOT_FOUND" });
+      // As if it landed before that delete, which took it: no NOT_FOUND
+      // for a run MemorySaver would let go on.
+      expect((await live).configurable.checkpoint_id).toBe(checkpoint.id);
+      expect(await store.getSession("t")).toBeNull();
       await saver.put({ ...thread(), signal: AbortSignal.abort() }, checkpointAt(2), metadata(-1), { a: 2 });
       expect(await store.getSession("t")).toBeNull();
+    });
+
+    it("a live run's writes alone bring a deleted thread back: no longer marked for a stopped run", async () => {
+      const store = await open();
+      const saver = new AttacheCheckpointSaver(store);
+      const [first] = await chain(saver, 1);
+      await saver.deleteThread("t");
+      await saver.putWrites(first, [["a", "live"]], "task");
+      expect(await store.getSession("t")).not.toBeNull();
+      // Deleted elsewhere, a stopped run's first write makes it again, as for any thread.
+      await store.deleteSession("t");
+      await saver.put({ ...thread(), signal: AbortSignal.abort() }, checkpointAt(2), metadata(-1), { a: 2 });
+      expect(await store.getSession("t")).not.toBeNull();
     });
 
     it("a delete made after a live write landed, before it cleared the mark, keeps its own mark", async () => {

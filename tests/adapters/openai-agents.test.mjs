@@ -997,6 +997,37 @@ for (const [name, backend] of Object.entries(backends)) {
       expect(calls.filter((name) => name !== "loadMessages" && name !== "getSession")).toEqual([]);
     });
 
+    it("a rewrite leaves a host's results as MemorySession does, and keeps the thinking before the call", async () => {
+      const store = await backend().open();
+      const host = [
+        { role: "assistant", content: [{ type: "text", text: "first" }, { type: "thinking", thinking: "why", signature: "sig" }, { type: "tool_call", id: "call_0", name: "f", arguments: {} }] },
+        { role: "tool", content: [{ type: "tool_result", callId: "call_0", content: "r1" }, { type: "tool_result", callId: "x", content: "unanswered" }] },
+        { role: "assistant", content: [{ type: "tool_call", id: "call_0", name: "g", arguments: {} }] },
+        { role: "tool", content: [{ type: "tool_result", callId: "call_0", content: "r2" }], meta: { host: 1 } },
+      ];
+      // Same id, new arguments; a new name; a new id, which a result
+      // answered by no call had.
+      const replacements = [
+        functionCall("f", { edited: true }, { callId: "call_0" }),
+        functionCall("h", {}, { callId: "call_0" }),
+        functionCall("f", {}, { callId: "x" }),
+      ];
+      for (const [i, replacement] of replacements.entries()) {
+        const id = `host-results-${i}`;
+        await store.createSession({ id });
+        await store.appendMessages(id, host);
+        const session = new AttacheSession(store, { sessionId: id });
+        const reference = new MemorySession({ initialItems: await session.getItems() });
+        const mutation = { mutations: [{ type: "replace_function_call", callId: "call_0", replacement }] };
+        await session.applyHistoryMutations(mutation);
+        await reference.applyHistoryMutations(mutation);
+        expect(await session.getItems()).toEqual(await reference.getItems());
+        // The signed thinking before the call stays, with the text.
+        const stored = await store.loadMessages(id);
+        expect(stored[0].content).toEqual(host[0].content.slice(0, 2));
+      }
+    });
+
     it("history mutations that cannot be stored are a UserError or the store's error, and change nothing", async () => {
       const store = await backend().open();
       const session = new AttacheSession(store, { sessionId: "bad-rewrite" });
@@ -1160,7 +1191,7 @@ for (const [name, backend] of Object.entries(backends)) {
       await added;
     });
 
-    it("calls before a generated session id is made keep their place", async () => {
+    it("calls before a generated session id is made keep their place, on that object and another", async () => {
       const store = await backend().open();
       const session = new AttacheSession(store);
       const made = session.getSessionId();
@@ -1168,6 +1199,10 @@ for (const [name, backend] of Object.entries(backends)) {
       await made;
       expect(await session.getItems()).toEqual(items.slice(0, 1));
       await added;
+      const other = new AttacheSession(store, { sessionId: await session.getSessionId() });
+      const more = session.addItems(items.slice(1, 2));
+      expect(await other.getItems()).toEqual(items.slice(0, 2));
+      await more;
     });
 
     it("a new object's first call keeps its place among another object's calls on that session", async () => {

@@ -283,6 +283,9 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     // Threads deleted here, each to its delete's own mark: a stopped run's
     // late writes must not bring one back (see _commit).
     this._deleted = new Map();
+    // Threads deleted here whose live run's next checkpoints store every
+    // channel's value, each to the namespaces stored whole since (see _commit).
+    this._partial = new Map();
   }
 
   /** The serializer's output, as JSON where it is JSON, named by `name` (a channel's). */
@@ -397,37 +400,50 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
   async _commit(threadId, turn, names, config, whole) {
     checkKeys(turn, names);
     const mark = this._deleted.get(threadId);
+    const partial = this._partial.get(threadId);
     try {
       // A live run's first checkpoint in a namespace since this saver
       // deleted its thread holds every channel's value (`whole`): the
       // delete took those it did not change, which MemorySaver keeps in the
       // checkpoint. The run's writes may have made the thread again before
       // it. (A new thread's first checkpoint stores only what it changed.)
-      const again = whole !== undefined && mark !== undefined && !stopped(config) && !mark.whole?.has(whole.ns);
+      const again = whole !== undefined && partial !== undefined && !stopped(config) && !partial.has(whole.ns);
       if (again) {
         turn = { ...turn, state: { ...(await whole.unchanged()), ...turn.state } };
         checkKeys(turn, names);
       }
-      try {
-        await this.store.commitTurn(threadId, turn);
-        if (again) this._whole(threadId, mark, whole.ns);
-        return;
-      } catch (e) {
-        if (e?.code !== "NOT_FOUND") throw e;
+      let made = false;
+      for (let attempt = 0; ; attempt++) {
+        if (attempt > 0) {
+          try {
+            await this.store.createSession({ id: threadId });
+          } catch (e) {
+            // Another put created it first.
+            if (e?.code !== "ALREADY_EXISTS") throw e;
+          }
+          made = true;
+        }
+        try {
+          await this.store.commitTurn(threadId, turn);
+          break;
+        } catch (e) {
+          // Deleted each time it was made again (elsewhere): the store's error.
+          if (e?.code !== "NOT_FOUND" || attempt >= 3) throw e;
+        }
+        // A stopped run's write that finds its thread deleted here
+        // (LangGraph still writes after invoke rejects): as if it landed
+        // before the delete, which took it with the rest. So is one whose
+        // thread a delete here took again as it was made. A live run's
+        // write makes it again.
+        if ((mark !== undefined && stopped(config)) || (made && this._deleted.get(threadId) !== mark)) return;
       }
-      // A stopped run's write that finds its thread deleted here (LangGraph
-      // still writes after invoke rejects): as if it landed before the
-      // delete, which took it with the rest. A live run's starts it again.
-      if (mark !== undefined && stopped(config)) return;
-      try {
-        await this.store.createSession({ id: threadId });
-      } catch (e) {
-        // Another put created it first.
-        if (e?.code !== "ALREADY_EXISTS") throw e;
+      // Back, it is no longer marked, unless a delete since marked it anew.
+      if (made && this._deleted.get(threadId) === mark) this._deleted.delete(threadId);
+      if (again && this._partial.get(threadId) === partial) {
+        // The root's checkpoint comes last in a step: then it is whole.
+        if (whole.ns === "") this._partial.delete(threadId);
+        else partial.add(whole.ns);
       }
-      await this.store.commitTurn(threadId, turn);
-      // Writes alone keep the mark, for the checkpoint that follows them.
-      if (again) this._whole(threadId, mark, whole.ns);
     } catch (e) {
       const field = typeof e?.field === "string" ? e.field : "";
       // Keys are named as JS reaches them: `state["lg/c//…"]`.
@@ -446,17 +462,6 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       }
       throw e;
     }
-  }
-
-  /**
-   * Namespace `ns` of a thread deleted here is whole again. The root's
-   * checkpoint comes last in a step: then the thread is back, and no
-   * longer marked, unless a delete since marked it anew.
-   */
-  _whole(threadId, mark, ns) {
-    if (this._deleted.get(threadId) !== mark) return;
-    if (ns === "") this._deleted.delete(threadId);
-    else (mark.whole ??= new Set()).add(ns);
   }
 
   /** State values by key, in calls the store takes (at most 10,000 keys each). */
@@ -756,9 +761,11 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       // Newest last; the oldest past DELETES_KEPT is forgotten: a stopped
       // run writes late by moments, and a saver that deletes a thread per
       // conversation would otherwise keep every id it ever deleted.
-      this._deleted.delete(threadId);
-      this._deleted.set(threadId, {});
-      if (this._deleted.size > DELETES_KEPT) this._deleted.delete(this._deleted.keys().next().value);
+      for (const [map, mark] of [[this._deleted, {}], [this._partial, new Set()]]) {
+        map.delete(threadId);
+        map.set(threadId, mark);
+        if (map.size > DELETES_KEPT) map.delete(map.keys().next().value);
+      }
     }
     await this.store.deleteSession(threadId);
   }

@@ -9,7 +9,7 @@
 // clearSession deletes ids; past OPS_KEPT, the oldest go.
 import { UserError, protocol } from "@openai/agents-core";
 import { redactCredentials } from "./attache.js";
-import { credentialKind, depthOf, eachString, parseJson, shownText, stringifyJson, uriComponent, wellFormedJson } from "./json-text.js";
+import { credentialKind, depthOf, eachString, parseJson, randomFraction, shownText, stringifyJson, uriComponent, wellFormedJson } from "./json-text.js";
 
 /**
  * The operation id's key. A credential in the id names none: URI-encoded
@@ -425,13 +425,14 @@ function outputOfResult(content) {
  */
 function toItems(message, names) {
   const item = storedItem(message);
-  if (item) return [{ item, part: 0 }];
+  if (item) return [{ item, part: 0, own: 0 }];
   const entries = [];
   let content = null;
   // Where the next item starts: at thinking before it, which goes with it.
   let start = null;
   const add = (item, at, orphan = false) => {
-    entries.push({ item, part: start ?? at, orphan });
+    // `own`: its own part, after any thinking that goes with it.
+    entries.push({ item, part: start ?? at, own: at, orphan });
     start = null;
     return item;
   };
@@ -727,6 +728,57 @@ function replacedCall(entries, { callId, replacement }) {
   });
 }
 
+/**
+ * The messages from the first that changes on (`from`), for items
+ * `entries` (of `history`) to become `next`; undefined if none does. A message keeps its
+ * parts before its first changed item (thinking just before it too) and
+ * is that item's and the later ones' messages from there. Any other stays
+ * as stored (a host's keeps its thinking and meta), unless what it gives
+ * then differs from its items before: a host's tool result named by a
+ * call that changed, or answering one it did not before.
+ */
+function rewritten(history, entries, next) {
+  // A match is replaced by a new entry, so a change is an entry no longer in `next`.
+  const remaining = new Set(next);
+  const cut = new Map();
+  for (const { at, own } of entries.filter((entry) => !remaining.has(entry))) cut.set(at, Math.min(cut.get(at) ?? own, own));
+  if (cut.size === 0) return undefined;
+  const from = Math.min(...cut.keys());
+  // Entries by the message they come from (Map.groupBy is not in Node 20).
+  const byMessage = (list) => {
+    const map = new Map();
+    for (const entry of list) {
+      if (map.has(entry.at)) map.get(entry.at).push(entry);
+      else map.set(entry.at, [entry]);
+    }
+    return map;
+  };
+  const wanted = byMessage(next);
+  const itemsAt = (map, at) => (map.get(at) ?? []).map(({ item }) => item);
+  const shown = history.slice(0, from);
+  // For each message of `shown` kept as stored, its index in `history`.
+  const origins = [];
+  for (let at = from; at < history.length; at++) {
+    const part = cut.get(at);
+    if (part === undefined) {
+      origins[shown.length] = at;
+      shown.push(history[at]);
+    } else {
+      const after = (wanted.get(at) ?? []).filter((entry) => entry.own >= part);
+      shown.push(...keptOf(history, at, part), ...messagesOf(after.map(({ item }) => item)));
+    }
+  }
+  // What the kept messages give once the changed ones are in.
+  const given = byMessage(itemsOf(shown, from));
+  const messages = shown.slice(from).flatMap((message, i) => {
+    const at = origins[from + i];
+    if (at === undefined) return [message];
+    const want = itemsAt(wanted, at);
+    return canonical(itemsAt(given, from + i)) === canonical(want) ? [message] : messagesOf(want);
+  });
+  return { from, messages };
+}
+
 /** A transaction's arguments, checked and snapshotted as MemorySession's are. */
 function checkedTransaction(args) {
   let operationId;
@@ -812,11 +864,20 @@ async function exclusive(sessionId, work) {
   return run;
 }
 
+/** A new session's id, as the stores make one: a UUID where the context is secure. */
+function newSessionId() {
+  try {
+    const id = globalThis.crypto?.randomUUID?.();
+    if (typeof id === "string" && id !== "") return id;
+  } catch {}
+  return `${Date.now().toString(16)}-${Math.floor(randomFraction() * 2 ** 52).toString(16)}`;
+}
+
 export class AttacheSession {
   #store;
   #sessionId;
-  // The id given, whatever getSessionId later sets: calls queue by it at once.
-  #given;
+  // Whether this object made its id (none was given): no lookup first.
+  #made = false;
   #ready;
   #applies = 0;
   // The ids this instance applied lately, never pruned: the runner repeats
@@ -851,7 +912,12 @@ export class AttacheSession {
     }
     this.#store = store;
     this.#sessionId = sessionIdOf(options);
-    this.#given = this.#sessionId;
+    // Made here when none is given, as MemorySession makes its own: every
+    // call then queues under it at the call, in call order, on any object.
+    if (this.#sessionId === undefined) {
+      this.#sessionId = newSessionId();
+      this.#made = true;
+    }
   }
 
   /** The session, created on first use (under `sessionId` if given). Async,
@@ -860,10 +926,11 @@ export class AttacheSession {
     if (this.#ready) return this.#ready;
     const ready = (async () => {
       const id = this.#sessionId;
-      if (id !== undefined && (await this.#store.getSession(id))) return id;
+      // A made id is new: created, or taken already by this object's own
+      // earlier creation (a session deleted since comes back under it).
+      if (!this.#made && (await this.#store.getSession(id))) return id;
       try {
-        // Kept, so a session deleted later comes back under the same id.
-        return (this.#sessionId = (await this.#store.createSession(id === undefined ? {} : { id })).id);
+        return (await this.#store.createSession({ id })).id;
       } catch (e) {
         if (e?.code === "ALREADY_EXISTS") return id;
         throw e;
@@ -909,15 +976,14 @@ export class AttacheSession {
   }
 
   /**
-   * `work(id)` under the session's lock. An id given to the constructor
-   * takes its place in the queue at the call, so a new object's first
-   * call is not overtaken by another object's later one on that session.
+   * `work(id)` under the session's lock, queued at the call, so a new
+   * object's first call is not overtaken by another object's later one
+   * on that session.
    */
   async #locked(work) {
-    // Another value is refused by the store, as getSessionId finds. A
-    // generated id is looked up first: calls before it was made wait there.
-    const given = this.#given;
-    const queued = typeof given === "string" ? given : await this.getSessionId();
+    // An id not a string is the store's to refuse, as getSessionId finds.
+    const id = this.#sessionId;
+    const queued = typeof id === "string" ? id : await this.getSessionId();
     return exclusive(queued, async () => work(await this.getSessionId()));
   }
 
@@ -1024,22 +1090,9 @@ export class AttacheSession {
         const entries = itemsOf(history);
         let next = entries;
         for (const mutation of mutations) if (mutation?.type === "replace_function_call") next = replacedCall(next, mutation);
-        // Where each message's items start to change: a match is replaced
-        // by a new entry, so it is one no longer in `next`.
-        const remaining = new Set(next);
-        const changed = new Map();
-        for (const { at, part } of entries.filter((entry) => !remaining.has(entry))) changed.set(at, Math.min(changed.get(at) ?? part, part));
-        if (changed.size === 0) return;
-        // A message with no item changed stays as stored (a host's keeps
-        // its thinking and meta); one with a change, from that item on, is
-        // its items' messages.
-        const from = Math.min(...changed.keys());
-        const messages = history.slice(from).flatMap((message, i) => {
-          const at = from + i;
-          const part = changed.get(at);
-          if (part === undefined) return [message];
-          return [...keptOf(history, at, part), ...messagesOf(next.filter((entry) => entry.at === at && entry.part >= part).map(({ item }) => item))];
-        });
+        const rewrite = rewritten(history, entries, next);
+        if (rewrite === undefined) return;
+        const { from, messages } = rewrite;
         try {
           await this.#store.replaceMessages(id, { from, messages, expectedCount: history.length });
           return;
