@@ -399,7 +399,6 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
    */
   async _commit(threadId, turn, names, config, whole) {
     checkKeys(turn, names);
-    const mark = this._deleted.get(threadId);
     const partial = this._partial.get(threadId);
     try {
       // A live run's first checkpoint in a namespace since this saver
@@ -412,6 +411,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
         turn = { ...turn, state: { ...(await whole.unchanged()), ...turn.state } };
         checkKeys(turn, names);
       }
+      // Read with no await before the first commit: a delete here after it comes after this write.
+      const mark = this._deleted.get(threadId);
       let made = false;
       for (let attempt = 0; ; attempt++) {
         if (attempt > 0) {
