@@ -1022,10 +1022,22 @@ for (const [name, backend] of Object.entries(backends)) {
         await session.applyHistoryMutations(mutation);
         await reference.applyHistoryMutations(mutation);
         expect(await session.getItems()).toEqual(await reference.getItems());
-        // The signed thinking before the call stays, with the text.
+        // The signed thinking before the call stays, with the text before it
+        // and with the call it came before.
         const stored = await store.loadMessages(id);
-        expect(stored[0].content).toEqual(host[0].content.slice(0, 2));
+        expect(stored[0].content).toEqual(host[0].content.slice(0, 1));
+        expect(stored[1].content.slice(0, 1)).toEqual(host[0].content.slice(1, 2));
       }
+      // Thinking alone before the call (Claude's shape) gives no item of its own.
+      await store.createSession({ id: "thinking-first" });
+      await store.appendMessages("thinking-first", [{ role: "assistant", content: host[0].content.slice(1) }]);
+      const session = new AttacheSession(store, { sessionId: "thinking-first" });
+      const reference = new MemorySession({ initialItems: await session.getItems() });
+      const mutation = { mutations: [{ type: "replace_function_call", callId: "call_0", replacement: replacements[0] }] };
+      await session.applyHistoryMutations(mutation);
+      await reference.applyHistoryMutations(mutation);
+      expect(await session.getItems()).toEqual(await reference.getItems());
+      expect((await store.loadMessages("thinking-first"))[0].content[0]).toEqual(host[0].content[1]);
     });
 
     it("history mutations that cannot be stored are a UserError or the store's error, and change nothing", async () => {

@@ -740,8 +740,9 @@ function replacedCall(entries, { callId, replacement }) {
 function rewritten(history, entries, next) {
   // A match is replaced by a new entry, so a change is an entry no longer in `next`.
   const remaining = new Set(next);
+  // Per message, its first changed entry.
   const cut = new Map();
-  for (const { at, own } of entries.filter((entry) => !remaining.has(entry))) cut.set(at, Math.min(cut.get(at) ?? own, own));
+  for (const entry of entries.filter((entry) => !remaining.has(entry))) if (!(cut.get(entry.at)?.own <= entry.own)) cut.set(entry.at, entry);
   if (cut.size === 0) return undefined;
   const from = Math.min(...cut.keys());
   // Entries by the message they come from (Map.groupBy is not in Node 20).
@@ -759,14 +760,18 @@ function rewritten(history, entries, next) {
   // For each message of `shown` kept as stored, its index in `history`.
   const origins = [];
   for (let at = from; at < history.length; at++) {
-    const part = cut.get(at);
-    if (part === undefined) {
+    const first = cut.get(at);
+    if (first === undefined) {
       origins[shown.length] = at;
       shown.push(history[at]);
-    } else {
-      const after = (wanted.get(at) ?? []).filter((entry) => entry.own >= part);
-      shown.push(...keptOf(history, at, part), ...messagesOf(after.map(({ item }) => item)));
+      continue;
     }
+    const after = messagesOf((wanted.get(at) ?? []).filter((entry) => entry.own >= first.own).map(({ item }) => item));
+    // Thinking just before the call goes with the call's message, where
+    // it gives no item of its own.
+    const thinking = partsOf(history[at].content).slice(first.part, first.own);
+    if (thinking.length > 0 && after[0]?.role === "assistant") after[0] = { ...after[0], content: [...thinking, ...partsOf(after[0].content)] };
+    shown.push(...keptOf(history, at, first.part), ...after);
   }
   // What the kept messages give once the changed ones are in.
   const given = byMessage(itemsOf(shown, from));
@@ -870,7 +875,16 @@ function newSessionId() {
     const id = globalThis.crypto?.randomUUID?.();
     if (typeof id === "string" && id !== "") return id;
   } catch {}
-  return `${Date.now().toString(16)}-${Math.floor(randomFraction() * 2 ** 52).toString(16)}`;
+  // 64 random bits: a clash would be taken for this object's own session.
+  const draw = () => {
+    try {
+      return randomFraction();
+    } catch {
+      return Math.random();
+    }
+  };
+  const hex = () => Math.floor(draw() * 2 ** 32).toString(16).padStart(8, "0");
+  return `${Date.now().toString(16)}-${hex()}${hex()}`;
 }
 
 export class AttacheSession {
