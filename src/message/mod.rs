@@ -373,35 +373,48 @@ pub const NOT_MESSAGE: &str = "must be a message: {role, content}";
 pub(crate) const NOT_IMAGE: &str = "must be of an image type, image/…";
 
 const NOT_FETCHABLE: &str =
-    "must be a URL the provider can fetch: http:, https: or data: (gs: and s3: through the AI SDK)";
+    "must be a URL the provider can fetch: http:, https: or base64 data: (gs: and s3: through the AI SDK)";
 
-/// Whether a provider can fetch or read a URL: `http:`, `https:` or
-/// `data:`, and more; through the AI SDK (`cloud`) also Vertex's `gs:` and
-/// Bedrock's `s3:`. Not one only this browser reads (`blob:`, `file:`, an
+/// Whether a provider can fetch a URL that is no `data:` one (see
+/// `is_base64`): `http:` or `https:`, and more; through the AI SDK
+/// (`cloud`) also Vertex's `gs:` and Bedrock's `s3:`. Not one only this browser reads (`blob:`, `file:`, an
 /// extension's), nor a path that looks like a scheme (`C:\a.png`,
-/// `localhost:8080/a.png`): each later turn would be a 400. Asked of what
+/// `localhost:8080/a.png`), nor one with no host or with a space, which
+/// the AI SDK fails to parse: each later turn would be a 400. Asked of what
 /// a converter reads and of what a provider's format sends, not of the
 /// neutral form: a history stored before must still count, compact and
 /// import, and a host's own backend may resolve a relative URL.
 fn fetchable(url: &str, cloud: bool) -> bool {
     let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
-    ["http", "https", "data", "gs", "s3"]
+    ["http", "https", "gs", "s3"]
         .iter()
-        .take(if cloud { 5 } else { 3 })
+        .take(if cloud { 4 } else { 2 })
         .any(|sent| scheme.eq_ignore_ascii_case(sent))
-        && url.len() > scheme.len() + 1
+        && crate::text::tail(url, scheme.len() + 1)
+            .strip_prefix("//")
+            .is_some_and(|host| !host.is_empty())
+        && url.bytes().all(|b| b > b' ')
 }
 
 const NOT_BASE64: &str = "must be base64 image data (a data: URL goes in url)";
 
-/// Of the base64 alphabets, and some data: a whole `data:` URL put in
-/// `data` (a common slip), or `=` alone, is a 400 on every later turn.
-/// Line breaks pass: no provider is known to refuse them. 4n + 1 digits
-/// strict decoders (`atob`, Python's) refuse.
+/// Of the base64 alphabets, with some data, and padded as `atob` takes
+/// it: a whole `data:` URL put in `data` (a common slip), `=` alone or
+/// within, is a 400 on every later turn (the AI SDK throws). Line breaks
+/// pass: no provider is known to refuse them. 4n + 1 digits, or padding
+/// that does not end a group of 4, strict decoders refuse.
 fn is_base64(data: &str) -> bool {
-    let letter = |b: u8| b.is_ascii_alphanumeric() || b"+/=-_\r\n".contains(&b);
-    let digits = data.bytes().filter(|b| !b"=\r\n".contains(b)).count();
-    digits % 4 != 1 && digits > 0 && data.bytes().all(letter)
+    let (mut digits, mut pads) = (0usize, 0usize);
+    for b in data.bytes() {
+        match b {
+            b'\r' | b'\n' => {}
+            b'=' => pads += 1,
+            // A digit after padding is padding within.
+            _ if pads == 0 && (b.is_ascii_alphanumeric() || b"+/-_".contains(&b)) => digits += 1,
+            _ => return false,
+        }
+    }
+    digits % 4 != 1 && digits > 0 && pads < 3 && (pads == 0 || (digits + pads) % 4 == 0)
 }
 
 /// An image a provider's format sends: a URL it can fetch (the AI SDK
@@ -434,7 +447,11 @@ pub(crate) fn base64_in<'a>(at: &Fields, field: &str, data: &'a str) -> Result<&
 /// The AI SDK converter's image URL as a part, checked as `image_checked`
 /// does.
 pub(crate) fn image_in(at: &Fields, field: &str, url: &str) -> Result<Part, Error> {
-    if !fetchable(url, true) {
+    let sent = match data_url(url) {
+        Some(data) => data.base64 && is_base64(data.data),
+        None => fetchable(url, true),
+    };
+    if !sent {
         return Err(at.wrong(field, NOT_FETCHABLE));
     }
     let image = image_from_url(url);

@@ -1654,7 +1654,20 @@ fn the_converters_take_in_no_image_part_of_another_type() {
     assert!(to_anthropic(&lines, None, None).is_ok());
     // Padding or line breaks alone, or 4n + 1 digits, decode to no image:
     // a 400 each turn too, so refused coming in as well.
-    for data in ["=", "====", "\n", "\r\n\r\n", "iVBORw0KG"] {
+    // So does padding `atob` refuses: within, or not ending a group of 4.
+    for data in [
+        "=",
+        "====",
+        "\n",
+        "\r\n\r\n",
+        "iVBORw0KG",
+        "AA==AA==",
+        "AAAA=",
+        "AA=",
+        "A=AA",
+        "====AAAA",
+        "AA===",
+    ] {
         let part = json!({"role": "user", "content": [{"type": "image", "data": data, "mediaType": "image/png"}]});
         let stored = sourced(&[Message::from_value(&part, At::Name("m")).unwrap()]);
         assert_eq!(refused(to_openai(&stored, None, false)).1, at, "{data:?}");
@@ -1807,6 +1820,14 @@ fn an_image_url_no_provider_can_fetch_is_refused_by_the_converters() {
         "s3:",
         "javascript:alert(1)",
         "ftp://x.test/a.png",
+        // Not base64: the AI SDK reads what follows the comma as base64.
+        "data:image/svg+xml,%3Csvg%3E",
+        "data:image/png,AAAA",
+        "data:image/png;base64,AA==AA==",
+        // No host, or a space: the AI SDK's URL parser throws.
+        "http://",
+        "https:/a.png",
+        "https://exa mple.com/a.png",
     ];
     let fetched = [
         "https://x.test/a.png",
