@@ -1038,6 +1038,36 @@ for (const [name, backend] of Object.entries(backends)) {
       await reference.applyHistoryMutations(mutation);
       expect(await session.getItems()).toEqual(await reference.getItems());
       expect((await store.loadMessages("thinking-first"))[0].content[0]).toEqual(host[0].content[1]);
+      // Again: the thinking stays with the call.
+      await session.applyHistoryMutations({ mutations: [{ type: "replace_function_call", callId: "call_0", replacement: replacements[1] }] });
+      expect((await store.loadMessages("thinking-first"))[0].content[0]).toEqual(host[0].content[1]);
+    });
+
+    it("a rewrite keeps each thinking part, and a call replaced by itself keeps its message as stored", async () => {
+      const store = await backend().open();
+      const { store: watched, calls } = counted(store);
+      const signed = (text) => ({ type: "thinking", thinking: text, signature: `sig-${text}` });
+      const host = [
+        { role: "assistant", content: [{ type: "tool_call", id: "a", name: "f", arguments: {} }] },
+        // A duplicate call, dropped, between thinking parts; one before later text.
+        { role: "assistant", content: [{ type: "text", text: "x" }, signed("1"), { type: "tool_call", id: "a", name: "f", arguments: {} }, signed("2"), { type: "tool_call", id: "b", name: "g", arguments: {} }, signed("3"), { type: "text", text: "y" }], meta: { model: "m" } },
+      ];
+      await store.createSession({ id: "thinking" });
+      await store.appendMessages("thinking", host);
+      const session = new AttacheSession(watched, { sessionId: "thinking" });
+      const reference = new MemorySession({ initialItems: await session.getItems() });
+      // The call as getItems gives it: nothing changes, nothing is written.
+      const same = (await session.getItems())[0];
+      calls.length = 0;
+      await session.applyHistoryMutations({ mutations: [{ type: "replace_function_call", callId: "b", replacement: (await session.getItems()).find((item) => item.callId === "b") }] });
+      expect(calls.filter((name) => name !== "loadMessages")).toEqual([]);
+      expect(await store.loadMessages("thinking")).toEqual(host);
+      const mutation = { mutations: [{ type: "replace_function_call", callId: "a", replacement: { ...same, arguments: "{\"n\":1}" } }] };
+      await session.applyHistoryMutations(mutation);
+      await reference.applyHistoryMutations(mutation);
+      expect(await session.getItems()).toEqual(await reference.getItems());
+      const thinking = (await store.loadMessages("thinking")).flatMap((message) => (Array.isArray(message.content) ? message.content : [])).filter((part) => part.type === "thinking");
+      expect(thinking).toEqual([signed("1"), signed("2"), signed("3")]);
     });
 
     it("history mutations that cannot be stored are a UserError or the store's error, and change nothing", async () => {

@@ -724,15 +724,16 @@ function replacedCall(entries, { callId, replacement }) {
     if (entry.item?.type !== "function_call" || entry.item.callId !== callId) return [entry];
     if (replaced) return [];
     replaced = true;
-    return [{ ...entry, item: replacement }];
+    // The same call again changes nothing: its message stays as stored.
+    return [canonical(entry.item) === canonical(replacement) ? entry : { ...entry, item: replacement }];
   });
 }
 
 /**
  * The messages from the first that changes on (`from`), for items
- * `entries` (of `history`) to become `next`; undefined if none does. A message keeps its
- * parts before its first changed item (thinking just before it too) and
- * is that item's and the later ones' messages from there. Any other stays
+ * `entries` (of `history`) to become `next`; undefined if none does. A
+ * message with a changed item keeps its parts before it and its thinking,
+ * and is that item's and the later ones' messages from there. Any other stays
  * as stored (a host's keeps its thinking and meta), unless what it gives
  * then differs from its items before: a host's tool result named by a
  * call that changed, or answering one it did not before.
@@ -767,11 +768,15 @@ function rewritten(history, entries, next) {
       continue;
     }
     const after = messagesOf((wanted.get(at) ?? []).filter((entry) => entry.own >= first.own).map(({ item }) => item));
-    // Thinking just before the call goes with the call's message, where
-    // it gives no item of its own.
-    const thinking = partsOf(history[at].content).slice(first.part, first.own);
-    if (thinking.length > 0 && after[0]?.role === "assistant") after[0] = { ...after[0], content: [...thinking, ...partsOf(after[0].content)] };
-    shown.push(...keptOf(history, at, first.part), ...after);
+    const kept = keptOf(history, at, first.part);
+    // Thinking where the message is rebuilt gives no item: it goes, in
+    // its order, before the first assistant message rebuilt, or else after
+    // the parts kept (a duplicate call dropped after it).
+    const thinking = partsOf(history[at].content).slice(first.part).filter((part) => part.type === "thinking");
+    const to = after.findIndex((message) => message.role === "assistant");
+    if (thinking.length > 0 && to >= 0) after[to] = { ...after[to], content: [...thinking, ...partsOf(after[to].content)] };
+    else if (thinking.length > 0 && kept.length > 0) kept[0] = { ...kept[0], content: [...partsOf(kept[0].content), ...thinking] };
+    shown.push(...kept, ...after);
   }
   // What the kept messages give once the changed ones are in.
   const given = byMessage(itemsOf(shown, from));
