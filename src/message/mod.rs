@@ -376,14 +376,15 @@ const NOT_FETCHABLE: &str =
     "must be a URL the provider can fetch: http:, https: or base64 data: (gs: and s3: through the AI SDK)";
 
 /// Whether a provider can fetch a URL that is no `data:` one (see
-/// `is_base64`): `http:` or `https:`, and more; through the AI SDK
-/// (`cloud`) also Vertex's `gs:` and Bedrock's `s3:`. Not one only this browser reads (`blob:`, `file:`, an
-/// extension's), nor a path that looks like a scheme (`C:\a.png`,
-/// `localhost:8080/a.png`), nor one with no host or with a space, which
-/// the AI SDK fails to parse: each later turn would be a 400. Asked of what
-/// a converter reads and of what a provider's format sends, not of the
-/// neutral form: a history stored before must still count, compact and
-/// import, and a host's own backend may resolve a relative URL.
+/// `is_base64`): `http:` or `https:`, then `//` and a host; through the
+/// AI SDK (`cloud`) also Vertex's `gs:` and Bedrock's `s3:`. Not one only
+/// this browser reads (`blob:`, `file:`, an extension's), nor a path that
+/// looks like a scheme (`C:\a.png`, `localhost:8080/a.png`), nor one with
+/// a space, which the AI SDK fails to parse: each later turn would be a
+/// 400. Asked of what a converter reads and of what a provider's format
+/// sends, not of the neutral form: a history stored before must still
+/// count, compact and import, and a host's backend may resolve a relative
+/// URL.
 fn fetchable(url: &str, cloud: bool) -> bool {
     let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
     ["http", "https", "gs", "s3"]

@@ -1066,8 +1066,19 @@ for (const [name, backend] of Object.entries(backends)) {
       await session.applyHistoryMutations(mutation);
       await reference.applyHistoryMutations(mutation);
       expect(await session.getItems()).toEqual(await reference.getItems());
-      const thinking = (await store.loadMessages("thinking")).flatMap((message) => (Array.isArray(message.content) ? message.content : [])).filter((part) => part.type === "thinking");
-      expect(thinking).toEqual([signed("1"), signed("2"), signed("3")]);
+      const thinkingOf = async (id) => (await store.loadMessages(id)).flatMap((message) => (Array.isArray(message.content) ? message.content : [])).filter((part) => part.type === "thinking");
+      expect(await thinkingOf("thinking")).toEqual([signed("1"), signed("2"), signed("3")]);
+      // A message of thinking and a duplicate call goes whole: its thinking
+      // goes to an assistant message after it, or else before it.
+      for (const [id, tail] of [["dropped-whole", []], ["dropped-before-text", [{ role: "assistant", content: [{ type: "text", text: "z" }] }]]]) {
+        await store.createSession({ id });
+        await store.appendMessages(id, [host[0], { role: "assistant", content: [signed("4"), host[0].content[0]] }, ...tail]);
+        const dropping = new AttacheSession(store, { sessionId: id });
+        const memory = new MemorySession({ initialItems: await dropping.getItems() });
+        for (const s of [dropping, memory]) await s.applyHistoryMutations(mutation);
+        expect(await dropping.getItems()).toEqual(await memory.getItems());
+        expect(await thinkingOf(id)).toEqual([signed("4")]);
+      }
     });
 
     it("history mutations that cannot be stored are a UserError or the store's error, and change nothing", async () => {

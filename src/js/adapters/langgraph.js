@@ -411,7 +411,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
         turn = { ...turn, state: { ...(await whole.unchanged()), ...turn.state } };
         checkKeys(turn, names);
       }
-      // Read with no await before the first commit: a delete here after it comes after this write.
+      // Read with no await before the first commit: a delete here after
+      // it comes after this write.
       const mark = this._deleted.get(threadId);
       let made = false;
       for (let attempt = 0; ; attempt++) {
@@ -705,8 +706,8 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     state[key] = { checkpoint: await this._encode(prepared), metadata: await this._encode(storable ?? metadata), parent };
     if (storable) state[key].metadata.ns = 1;
     refuseInKeys([shownNamespace(ns), checkpoint.id, ...Object.entries(newVersions ?? {}).flatMap(([channel, version]) => [channel, String(version)])]);
-    // Only where the thread is made again: the values of the channels this
-    // checkpoint did not change, which the delete took.
+    // Read only for a live run's first checkpoint after a delete here: the
+    // values of the channels it did not change, which the delete took.
     const unchanged = async () => {
       const kept = {};
       for (const [channel, version] of Object.entries(prepared.channel_versions ?? {})) {

@@ -760,11 +760,15 @@ function rewritten(history, entries, next) {
   const shown = history.slice(0, from);
   // For each message of `shown` kept as stored, its index in `history`.
   const origins = [];
+  // Thinking whose message went whole (a duplicate call dropped), for the next assistant message.
+  let pending = [];
+  const withThinking = (message, thinking) => ({ ...message, content: [...thinking, ...partsOf(message.content)] });
   for (let at = from; at < history.length; at++) {
     const first = cut.get(at);
     if (first === undefined) {
       origins[shown.length] = at;
-      shown.push(history[at]);
+      // It gives no item: the message gives what it gave.
+      shown.push(pending.length > 0 && history[at].role === "assistant" ? withThinking(history[at], pending.splice(0)) : history[at]);
       continue;
     }
     const after = messagesOf((wanted.get(at) ?? []).filter((entry) => entry.own >= first.own).map(({ item }) => item));
@@ -772,12 +776,16 @@ function rewritten(history, entries, next) {
     // Thinking where the message is rebuilt gives no item: it goes, in
     // its order, before the first assistant message rebuilt, or else after
     // the parts kept (a duplicate call dropped after it).
-    const thinking = partsOf(history[at].content).slice(first.part).filter((part) => part.type === "thinking");
+    const thinking = [...pending.splice(0), ...partsOf(history[at].content).slice(first.part).filter((part) => part.type === "thinking")];
     const to = after.findIndex((message) => message.role === "assistant");
-    if (thinking.length > 0 && to >= 0) after[to] = { ...after[to], content: [...thinking, ...partsOf(after[to].content)] };
+    if (thinking.length > 0 && to >= 0) after[to] = withThinking(after[to], thinking);
     else if (thinking.length > 0 && kept.length > 0) kept[0] = { ...kept[0], content: [...partsOf(kept[0].content), ...thinking] };
+    else pending = thinking;
     shown.push(...kept, ...after);
   }
+  // None after: before the last assistant message from `from` on, if any.
+  const last = shown.findLastIndex((message, i) => i >= from && message.role === "assistant");
+  if (pending.length > 0 && last >= 0) shown[last] = withThinking(shown[last], pending);
   // What the kept messages give once the changed ones are in.
   const given = byMessage(itemsOf(shown, from));
   const messages = shown.slice(from).flatMap((message, i) => {
@@ -939,7 +947,7 @@ export class AttacheSession {
     }
   }
 
-  /** The session, created on first use (under `sessionId` if given). Async,
+  /** The session, created on first use (under `sessionId`, or an id made at construction). Async,
    * so a call on another `this` rejects rather than throws. */
   async getSessionId() {
     if (this.#ready) return this.#ready;
