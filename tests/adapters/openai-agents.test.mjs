@@ -1069,15 +1069,23 @@ for (const [name, backend] of Object.entries(backends)) {
       const thinkingOf = async (id) => (await store.loadMessages(id)).flatMap((message) => (Array.isArray(message.content) ? message.content : [])).filter((part) => part.type === "thinking");
       expect(await thinkingOf("thinking")).toEqual([signed("1"), signed("2"), signed("3")]);
       // A message of thinking and a duplicate call goes whole: its thinking
-      // goes to an assistant message after it, or else before it.
-      for (const [id, tail] of [["dropped-whole", []], ["dropped-before-text", [{ role: "assistant", content: [{ type: "text", text: "z" }] }]]]) {
+      // goes to an assistant message after it, or else, in order, after the
+      // leading thinking of the one before (unchanged itself, say).
+      const call = (args) => ({ type: "tool_call", id: "a", name: "f", arguments: args });
+      const cases = [
+        ["dropped-whole", [{ role: "assistant", content: [call({})] }], [signed("4")]],
+        ["dropped-before-text", [{ role: "assistant", content: [call({})] }], [signed("4")], [{ role: "assistant", content: [{ type: "text", text: "z" }] }]],
+        ["dropped-in-order", [{ role: "assistant", content: [signed("3"), call({})] }], [signed("3"), signed("4")]],
+        ["dropped-after-same", [{ role: "assistant", content: [call({ n: 1 })] }], [signed("4")]],
+      ];
+      for (const [id, head, expected, tail = []] of cases) {
         await store.createSession({ id });
-        await store.appendMessages(id, [host[0], { role: "assistant", content: [signed("4"), host[0].content[0]] }, ...tail]);
+        await store.appendMessages(id, [...head, { role: "assistant", content: [signed("4"), call({})] }, ...tail]);
         const dropping = new AttacheSession(store, { sessionId: id });
         const memory = new MemorySession({ initialItems: await dropping.getItems() });
         for (const s of [dropping, memory]) await s.applyHistoryMutations(mutation);
         expect(await dropping.getItems()).toEqual(await memory.getItems());
-        expect(await thinkingOf(id)).toEqual([signed("4")]);
+        expect(await thinkingOf(id)).toEqual(expected);
       }
     });
 

@@ -783,9 +783,19 @@ function rewritten(history, entries, next) {
     else pending = thinking;
     shown.push(...kept, ...after);
   }
-  // None after: before the last assistant message from `from` on, if any.
-  const last = shown.findLastIndex((message, i) => i >= from && message.role === "assistant");
-  if (pending.length > 0 && last >= 0) shown[last] = withThinking(shown[last], pending);
+  // None after: to the last assistant message before, after its leading
+  // thinking (earlier, so still before its calls), from there on.
+  let start = from;
+  if (pending.length > 0) {
+    const last = shown.findLastIndex((message) => message.role === "assistant");
+    if (last >= 0) {
+      const parts = partsOf(shown[last].content);
+      const lead = parts.findIndex((part) => part.type !== "thinking");
+      const at = lead < 0 ? parts.length : lead;
+      shown[last] = { ...shown[last], content: [...parts.slice(0, at), ...pending, ...parts.slice(at)] };
+      start = Math.min(from, last);
+    }
+  }
   // What the kept messages give once the changed ones are in.
   const given = byMessage(itemsOf(shown, from));
   const messages = shown.slice(from).flatMap((message, i) => {
@@ -794,7 +804,8 @@ function rewritten(history, entries, next) {
     const want = itemsAt(wanted, at);
     return canonical(itemsAt(given, from + i)) === canonical(want) ? [message] : messagesOf(want);
   });
-  return { from, messages };
+  // A message before `from` that took thinking is written too; it gives what it gave.
+  return { from: start, messages: [...shown.slice(start, from), ...messages] };
 }
 
 /** A transaction's arguments, checked and snapshotted as MemorySession's are. */
