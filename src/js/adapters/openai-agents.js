@@ -762,7 +762,11 @@ function rewritten(history, entries, next) {
   const origins = [];
   // Thinking whose message went whole (a duplicate call dropped), for the next assistant message.
   let pending = [];
-  const withThinking = (message, thinking) => ({ ...message, content: [...thinking, ...partsOf(message.content)] });
+  // `thinking` into a message's parts at `at` (its start by default).
+  const withThinking = (message, thinking, at = 0) => {
+    const parts = partsOf(message.content);
+    return { ...message, content: [...parts.slice(0, at), ...thinking, ...parts.slice(at)] };
+  };
   for (let at = from; at < history.length; at++) {
     const first = cut.get(at);
     if (first === undefined) {
@@ -779,7 +783,7 @@ function rewritten(history, entries, next) {
     const thinking = [...pending.splice(0), ...partsOf(history[at].content).slice(first.part).filter((part) => part.type === "thinking")];
     const to = after.findIndex((message) => message.role === "assistant");
     if (thinking.length > 0 && to >= 0) after[to] = withThinking(after[to], thinking);
-    else if (thinking.length > 0 && kept.length > 0) kept[0] = { ...kept[0], content: [...partsOf(kept[0].content), ...thinking] };
+    else if (thinking.length > 0 && kept.length > 0) kept[0] = withThinking(kept[0], thinking, Infinity);
     else pending = thinking;
     shown.push(...kept, ...after);
   }
@@ -789,10 +793,8 @@ function rewritten(history, entries, next) {
   if (pending.length > 0) {
     const last = shown.findLastIndex((message) => message.role === "assistant");
     if (last >= 0) {
-      const parts = partsOf(shown[last].content);
-      const lead = parts.findIndex((part) => part.type !== "thinking");
-      const at = lead < 0 ? parts.length : lead;
-      shown[last] = { ...shown[last], content: [...parts.slice(0, at), ...pending, ...parts.slice(at)] };
+      const lead = partsOf(shown[last].content).findIndex((part) => part.type !== "thinking");
+      shown[last] = withThinking(shown[last], pending, lead < 0 ? Infinity : lead);
       start = Math.min(from, last);
     }
   }
