@@ -155,8 +155,10 @@ async function turn({ store, sessionId, pinned, model, text, contextWindow, snap
     if (compacted) {
       // A request that still would not fit the window (a message too large
       // beside the pins) is refused before the compaction is stored.
+      // It is the first step's plan too.
       const after = planTurn({ contextWindow, history: [...compacted, user], attachments: pinned.consolidatedMessage(), overheadTokens: overhead, counter: "openai" });
       if (after.payloadTokens > contextWindow) throw tooLarge(after.payloadTokens);
+      plan = after;
       halt();
       await store.replaceMessages(sessionId, { from: 0, expectedCount: stored, messages: compacted });
       state.compactionStored = true;
@@ -174,8 +176,8 @@ async function turn({ store, sessionId, pinned, model, text, contextWindow, snap
   for (let step = 0; step < MAX_STEPS; step++) {
     halt();
     const attachments = pinned.consolidatedMessage();
-    // The first step's plan is the turn's, unless it compacted.
-    if (step > 0 || compacted) plan = planTurn({ contextWindow, history, attachments, overheadTokens: overhead, counter: "openai" });
+    // The first step's plan is the turn's, or the one after its compaction.
+    if (step > 0) plan = planTurn({ contextWindow, history, attachments, overheadTokens: overhead, counter: "openai" });
     // A first request that would not fit the window is not sent (the
     // summary a compaction left, and the message).
     if (step === 0 && plan.payloadTokens > contextWindow) throw tooLarge(plan.payloadTokens);
