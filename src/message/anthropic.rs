@@ -68,10 +68,9 @@ fn block(part: &Part, at: At) -> Result<Value, Error> {
             let content_at = at.field("content");
             let mut blocks = Vec::new();
             for (i, part) in content.iter().enumerate() {
-                // Beside other blocks a blank text is refused; alone it
-                // is the string content, which is taken, but not as an
-                // error's, which Anthropic refuses empty.
-                if (content.len() > 1 || *is_error) && blank(part) {
+                // Anthropic refuses a blank text, as a block and as the
+                // string content alike: a blank success goes with none.
+                if blank(part) {
                     continue;
                 }
                 blocks.push(block(part, content_at.index(i))?);
@@ -483,7 +482,11 @@ fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
             Part::ToolCall {
                 id: block.string("id")?,
                 name: block.string("name")?,
-                arguments: block.any("input")?.clone(),
+                // As toAnthropic sends it back, or every later turn fails.
+                arguments: match block.any("input")? {
+                    input if input.is_object() => input.clone(),
+                    _ => return Err(block.wrong("input", "must be an object")),
+                },
             }
         }
         "thinking" => Part::Thinking {

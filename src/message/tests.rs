@@ -1005,6 +1005,18 @@ fn an_anthropic_tool_use_called_directly_converts_and_any_other_caller_is_refuse
 }
 
 #[test]
+fn an_anthropic_tool_input_that_is_no_object_is_refused_as_the_format_would_send_it() {
+    for input in [json!(null), json!("{}"), json!([1]), json!(2)] {
+        let reply = json!({"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "f", "input": input}]});
+        let error = from_anthropic(&reply, At::Name("r")).unwrap_err();
+        assert_eq!(
+            (error.code(), error.field()),
+            ("INVALID_VALUE", Some("r.content[0].input"))
+        );
+    }
+}
+
+#[test]
 fn ai_sdk_redacted_reasoning_and_provider_run_calls_are_refused_not_emptied() {
     let assistant = |part: Value| json!([{"role": "assistant", "content": [part]}]);
     let redacted = assistant(json!({"type": "reasoning", "text": "",
@@ -1073,6 +1085,7 @@ fn an_error_result_with_no_output_says_so_in_every_format() {
     for content in [
         vec![],
         vec![Part::Text("".into())],
+        vec![Part::Text("\r\n".into())],
         vec![Part::Text(" \n".into()), Part::Text("".into())],
     ] {
         for is_error in [true, false] {
@@ -1091,6 +1104,9 @@ fn an_error_result_with_no_output_says_so_in_every_format() {
                 let error_text = json!({"type": "error-text", "value": NO_OUTPUT});
                 assert_eq!(*output, error_text, "{content:?}");
             } else {
+                // `content: ""` or `"\n"` is a 400 ("content field is
+                // empty"); a result may leave it out.
+                assert_eq!(block.get("content"), None, "{content:?}");
                 assert_ne!(block["content"], json!(NO_OUTPUT), "{content:?}");
                 assert_ne!(openai[0]["content"], json!(NO_OUTPUT), "{content:?}");
                 assert_ne!(output["value"], json!(NO_OUTPUT), "{content:?}");
