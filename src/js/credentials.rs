@@ -31,12 +31,14 @@ pub fn forget_secrets() {
 /// The guard's redact mode on any JSON value, as a redacting store would
 /// keep it: each credential becomes `[REDACTED:<kind>]`, and `redactions`
 /// says where. A key holding one cannot be rewritten: `CREDENTIAL`.
+/// Typed `unknown`, as it takes what a host holds (an Agents SDK input,
+/// a request); what is not JSON is `INVALID_VALUE`.
 #[wasm_bindgen(
     js_name = redactCredentials,
     unchecked_return_type = "{ value: Json; redactions: { path: string; kind: string }[] }"
 )]
 pub fn redact_credentials(
-    #[wasm_bindgen(unchecked_param_type = "JsonInput")] value: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue,
 ) -> Result<JsValue, JsValue> {
     let redact = || {
         let mut value = super::values::from_js(&value, "value")?;

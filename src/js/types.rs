@@ -4,30 +4,30 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
 /** `memory:{slug}`: a fact that must stay visible. */
-export interface MemorySpec { kind: "memory"; slug: string; memory: string }
+export type MemorySpec = { kind: "memory"; slug: string; memory: string }
 /** `file:{path}`: path only when `contents` is absent or null. Inline contents
  * past 8192 UTF-8 bytes are cut unless `truncate` is false. */
-export interface FileSpec { kind: "file"; path: string; contents?: string | null | undefined; truncate?: boolean | undefined }
-export interface TodoItem { text: string; completed: boolean }
+export type FileSpec = { kind: "file"; path: string; contents?: string | null | undefined; truncate?: boolean | undefined }
+export type TodoItem = { text: string; completed: boolean }
 /** `todo:session`: the live task list. */
-export interface TodoSpec { kind: "todo"; items: TodoItem[] }
+export type TodoSpec = { kind: "todo"; items: TodoItem[] }
 /** Host-rendered: `text` is sent verbatim, ranked with `rank`'s kind. */
-export interface CustomSpec { kind: "custom"; id: `${string}:${string}`; rank: AttachmentKind; text: string }
+export type CustomSpec = { kind: "custom"; id: `${string}:${string}`; rank: AttachmentKind; text: string }
 export type AttachmentKind = "memory" | "file" | "todo";
 export type AttachmentSpec = MemorySpec | FileSpec | TodoSpec | CustomSpec;
 /** A file spec as attache gives it back: both fields are always set. */
-export interface PinnedFileSpec extends FileSpec { contents: string | null; truncate: boolean }
+export type PinnedFileSpec = FileSpec & { contents: string | null; truncate: boolean }
 /** A spec as attache gives it back; it is an `AttachmentSpec` too. */
 export type PinnedSpec = MemorySpec | PinnedFileSpec | TodoSpec | CustomSpec;
 /** A spec as attache takes it: a todo list may be read-only (`as const`). */
 export type AttachmentSpecInput = MemorySpec | FileSpec | { kind: "todo"; items: readonly TodoItem[] } | CustomSpec;
 
-export interface TextPart { type: "text"; text: string }
+export type TextPart = { type: "text"; text: string }
 /** One all-text user message carrying every pinned attachment. As
  * `consolidatedMessage()` gives it, it is frozen, parts and all: its
  * parts are typed read-only, its list not, so it still passes as a
  * `Message`, but `push` or `sort` on it throws. */
-export interface ConsolidatedMessage { role: "user"; content: Readonly<TextPart>[] }
+export type ConsolidatedMessage = { role: "user"; content: Readonly<TextPart>[] }
 
 export type AttacheErrorCode =
   | "UNKNOWN_KIND" | "INVALID_SPEC" | "INVALID_ID"
@@ -52,16 +52,18 @@ export interface AttacheError extends Error {
 export type Role = "system" | "user" | "assistant" | "tool";
 /** An image by URL, or as base64 with its media type. */
 export type ImagePart = { type: "image"; url: string } | { type: "image"; data: string; mediaType: string };
-/** A tool call; `arguments` is JSON, not JSON text. */
-export interface ToolCallPart { type: "tool_call"; id: string; name: string; arguments: Json }
-export interface ToolResultPart { type: "tool_result"; callId: string; content: string | Array<TextPart | ImagePart>; isError?: boolean | undefined }
+/** A tool call; `arguments` is JSON, not JSON text. `isError` and
+ * `signature` may be `null`, which reads as absent: the stores give a
+ * message back as it was given. */
+export type ToolCallPart = { type: "tool_call"; id: string; name: string; arguments: Json }
+export type ToolResultPart = { type: "tool_result"; callId: string; content: string | Array<TextPart | ImagePart>; isError?: boolean | null | undefined }
 /** Model reasoning; Anthropic needs the `signature` to take it back. */
-export interface ThinkingPart { type: "thinking"; thinking: string; signature?: string | undefined }
+export type ThinkingPart = { type: "thinking"; thinking: string; signature?: string | null | undefined }
 export type Part = TextPart | ImagePart | ToolCallPart | ToolResultPart | ThinkingPart;
-export interface SystemMessage { role: "system"; content: string | TextPart[]; meta?: JsonObject | undefined }
-export interface UserMessage { role: "user"; content: string | Array<TextPart | ImagePart>; meta?: JsonObject | undefined }
-export interface AssistantMessage { role: "assistant"; content: string | Array<TextPart | ThinkingPart | ToolCallPart>; meta?: JsonObject | undefined }
-export interface ToolMessage { role: "tool"; content: ToolResultPart[]; meta?: JsonObject | undefined }
+export type SystemMessage = { role: "system"; content: string | TextPart[]; meta?: JsonObject | undefined }
+export type UserMessage = { role: "user"; content: string | Array<TextPart | ImagePart>; meta?: JsonObject | undefined }
+export type AssistantMessage = { role: "assistant"; content: string | Array<TextPart | ThinkingPart | ToolCallPart>; meta?: JsonObject | undefined }
+export type ToolMessage = { role: "tool"; content: ToolResultPart[]; meta?: JsonObject | undefined }
 /** A string `content` is one text part. Stores give messages back as given; `from…` converters give arrays.
  * `meta` is the host's own data: stored and returned, never sent or counted. */
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
@@ -72,58 +74,58 @@ export type MessageInput =
   | { readonly role: "user"; readonly content: string | ReadonlyArray<Readonly<TextPart> | Readonly<ImagePart>>; readonly meta?: JsonObjectInput | undefined }
   | { readonly role: "assistant"; readonly content: string | ReadonlyArray<Readonly<TextPart> | Readonly<ThinkingPart> | ToolCallPartInput>; readonly meta?: JsonObjectInput | undefined }
   | { readonly role: "tool"; readonly content: readonly ToolResultPartInput[]; readonly meta?: JsonObjectInput | undefined };
-export interface ToolCallPartInput { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly arguments: JsonInput }
-export interface ToolResultPartInput { readonly type: "tool_result"; readonly callId: string; readonly content: string | ReadonlyArray<Readonly<TextPart> | Readonly<ImagePart>>; readonly isError?: boolean | undefined }
+export type ToolCallPartInput = { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly arguments: JsonInput }
+export type ToolResultPartInput = { readonly type: "tool_result"; readonly callId: string; readonly content: string | ReadonlyArray<Readonly<TextPart> | Readonly<ImagePart>>; readonly isError?: boolean | null | undefined }
 
 /** What `toOpenAI` and `buildRequest({ format: "openai" })` give: Chat Completions messages. */
-export interface OpenAITextPart { type: "text"; text: string }
-export interface OpenAIImagePart { type: "image_url"; image_url: { url: string } }
-export interface OpenAIToolCall { id: string; type: "function"; function: { name: string; arguments: string } }
+export type OpenAITextPart = { type: "text"; text: string }
+export type OpenAIImagePart = { type: "image_url"; image_url: { url: string } }
+export type OpenAIToolCall = { id: string; type: "function"; function: { name: string; arguments: string } }
 export type OpenAIChatMessage =
   | { role: "system"; content: string | OpenAITextPart[] }
   | { role: "user"; content: string | Array<OpenAITextPart | OpenAIImagePart> }
   | { role: "assistant"; content: string | OpenAITextPart[] | null; tool_calls?: OpenAIToolCall[]; reasoning_content?: string }
   | { role: "tool"; tool_call_id: string; content: string | OpenAITextPart[] };
-export interface OpenAIRequest { messages: OpenAIChatMessage[] }
+export type OpenAIRequest = { messages: OpenAIChatMessage[] }
 
 /** What `toAnthropic` and `buildRequest({ format: "anthropic" })` give: Messages API fields. */
-export interface AnthropicCacheControl { type: "ephemeral"; ttl?: "5m" | "1h" }
-export interface AnthropicTextBlock { type: "text"; text: string; cache_control?: AnthropicCacheControl }
-export interface AnthropicImageBlock {
+export type AnthropicCacheControl = { type: "ephemeral"; ttl?: "5m" | "1h" }
+export type AnthropicTextBlock = { type: "text"; text: string; cache_control?: AnthropicCacheControl }
+export type AnthropicImageBlock = {
   type: "image";
   source: { type: "url"; url: string } | { type: "base64"; media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp"; data: string };
   cache_control?: AnthropicCacheControl;
 }
-export interface AnthropicToolUseBlock { type: "tool_use"; id: string; name: string; input: JsonObject; cache_control?: AnthropicCacheControl }
-export interface AnthropicToolResultBlock {
+export type AnthropicToolUseBlock = { type: "tool_use"; id: string; name: string; input: JsonObject; cache_control?: AnthropicCacheControl }
+export type AnthropicToolResultBlock = {
   type: "tool_result"; tool_use_id: string; content?: string | Array<AnthropicTextBlock | AnthropicImageBlock>;
   is_error?: boolean; cache_control?: AnthropicCacheControl;
 }
-export interface AnthropicThinkingBlock { type: "thinking"; thinking: string; signature: string }
+export type AnthropicThinkingBlock = { type: "thinking"; thinking: string; signature: string }
 export type AnthropicMessage =
   | { role: "user"; content: Array<AnthropicTextBlock | AnthropicImageBlock | AnthropicToolResultBlock> }
   | { role: "assistant"; content: Array<AnthropicTextBlock | AnthropicThinkingBlock | AnthropicToolUseBlock> };
 /** `system` is a string for one system text, text blocks for several. */
-export interface AnthropicRequest { system?: string | AnthropicTextBlock[]; messages: AnthropicMessage[] }
+export type AnthropicRequest = { system?: string | AnthropicTextBlock[]; messages: AnthropicMessage[] }
 
 /** What `toAiSdk` and `buildRequest({ format: "ai-sdk" })` give: the Vercel AI SDK's `ModelMessage`s. */
 export type AiSdkProviderOptions = { [provider: string]: JsonObject };
-export interface AiSdkTextPart { type: "text"; text: string; providerOptions?: AiSdkProviderOptions }
+export type AiSdkTextPart = { type: "text"; text: string; providerOptions?: AiSdkProviderOptions }
 /** An image: a URL (`mediaType: "image"`) or base64 with its type. `fromAiSdk` also takes the deprecated `image` part and tagged `data`. */
-export interface AiSdkFilePart { type: "file"; data: string; mediaType: string; providerOptions?: AiSdkProviderOptions }
-export interface AiSdkReasoningPart { type: "reasoning"; text: string; providerOptions?: AiSdkProviderOptions }
-export interface AiSdkToolCallPart { type: "tool-call"; toolCallId: string; toolName: string; input: Json; providerOptions?: AiSdkProviderOptions }
+export type AiSdkFilePart = { type: "file"; data: string; mediaType: string; providerOptions?: AiSdkProviderOptions }
+export type AiSdkReasoningPart = { type: "reasoning"; text: string; providerOptions?: AiSdkProviderOptions }
+export type AiSdkToolCallPart = { type: "tool-call"; toolCallId: string; toolName: string; input: Json; providerOptions?: AiSdkProviderOptions }
 export type AiSdkToolResultOutput =
   | { type: "text" | "error-text"; value: string }
   | { type: "content"; value: Array<{ type: "text"; text: string } | { type: "file"; data: { type: "data"; data: string }; mediaType: string } | { type: "image-url"; url: string }> };
-export interface AiSdkToolResultPart { type: "tool-result"; toolCallId: string; toolName: string; output: AiSdkToolResultOutput }
+export type AiSdkToolResultPart = { type: "tool-result"; toolCallId: string; toolName: string; output: AiSdkToolResultOutput }
 export type AiSdkMessage =
   | { role: "system"; content: string }
   | { role: "user"; content: Array<AiSdkTextPart | AiSdkFilePart> }
   | { role: "assistant"; content: Array<AiSdkTextPart | AiSdkReasoningPart | AiSdkToolCallPart> }
   | { role: "tool"; content: AiSdkToolResultPart[] };
 /** System text goes in `instructions` (one text as a string): AI SDK 7 refuses it among the messages. */
-export interface AiSdkRequest { instructions?: string | Array<{ role: "system"; content: string }>; messages: AiSdkMessage[] }
+export type AiSdkRequest = { instructions?: string | Array<{ role: "system"; content: string }>; messages: AiSdkMessage[] }
 
 /** A built-in counter, `{ ratio, perMessage }` (`ratio` characters per token, 0.01 to 10000; `perMessage` a whole number), or the
  * host's own function, synchronous, whose fraction of a token is rounded up. */
@@ -132,7 +134,7 @@ export type TokenCounterSpec =
   | { ratio: number; perMessage?: number | undefined }
   | ((messages: Message[]) => number);
 /** Token counts and the window are whole numbers; `thresholdPercent` too. */
-export interface PlanTurnOptions {
+export type PlanTurnOptions = {
   contextWindow: number;
   /** The compaction trigger as a percentage of the window; default 80. */
   thresholdPercent?: number | null | undefined;
@@ -148,7 +150,7 @@ export interface PlanTurnOptions {
   memories?: readonly MessageInput[] | null | undefined;
   counter?: TokenCounterSpec | null | undefined;
 }
-export interface TurnPlan {
+export type TurnPlan = {
   /** `compact`: at or over the threshold or the 95% emergency line;
    * `context_exceeded`: transients plus overhead alone reach the lower of the two. */
   action: "send" | "compact" | "context_exceeded";
@@ -166,7 +168,7 @@ export interface TurnPlan {
   historyBudget: number;
 }
 
-export interface BuildRequestOptions {
+export type BuildRequestOptions = {
   /** `generic` (attache's messages, the default), OpenAI Chat Completions, Anthropic Messages or the Vercel AI SDK. */
   format?: "generic" | "openai" | "anthropic" | "ai-sdk" | null | undefined;
   /** A system prompt: a leading message, or Anthropic's top-level `system`. */
@@ -184,7 +186,7 @@ export interface BuildRequestOptions {
   reasoningContent?: boolean | null | undefined;
 }
 /** `buildRequest`'s result in the generic format. */
-export interface GenericRequest { messages: Message[] }
+export type GenericRequest = { messages: Message[] }
 /** Spread into the provider's request body beside `model` and the rest:
  * `client.chat.completions.create({ model, ...buildRequest({ format: "openai", history }) })`. */
 export function buildRequest(options: BuildRequestOptions & { format: "openai" }): OpenAIRequest;
@@ -193,7 +195,7 @@ export function buildRequest(options: BuildRequestOptions & { format: "ai-sdk" }
 /** `format` left out, `null` or `undefined` (as under `exactOptionalPropertyTypes`): the generic format. */
 export function buildRequest(options: BuildRequestOptions & { format?: "generic" | null | undefined }): GenericRequest;
 export function buildRequest(options: BuildRequestOptions): GenericRequest | OpenAIRequest | AnthropicRequest | AiSdkRequest;
-export interface CheckPrefixOptions {
+export type CheckPrefixOptions = {
   /** Picks the minimum cacheable length and the default counter. */
   provider?: "openai" | "anthropic" | null | undefined;
   /** Anthropic: 4096 on Opus 4.5 to 4.7, Haiku 4.5 and Mythos Preview, 2048 on Haiku 3 and 3.5, else 1024. */
@@ -202,7 +204,7 @@ export interface CheckPrefixOptions {
   minTokens?: number | null | undefined;
   counter?: TokenCounterSpec | null | undefined;
 }
-export interface PrefixCheck {
+export type PrefixCheck = {
   /** No earlier check to compare with. */
   first: boolean;
   /** The same texts part by part as at the previous check: text moving
@@ -225,19 +227,20 @@ export interface PrefixCheck {
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 /** JSON data as the stores take it: readonly arrays too, and fields that are
- * `undefined`, which are left out, as `JSON.stringify` leaves them. (An
- * interface has no index signature: spread it, `{ ...value }`, to pass one.) */
+ * `undefined`, which are left out, as `JSON.stringify` leaves them. attache's
+ * own shapes are types, so they pass as they are; an interface has no index
+ * signature: spread a host's own, `{ ...value }`, to pass one. */
 export type JsonInput = null | boolean | number | string | readonly JsonInput[] | { readonly [key: string]: JsonInput | undefined };
 /** An object of JSON data as the stores take it. */
 export type JsonObjectInput = { readonly [key: string]: JsonInput | undefined };
 /** One activity frame: any JSON object, returned exactly as given. */
 export type ActivityFrame = JsonObject;
 /** The REPL's state under key `repl_state`. */
-export interface SerializedReplState { env?: { [name: string]: Json } | undefined; history?: string[] | undefined }
+export type SerializedReplState = { env?: { [name: string]: Json } | undefined; history?: string[] | undefined }
 /** The target's introspection tree under key `snapshot`. */
-export interface SnapshotNode { accepts?: Json | undefined; state?: Json | undefined; children?: SnapshotNode[] | undefined; [key: string]: Json | SnapshotNode[] | undefined }
-export interface NewSession { id?: string | undefined; title?: string | undefined; meta?: JsonObjectInput | undefined }
-export interface SessionInfo {
+export type SnapshotNode = { accepts?: Json | undefined; state?: Json | undefined; children?: SnapshotNode[] | undefined; [key: string]: Json | SnapshotNode[] | undefined }
+export type NewSession = { id?: string | undefined; title?: string | undefined; meta?: JsonObjectInput | undefined }
+export type SessionInfo = {
   id: string;
   title: string;
   /** Milliseconds since the Unix epoch. */
@@ -247,16 +250,16 @@ export interface SessionInfo {
   meta: JsonObject;
 }
 /** Sent when another connection upgrades (or, with `newVersion: null`, deletes) the database. */
-export interface VersionChangeEvent { oldVersion: number; newVersion: number | null }
+export type VersionChangeEvent = { oldVersion: number; newVersion: number | null }
 /** A write's redactions: each credential replaced with `[REDACTED:<kind>]`, at its JSON path. */
-export interface RedactionEvent { sessionId: string; redactions: { path: string; kind: string }[] }
-export interface SessionStoreOptions {
+export type RedactionEvent = { sessionId: string; redactions: { path: string; kind: string }[] }
+export type SessionStoreOptions = {
   /** A credential in a value: `"refuse"` the write (default) or `"redact"` it. Ids, keys and pins are refused either way. */
   credentials?: "refuse" | "redact" | undefined;
   /** Called once a write that redacted something has completed; what it throws is ignored. */
   onRedact?: ((event: RedactionEvent) => void) | undefined;
 }
-export interface IdbSessionStoreOptions extends SessionStoreOptions {
+export type IdbSessionStoreOptions = SessionStoreOptions & {
   /** Database name; default `"attache"`. */
   name?: string | undefined;
   /** Applied to write transactions; default `"default"`. */
@@ -265,16 +268,16 @@ export interface IdbSessionStoreOptions extends SessionStoreOptions {
   onVersionChange?: ((event: VersionChangeEvent) => void) | undefined;
 }
 /** What `updateSession` changes; the id cannot. */
-export interface SessionUpdate { title?: string | undefined; meta?: JsonObjectInput | undefined }
+export type SessionUpdate = { title?: string | undefined; meta?: JsonObjectInput | undefined }
 /** The last `limit` messages before position `before` (positions count from 0). */
-export interface LoadMessagesOptions { limit?: number | undefined; before?: number | undefined }
+export type LoadMessagesOptions = { limit?: number | undefined; before?: number | undefined }
 /** Replaces every message from position `from` on; with `expectedCount`, only
  * if the history still has that many messages (else `CONFLICT`). */
-export interface ReplaceMessagesOptions { from: number; expectedCount?: number | undefined; messages: readonly MessageInput[] }
-export interface RequestSummary { requestId: string; frames: number; firstAt: number; lastAt: number }
-export interface RequestFrames { requestId: string; frames: ActivityFrame[] }
+export type ReplaceMessagesOptions = { from: number; expectedCount?: number | undefined; messages: readonly MessageInput[] }
+export type RequestSummary = { requestId: string; frames: number; firstAt: number; lastAt: number }
+export type RequestFrames = { requestId: string; frames: ActivityFrame[] }
 /** Everything one turn wrote, committed in one transaction. */
-export interface TurnCommit {
+export type TurnCommit = {
   messages?: readonly MessageInput[] | undefined;
   /** Replace the history from this position on with `messages`, rather than append. */
   replaceFrom?: number | undefined;
@@ -296,7 +299,7 @@ export interface TurnCommit {
   attachments?: AttachmentStore | undefined;
 }
 /** Session state by key, as `commitTurn` takes it: the four checked keys with their shapes. */
-export interface SessionStateInput {
+export type SessionStateInput = {
   readonly snapshot?: SnapshotNode | undefined;
   readonly repl_state?: SerializedReplState | undefined;
   readonly attachments?: readonly AttachmentSpecInput[] | undefined;
@@ -311,9 +314,9 @@ export type SessionStateValue<K extends string> =
   : K extends "prefix_baseline" ? readonly AttachmentSpecInput[] | null
   : JsonInput | readonly AttachmentSpecInput[];
 /** Keys starting with `prefix` and below `before` (UTF-16 order, as IndexedDB compares), ascending or `reverse`, at most `limit`. */
-export interface StateKeyOptions { prefix?: string | undefined; before?: string | undefined; limit?: number | undefined; reverse?: boolean | undefined }
+export type StateKeyOptions = { prefix?: string | undefined; before?: string | undefined; limit?: number | undefined; reverse?: boolean | undefined }
 /** A session as one document: what `exportSession` gives and `importSession` takes. */
-export interface SessionDocument {
+export type SessionDocument = {
   format: "attache-session";
   version: 1;
   session: SessionInfo;
@@ -324,7 +327,7 @@ export interface SessionDocument {
 }
 /** What `importSession` takes: an exported document, edited or not (pins
  * put back under `state.attachments` as `specs()` gives them, say). */
-export interface SessionDocumentInput {
+export type SessionDocumentInput = {
   readonly format: "attache-session";
   readonly version: 1;
   readonly session: { readonly id: string; readonly title: string; readonly createdAt: number; readonly updatedAt: number; readonly meta: JsonObjectInput };
@@ -334,7 +337,7 @@ export interface SessionDocumentInput {
   readonly frames: ReadonlyArray<{ readonly requestId: string; readonly frames: readonly JsonObjectInput[] }>;
 }
 /** Import under another id than the document's. */
-export interface ImportSessionOptions { id?: string | undefined }
+export type ImportSessionOptions = { id?: string | undefined }
 /** What `MemorySessionStore` and `IdbSessionStore` share. */
 export interface SessionStore {
   createSession(options?: NewSession): Promise<SessionInfo>;

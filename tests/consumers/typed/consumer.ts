@@ -9,6 +9,7 @@ import {
   buildRequest,
   estimateTokens,
   planTurn,
+  redactCredentials,
   type ActivityFrame,
   type AnthropicRequest,
   type Message,
@@ -143,6 +144,24 @@ async function persist(sessions: SessionStore): Promise<SessionInfo> {
   const tail: Message[] = await sessions.loadMessages(session.id, { limit: 20 });
   await sessions.replaceMessages(session.id, { from: 0, expectedCount: tail.length, messages: tail });
   const popped: Message | null = await sessions.popMessage(session.id);
+  // What attache gives back goes back in as it is, with no cast or spread:
+  // its shapes are types, which have the index signature JSON wants.
+  await sessions.saveSessionState(session.id, "kept", tail);
+  await sessions.saveSessionState(session.id, "requests", await sessions.listRequests(session.id));
+  await sessions.appendActivityFrames(session.id, "r1", [{ plan: planTurn({ contextWindow: 8000, history: tail }) }]);
+  redactCredentials(buildRequest({ format: "openai", history: tail }));
+  redactCredentials(tail);
+  // A host's own data with `unknown` in it (an Agents SDK input item) is checked at run time.
+  const hostItem: { type: "custom"; arguments: unknown } = { type: "custom", arguments: 1 };
+  redactCredentials([hostItem]);
+  // A stored part's flags may be null, as a host gave them.
+  for (const m of tail) {
+    if (m.role !== "assistant" || typeof m.content === "string") continue;
+    for (const part of m.content) {
+      // @ts-expect-error a stored signature may be null
+      if (part.type === "thinking" && part.signature !== undefined) console.log(part.signature.length);
+    }
+  }
   const requests: RequestSummary[] = await sessions.listRequests(session.id);
   const grouped: RequestFrames[] = await sessions.loadFramesByRequest(session.id);
   await sessions.commitTurn(session.id, { messages: tail, frames: [{ requestId: "r2", frames }], state: { snapshot }, attachments: pinned });
