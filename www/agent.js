@@ -197,7 +197,7 @@ async function turn({ store, sessionId, pinned, model, text, contextWindow, snap
     unsent(history.slice(checked));
     checked = history.length;
     const prefix = pinned.checkPrefix({ provider: "openai" });
-    steps.push({ messages, plan, prefix });
+    steps.push({ messages, plan, prefix, contextWindow });
     frame({ type: "request", step, messages: messages.length, prefixStable: prefix.first ? null : prefix.stable, changed: prefix.change?.attachmentId ?? null });
     let reply;
     try {

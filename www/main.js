@@ -228,6 +228,8 @@ async function openLatest() {
   await (next ? openSession(next.id) : newSession());
 }
 
+/** The session whose history is on screen. */
+let historyOf;
 async function render() {
   let sessions = await store.listSessions();
   // Deleted in another tab, its writes would fail: open another, holding
@@ -268,7 +270,10 @@ async function render() {
     }));
     return el("li", {}, box, el("label", { for: `todo-${i}` }, item.text));
   }));
-  $("pinned").replaceChildren(...pinned.attachmentIds().map((id) => {
+  const ids = pinned.attachmentIds();
+  // Saved, an edit of a pin detached (here or in another tab) would pin it again.
+  for (const form of [$("pin-memory"), $("pin-file")]) if (form.dataset.editing && !ids.includes(form.dataset.editing)) cleared(form);
+  $("pinned").replaceChildren(...ids.map((id) => {
     // An id may hold the key too (a slug pasted before it was entered).
     const name = readable(id);
     const detach = el("button", { type: "button", "aria-label": `Detach ${name}` }, "Detach");
@@ -300,7 +305,12 @@ async function render() {
   // shown redacted, as the export is. One that cannot be (the key as an
   // object's key) is not shown at all.
   const messages = (await store.loadMessages(sessionId)).map((m) => redacted(m) ?? { role: m.role, content: UNREDACTABLE });
-  $("history").replaceChildren(...messages.map((m) => el("li", { class: m.role }, el("strong", {}, `${m.role}: `), describeMessage(m))));
+  const history = $("history");
+  // The newest message in view, unless the reader scrolled up to read; another session starts at its end.
+  const atEnd = history.scrollTop + history.clientHeight >= history.scrollHeight - 2;
+  history.replaceChildren(...messages.map((m) => el("li", { class: m.role }, el("strong", {}, `${m.role}: `), describeMessage(m))));
+  if (atEnd || historyOf !== sessionId) history.scrollTop = history.scrollHeight;
+  historyOf = sessionId;
 
   const last = lastSteps.at(-1);
   // A pin that holds the key entered under "Model" (pasted before it was
@@ -314,7 +324,7 @@ async function render() {
     ? `Nothing can be sent: ${blocked.field} holds the model's key (${blocked.kind}). Detach it.`
     : shown ? JSON.stringify(redacted(shown) ?? UNREDACTABLE, null, 2) : "(nothing pinned: no message is sent)";
   if (last) {
-    const { prefix, plan } = last;
+    const { prefix, plan, contextWindow } = last;
     $("message-size").textContent = `${prefix.prefixBytes} bytes · ${prefix.prefixTokens} tokens`;
     // The turn's story: the first request whose prefix changed, if any.
     const at = lastSteps.findIndex((s) => !s.prefix.first && !s.prefix.stable);
@@ -323,9 +333,9 @@ async function render() {
     $("prefix").className = `indicator ${broke ? "broken" : "held"}`;
     put("prefix", broke
       ? `Prefix broken by ${readable(broke.change.attachmentId)} at byte ${broke.change.offset} (request ${at + 1} of ${lastSteps.length} this turn).`
-      : first ? "Prefix: the first request had nothing to compare with; it held after."
+      : first ? `Prefix: the first request had nothing to compare with${lastSteps.length > 1 ? "; it held after" : ""}.`
         : `Prefix held: byte-identical on ${lastSteps.length === 1 ? "the request" : `all ${lastSteps.length} requests`} this turn.`);
-    $("budget").replaceChildren(...[["Window", $("context-window").value], ["Payload", `${plan.payloadTokens} tokens`],
+    $("budget").replaceChildren(...[["Window", contextWindow], ["Payload", `${plan.payloadTokens} tokens`],
       ["History", `${plan.historyTokens} tokens`], ["Overhead", `${plan.overheadTokens} tokens`], ["Decision", plan.action]].flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))]));
   } else {
     $("message-size").textContent = consolidated ? `${sizeOf(consolidated.content.map((p) => p.text).join(""))} bytes` : "";
@@ -429,13 +439,24 @@ function onSubmit(id, handler, clear = cleared) {
   });
 }
 
-onSubmit("pin-memory", ({ slug, memory }, form) => pinFrom(form, { kind: "memory", slug, memory }));
+/** Refused as a blank path is: it would ride every request saying nothing. */
+function notBlank(text, what) {
+  if (text.trim() === "") throw new Error(`${what} must not be empty or blank.`);
+}
+
+onSubmit("pin-memory", ({ slug, memory }, form) => {
+  notBlank(memory, "Not pinned: `memory`");
+  return pinFrom(form, { kind: "memory", slug, memory });
+});
 onSubmit("pin-file", ({ path, contents }, form) =>
   pinFrom(form, { kind: "file", path, contents: contents || null, ...(form.dataset.whole && contents ? { truncate: false } : {}) }));
-onSubmit("add-todo", ({ text }) => changePins(() => {
-  pinned.setAttachment({ kind: "todo", items: [...todoItems(pinned), { text, completed: false }] });
-  return `Added todo "${text}".`;
-}));
+onSubmit("add-todo", ({ text }) => {
+  notBlank(text, "Not added: a todo");
+  return changePins(() => {
+    pinned.setAttachment({ kind: "todo", items: [...todoItems(pinned), { text, completed: false }] });
+    return `Added todo "${text}".`;
+  });
+});
 // A turn holds the session's pins: switching sessions mid-turn would free
 // them, and a turn started mid-switch would hold pins about to be freed.
 // Each turns the other's controls off.
@@ -529,6 +550,8 @@ function loadFile(file) {
   }, (e) => notice(`Could not read ${file.name}: ${describe(e)}`));
 }
 $("file-contents").addEventListener("drop", (e) => {
+  // Dropped text is the textarea's to insert.
+  if (!e.dataTransfer?.files.length) return;
   e.preventDefault();
   loadFile(e.dataTransfer.files[0]);
 });
@@ -537,12 +560,26 @@ $("file-load").onchange = (e) => {
   loadFile(e.target.files[0]);
   e.target.value = "";
 };
-$("session-select").onchange = (e) => attempt(() => exclusive(() => openSession(e.target.value)));
-$("session-new").onclick = () => attempt(() => exclusive(newSession));
-$("session-delete").onclick = () => attempt(() => exclusive(async () => {
-  await store.deleteSession(sessionId);
-  await openLatest();
+/** A session's title as the list shows it. */
+const titleOf = async (id) => readable((await store.getSession(id))?.title || id);
+$("session-select").onchange = (e) => attempt(() => exclusive(async () => {
+  await openSession(e.target.value);
+  said(`Opened session "${await titleOf(sessionId)}".`);
 }));
+$("session-new").onclick = () => attempt(() => exclusive(async () => {
+  await newSession();
+  said(`Created and opened session "${await titleOf(sessionId)}".`);
+}));
+$("session-delete").onclick = () => attempt(async () => {
+  await exclusive(async () => {
+    const gone = await titleOf(sessionId);
+    await store.deleteSession(sessionId);
+    await openLatest();
+    said(`Deleted session "${gone}"; opened "${await titleOf(sessionId)}".`);
+  });
+  // Left on Delete, a second Enter would delete this session too.
+  $("session-select").focus();
+});
 $("session-export").onclick = () => attempt(async () => {
   // A key stored before it was entered under "Model" does not leave in a
   // file. The whole document at once is safe here: the demo's state keys
@@ -556,6 +593,7 @@ $("session-export").onclick = () => attempt(async () => {
     throw new Error(`Export: ${e.field} holds the model's key where it cannot be redacted; nothing was exported.`);
   }
   download(`attache-session-${sessionId}.json`, JSON.stringify(value, null, 2));
+  said(`Exported session "${await titleOf(sessionId)}".`);
   if (redactions.length) notice(`Exported with ${redactions.length} credential(s) redacted, at ${redactions.map((r) => r.path).join(", ")}.`);
 });
 $("session-import").onchange = (e) => attempt(() => exclusive(async () => {
@@ -572,10 +610,18 @@ $("session-import").onchange = (e) => attempt(() => exclusive(async () => {
   // A malformed document is importSession's to refuse, with its own field.
   const id = doc?.session?.id;
   const exists = typeof id === "string" && id.trim() !== "" && (await store.getSession(id));
-  // A copy is told apart in the list by its title.
-  const copy = exists && typeof doc.session.title === "string" ? { ...doc, session: { ...doc.session, title: `${doc.session.title || id} (copy)` } } : doc;
+  // A copy is told apart in the list by its title: "(copy)", then "(copy 2)"…
+  let copy = doc;
+  if (exists && typeof doc.session.title === "string") {
+    const taken = new Set((await store.listSessions()).map((s) => s.title));
+    let title = `${doc.session.title || id} (copy)`;
+    for (let n = 2; taken.has(title); n++) title = `${doc.session.title || id} (copy ${n})`;
+    copy = { ...doc, session: { ...doc.session, title } };
+  }
   const info = await store.importSession(copy, exists ? { id: `${id}-copy-${Date.now().toString(36)}` } : undefined);
   await openSession(info.id);
+  const title = await titleOf(info.id);
+  said(exists ? `Imported a copy, "${title}": this page holds that session already.` : `Imported session "${title}".`);
 }));
 $("persist").onclick = () => attempt(async () => {
   const granted = await navigator.storage?.persist?.();

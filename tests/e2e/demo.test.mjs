@@ -88,6 +88,20 @@ test("three scripted turns: the pins lead every request, byte-stable while they 
   assert.match(await page.textContent("#prefix"), /Prefix held/);
   assert.equal(await page.locator("#history li.assistant").count(), 6);
   assert.match(await page.textContent("#timeline"), /tool lookup/);
+  // The latest answer is in view, not the first message.
+  const history = await page.$eval("#history", (h) => ({ top: h.scrollTop, seen: h.clientHeight, height: h.scrollHeight }));
+  assert.ok(history.height > history.seen, `the history overflows its box (${JSON.stringify(history)})`);
+  assert.ok(history.top + history.seen >= history.height - 2, `scrolled to the newest message (${JSON.stringify(history)})`);
+});
+
+test("a disabled button looks unlike an enabled one", async () => {
+  const look = (id) => page.$eval(id, (b) => {
+    const s = getComputedStyle(b);
+    return { opacity: s.opacity, cursor: s.cursor, color: s.color, background: s.backgroundColor, border: s.borderColor };
+  });
+  assert.ok(await page.isDisabled("#stop"), "Stop is off between turns");
+  assert.ok(await page.isEnabled("#send"));
+  assert.notDeepEqual(await look("#stop"), await look("#send"));
 });
 
 test("ticking a todo breaks the prefix at the todo list, and the indicator says so", async () => {
@@ -120,20 +134,28 @@ test("a reload resumes the session: pins, history, snapshot, frames and the pref
 test("a session exports as one JSON file, and imports back after a delete", async () => {
   const session = await page.inputValue("#session-select");
   const history = await page.locator("#history li").count();
+  const title = await page.locator("#session-select option:checked").textContent();
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#session-export")]);
   const file = await download.path();
   const doc = JSON.parse(await readFile(file, "utf8"));
   assert.equal(doc.format, "attache-session");
   assert.equal(doc.session.id, session);
-  await page.click("#session-delete");
+  await page.waitForFunction(() => !document.body.dataset.busy);
+  assert.equal(await page.textContent("#said"), `Exported session "${title}".`, "screen readers hear it");
+  // From the keyboard: focus leaves Delete, so a second Enter deletes nothing more.
+  await page.focus("#session-delete");
+  await page.keyboard.press("Enter");
   await page.waitForFunction((id) => document.querySelector("#session-select").value !== id && !document.body.dataset.busy, session);
   assert.equal(await page.locator(`#session-select option[value="${session}"]`).count(), 0);
+  const deleted = await page.textContent("#said");
+  assert.ok(deleted.startsWith(`Deleted session "${title}"; opened "`), deleted);
+  assert.notEqual(await page.evaluate(() => document.activeElement?.id), "session-delete");
   await page.setInputFiles("#session-import", file);
   await page.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, session);
   assert.equal(await page.locator("#history li").count(), history);
+  assert.equal(await page.textContent("#said"), `Imported session "${title}".`);
   // Imported again while it exists: a copy, told apart by its title. This
   // one has no snapshot, which the page says, and no key is claimed.
-  const title = await page.locator("#session-select option:checked").textContent();
   const { snapshot, ...state } = doc.state;
   assert.ok(snapshot, "the export had a snapshot");
   await writeFile(file, JSON.stringify({ ...doc, state }));
@@ -143,6 +165,7 @@ test("a session exports as one JSON file, and imports back after a delete", asyn
   await page.setInputFiles("#session-import", file);
   await page.waitForFunction((id) => document.querySelector("#session-select").value.startsWith(`${id}-copy-`) && !document.body.dataset.busy, session);
   assert.equal(await page.locator("#session-select option:checked").textContent(), `${title} (copy)`);
+  assert.equal(await page.textContent("#said"), `Imported a copy, "${title} (copy)": this page holds that session already.`);
   assert.equal(await page.textContent("#snapshot"), "(no snapshot yet)");
   assert.equal(await page.inputValue("#context-window"), "8000");
   const firstCopy = await page.inputValue("#session-select");
@@ -152,6 +175,7 @@ test("a session exports as one JSON file, and imports back after a delete", asyn
   await page.setInputFiles("#session-import", file);
   await page.waitForFunction((copy) => document.querySelector("#session-select").value !== copy && !document.body.dataset.busy, firstCopy);
   assert.equal(await page.inputValue("#context-window"), "8000");
+  assert.equal(await page.locator("#session-select option:checked").textContent(), `${title} (copy 2)`, "numbered: the first copy's title is taken");
   await page.selectOption("#session-select", session);
   await page.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, session);
 });
@@ -160,8 +184,11 @@ test("a reload resumes the session this tab had open, not the most recent one", 
   const older = await page.inputValue("#session-select");
   await page.click("#session-new");
   await page.waitForFunction((id) => document.querySelector("#session-select").value !== id && !document.body.dataset.busy, older);
+  const created = await page.locator("#session-select option:checked").textContent();
+  assert.equal(await page.textContent("#said"), `Created and opened session "${created}".`);
   await page.selectOption("#session-select", older);
   await page.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, older);
+  assert.equal(await page.textContent("#said"), `Opened session "${await page.locator("#session-select option:checked").textContent()}".`);
   // Another tab opening another session does not move this tab's.
   const other = await env.context.newPage();
   try {
@@ -257,6 +284,9 @@ test("an OpenAI-compatible endpoint gets the pins first and the key only in its 
     assert.equal(body.messages.at(-1).content, "Hello, endpoint?");
     assert.deepEqual(body.tools.map((t) => t.function.name), ["lookup", "update_todos"]);
     assert.match(await page.textContent("#history"), /Hello from the stub\./);
+    const planned = await page.textContent("#budget dd:first-of-type");
+    assert.equal(planned, await page.inputValue("#context-window"));
+    assert.notEqual(planned, "128000");
     // A key typed into the chat is refused before the endpoint gets it,
     // and only the message is cleared: the window choice stays.
     await page.selectOption("#context-window", "128000");
@@ -269,6 +299,7 @@ test("an OpenAI-compatible endpoint gets the pins first and the key only in its 
     assert.doesNotMatch(await page.textContent("#notice"), new RegExp(key.slice(8, 20)));
     assert.equal(await page.inputValue("#composer-text"), "");
     assert.equal(await page.inputValue("#context-window"), "128000");
+    assert.equal(await page.textContent("#budget dd:first-of-type"), planned, "the window the shown plan was made with, not the one chosen since");
     await page.selectOption("#context-window", "8000");
     // The key is registered with the guard: no part of the session holds it.
     const stored = await page.evaluate(async () => {
@@ -331,6 +362,30 @@ test("an OpenAI-compatible endpoint gets the pins first and the key only in its 
     await page.click("#model-scripted");
   } finally {
     stub.close();
+  }
+});
+
+test("a new session's turn of one request claims nothing of requests after it", async () => {
+  const stub = await endpoint((req, res, cors) => res.writeHead(200, { ...cors, "content-type": "application/json" }).end(JSON.stringify({
+    id: "chatcmpl-1", object: "chat.completion", created: 1, model: "stub",
+    choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "One answer, no tools." } }],
+  })));
+  const back = await page.inputValue("#session-select");
+  await page.click("#session-new");
+  await page.waitForFunction((id) => document.querySelector("#session-select").value !== id && !document.body.dataset.busy, back);
+  const fresh = await page.inputValue("#session-select");
+  try {
+    await useEndpoint(page, stub.url, "stub-model", "");
+    assert.equal((await send("Just one request?")).length, 1);
+    assert.equal(await page.textContent("#prefix"), "Prefix: the first request had nothing to compare with.");
+  } finally {
+    stub.close();
+    await page.click("#model-scripted");
+    await page.waitForFunction(() => /scripted/i.test(document.querySelector("#model-name").textContent) && !document.body.dataset.busy);
+    await page.click("#session-delete");
+    await page.waitForFunction((id) => document.querySelector("#session-select").value !== id && !document.body.dataset.busy, fresh);
+    await page.selectOption("#session-select", back);
+    await page.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, back);
   }
 });
 
@@ -446,6 +501,23 @@ test("a file is loaded into the file pin's form with a picker, as by a drop", as
   await page.waitForFunction(() => /file:notes\.md/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
   await page.click("button[aria-label='Detach file:notes.md']");
   await page.waitForFunction(() => !/file:notes\.md/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+  // Dropped text is the textarea's to insert (a cancelled drop inserts
+  // nothing); a dropped file is read into it.
+  const cancelled = await page.$eval("#file-contents", (box) => {
+    const drop = (fill) => {
+      const dataTransfer = new DataTransfer();
+      fill(dataTransfer);
+      const event = new DragEvent("drop", { dataTransfer, bubbles: true, cancelable: true });
+      box.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    return { text: drop((d) => d.setData("text/plain", "dropped words")), file: drop((d) => d.items.add(new File(["# dropped"], "dropped.md"))) };
+  });
+  assert.deepEqual(cancelled, { text: false, file: true });
+  await page.waitForFunction(() => document.querySelector("#file-contents").value === "# dropped");
+  assert.equal(await page.inputValue("#pin-file input[name=path]"), "dropped.md");
+  await page.fill("#pin-file input[name=path]", "");
+  await page.fill("#file-contents", "");
 });
 
 test("a small window compacts the history, persisted before the request is sent", async () => {
@@ -774,6 +846,77 @@ test("with IndexedDB denied, the demo runs on the memory store and says so", asy
     assert.match(await newer.textContent("#storage"), /Sessions are in memory.*cannot open \(VERSION: /, "the reason stays on screen");
   } finally {
     await newer.close();
+  }
+});
+
+test("a blank memory or todo is refused, as a blank path is", async () => {
+  const pins = await page.locator("#pinned li").count();
+  const todos = await page.locator("#todos li").count();
+  await page.fill("#pin-memory input[name=slug]", "blank");
+  await page.fill("#pin-memory textarea[name=memory]", " \n\t ");
+  await page.click("#pin-memory button:not(.cancel)");
+  await page.waitForFunction(() => !document.body.dataset.busy);
+  assert.equal(await page.textContent("#notice"), "Not pinned: `memory` must not be empty or blank.");
+  assert.equal(await page.locator("#pinned li").count(), pins);
+  await page.fill("#pin-memory input[name=slug]", "");
+  await page.fill("#pin-memory textarea[name=memory]", "");
+  await page.fill("#add-todo input[name=text]", "   ");
+  await page.click("#add-todo button");
+  await page.waitForFunction(() => !document.body.dataset.busy);
+  assert.equal(await page.textContent("#notice"), "Not added: a todo must not be empty or blank.");
+  assert.equal(await page.locator("#todos li").count(), todos);
+  await page.fill("#add-todo input[name=text]", "");
+});
+
+test("on a phone, editing a pin with a long path keeps the page within the screen", async () => {
+  const path = "docs/architecture/decisions/0007-pins-ride-every-request-outside-the-history.md";
+  await page.fill("#pin-file input[name=path]", path);
+  await page.click("#pin-file button:not(.cancel)");
+  await page.waitForFunction((p) => document.querySelector("#pinned").textContent.includes(`file:${p}`) && !document.body.dataset.busy, path);
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.click(`button[aria-label='Edit file:${path}']`);
+    assert.equal(await page.textContent("#pin-file button"), `Save, replacing file:${path}`);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `the page is ${width}px wide`);
+  } finally {
+    await page.setViewportSize({ width: 1366, height: 860 });
+    await page.click("#pin-file .cancel");
+    await page.click(`button[aria-label='Detach file:${path}']`);
+    await page.waitForFunction((p) => !document.querySelector("#pinned").textContent.includes(`file:${p}`) && !document.body.dataset.busy, path);
+  }
+});
+
+test("detaching the pin being edited ends the edit, so saving cannot bring it back", async () => {
+  await page.fill("#pin-file input[name=path]", "scratch.md");
+  await page.click("#pin-file button:not(.cancel)");
+  await page.waitForFunction(() => /file:scratch\.md/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+  await page.click("button[aria-label='Edit file:scratch.md']");
+  assert.equal(await page.textContent("#pin-file button"), "Save, replacing file:scratch.md");
+  await page.click("button[aria-label='Detach file:scratch.md']");
+  await page.waitForFunction(() => !/file:scratch\.md/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
+  assert.equal(await page.textContent("#pin-file button"), "Pin file");
+  assert.equal(await page.inputValue("#pin-file input[name=path]"), "");
+  assert.equal(await page.isVisible("#pin-file .cancel"), false);
+});
+
+test("a load asks for nothing the server lacks, the page's icon included", async () => {
+  const p = await env.context.newPage();
+  const missing = [];
+  p.on("response", (r) => r.status() >= 400 && missing.push(`${r.status()} ${r.url()}`));
+  try {
+    await p.goto(`${env.origin}/`);
+    await p.waitForSelector("body[data-ready=true]", { timeout: 20000 });
+    // The browser asks for the icon itself, which no page listener hears:
+    // asked for here as the browser would (/favicon.ico, with no link).
+    const icon = await p.evaluate(async () => {
+      const href = document.querySelector("link[rel~=icon]")?.href ?? new URL("/favicon.ico", location.href).href;
+      return { href, status: (await fetch(href)).status };
+    });
+    assert.equal(icon.status, 200, icon.href);
+    assert.deepEqual(missing, []);
+  } finally {
+    await p.close();
   }
 });
 
