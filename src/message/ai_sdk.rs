@@ -14,10 +14,11 @@ fn anthropic_option(name: &str, value: Value) -> Value {
 
 fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
     let kind = if is_error { "error-text" } else { "text" };
-    // Blank texts are dropped where the Anthropic format drops them: an
-    // error's (the SDK's providers send its text as it is, and Anthropic
-    // refuses it empty) and any beside another part (Anthropic refuses a
-    // blank block).
+    // Blank texts are dropped from an error (the SDK's providers send its
+    // text as it is, and Anthropic refuses it empty) and beside another
+    // part (Anthropic refuses a blank block). A success of nothing else
+    // goes as its text: the output needs a value, and the provider is
+    // unknown here (see the README).
     let kept: Vec<(usize, &Part)> = content
         .iter()
         .enumerate()
@@ -33,13 +34,11 @@ fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
         return Ok(object([("type", kind.into()), ("value", text.into())]));
     }
     if is_error {
-        let image = content.iter().any(|p| matches!(p, Part::Image(_)));
-        let reason = match image {
-            true => "the AI SDK has no error output with images",
-            // Joined, the texts' boundaries would be lost unseen.
-            false => "the AI SDK's error output is one text",
-        };
-        return Err(at.field("isError").wrong(reason));
+        super::error_images(content, is_error, at.field("isError"))?;
+        // Joined, the texts' boundaries would be lost unseen.
+        return Err(at
+            .field("isError")
+            .wrong("the AI SDK's error output is one text"));
     }
     let mut value = Vec::new();
     for (j, part) in kept {

@@ -65,6 +65,7 @@ fn block(part: &Part, at: At) -> Result<Value, Error> {
             let mut result = Map::new();
             result.push_field("type".into(), "tool_result".into());
             result.push_field("tool_use_id".into(), call_id.as_str().into());
+            super::error_images(content, *is_error, at.field("isError"))?;
             let content_at = at.field("content");
             let mut blocks = Vec::new();
             for (i, part) in content.iter().enumerate() {
@@ -493,13 +494,19 @@ fn part(value: &Value, at: At, role: &str) -> Result<Part, Error> {
             thinking: block.string("thinking")?,
             signature: Some(block.string("signature")?),
         },
-        _ => Part::ToolResult {
-            call_id: block.string("tool_use_id")?,
-            content: match block.get("content") {
+        _ => {
+            let content = match block.get("content") {
                 None => Vec::new(),
                 Some(content) => blocks(content, block.at("content"), "tool")?,
-            },
-            is_error: block.opt_bool("is_error")?.unwrap_or(false),
-        },
+            };
+            let is_error = block.opt_bool("is_error")?.unwrap_or(false);
+            // As toAnthropic would refuse to send it back.
+            super::error_images(&content, is_error, block.at("is_error"))?;
+            Part::ToolResult {
+                call_id: block.string("tool_use_id")?,
+                content,
+                is_error,
+            }
+        }
     })
 }

@@ -57,6 +57,17 @@ pub struct Message {
 /// and OpenAI, which has no error flag, would read an empty success.
 pub const NO_OUTPUT: &str = "Error: the tool gave no output.";
 
+/// An error result with an image: Anthropic answers 400 ("all content
+/// must be type 'text' if 'is_error' is true") and the AI SDK has no such
+/// output, so it is refused where it goes out and where it comes in.
+#[inline(never)]
+pub(crate) fn error_images(content: &[Part], is_error: bool, at: At) -> Result<(), Error> {
+    match is_error && content.iter().any(|p| matches!(p, Part::Image(_))) {
+        true => Err(at.wrong("must be false: an error result holds text only, no images")),
+        false => Ok(()),
+    }
+}
+
 /// An empty or whitespace-only text part: Anthropic refuses one as a
 /// block, and an error result of nothing else says `NO_OUTPUT`.
 pub fn blank(part: &Part) -> bool {

@@ -1005,6 +1005,33 @@ fn an_anthropic_tool_use_called_directly_converts_and_any_other_caller_is_refuse
 }
 
 #[test]
+fn an_error_result_with_an_image_is_refused_going_out_and_coming_in() {
+    let image = Part::Image(Image::Base64 {
+        media_type: "image/png".into(),
+        data: "iVBORw0KGgo=".into(),
+    });
+    let content = vec![Part::Text("failed".into()), image];
+    let history = sourced(&[call("c"), answer("c", content.clone(), true)]);
+    let at = ("INVALID_VALUE", Some("messages[1].content[0].isError"));
+    let error = to_anthropic(&history, None, None).unwrap_err();
+    assert_eq!((error.code(), error.field()), at);
+    let error = to_ai_sdk(&history, None, None).unwrap_err();
+    assert_eq!((error.code(), error.field()), at);
+    // As a success it goes.
+    let ok = sourced(&[call("c"), answer("c", content, false)]);
+    assert!(to_anthropic(&ok, None, None).is_ok());
+    // In, as Anthropic's own shape, too.
+    let sent = json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c", "is_error": true,
+        "content": [{"type": "text", "text": "failed"},
+                    {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}]}]});
+    let error = from_anthropic(&sent, At::Name("r")).unwrap_err();
+    assert_eq!(
+        (error.code(), error.field()),
+        ("INVALID_VALUE", Some("r.content[0].is_error"))
+    );
+}
+
+#[test]
 fn an_anthropic_tool_input_that_is_no_object_is_refused_as_the_format_would_send_it() {
     for input in [json!(null), json!("{}"), json!([1]), json!(2)] {
         let reply = json!({"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "f", "input": input}]});
