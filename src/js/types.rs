@@ -52,12 +52,11 @@ export interface AttacheError extends Error {
 export type Role = "system" | "user" | "assistant" | "tool";
 /** An image by URL, or as base64 with its media type. */
 export type ImagePart = { type: "image"; url: string } | { type: "image"; data: string; mediaType: string };
-/** A tool call; `arguments` is JSON, not JSON text. `isError` and
- * `signature` may be `null`, which reads as absent: the stores give a
- * message back as it was given. */
+/** A tool call; `arguments` is JSON, not JSON text. */
 export type ToolCallPart = { type: "tool_call"; id: string; name: string; arguments: Json }
+/** `isError` may be `null`, read as absent: the stores give a message back as it was given. */
 export type ToolResultPart = { type: "tool_result"; callId: string; content: string | Array<TextPart | ImagePart>; isError?: boolean | null | undefined }
-/** Model reasoning; Anthropic needs the `signature` to take it back. */
+/** Model reasoning; Anthropic needs the `signature` to take it back (`null`, as a host may store it, is absent). */
 export type ThinkingPart = { type: "thinking"; thinking: string; signature?: string | null | undefined }
 export type Part = TextPart | ImagePart | ToolCallPart | ToolResultPart | ThinkingPart;
 export type SystemMessage = { role: "system"; content: string | TextPart[]; meta?: JsonObject | undefined }
