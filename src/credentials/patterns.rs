@@ -453,9 +453,19 @@ fn json_field(text: &str, i: usize, name_end: usize) -> Option<Option<Hit>> {
     // a password. A space pasted around a password, or words beside one
     // (`Tr0ub4dor&3x is new`), make no label: each word must be one.
     let words = label_words(literal);
+    // A locale's labels are one word too: a word of the field's name
+    // (`"newPassword": "Password"`), or one in another script (`"Пароль"`).
     let word = literal.len() < 8
         && literal.first().is_some_and(u8::is_ascii_uppercase)
-        && literal[1..].iter().all(u8::is_ascii_lowercase);
+        && literal[1..].iter().all(u8::is_ascii_lowercase)
+        || !literal.is_empty()
+            && (name.as_bytes())
+                .windows(literal.len())
+                .any(|w| w.eq_ignore_ascii_case(literal))
+        || literal.iter().any(|&b| b >= 0x80)
+            && literal
+                .iter()
+                .all(|&b| b.is_ascii_alphabetic() || b >= 0x80);
     let label = (words && !passphrase(name)) || word || (!password && super::says_state(literal));
     let real = !literal.is_empty() && !label && !stands_in(literal);
     Some(real.then(|| Hit::new("credential_field", start, start + literal.len())))
@@ -927,7 +937,8 @@ fn bearer(text: &str, from: usize) -> Option<Hit> {
             .iter()
             .take_while(|&&b| word(b) || matches!(b, b'.' | b'~' | b'+' | b'/' | b'='))
             .count();
-        if run >= 16 && random(&token[..run]) {
+        // API docs' `Bearer YOUR_ACCESS_TOKEN` is a placeholder after a scheme.
+        if run >= 16 && random(&token[..run]) && !is_placeholder(&token[..run]) {
             let end = start + value_end(crate::text::tail(text, start), true).max(run);
             return Some(Hit::new("bearer_token", start, end));
         }

@@ -801,10 +801,15 @@ fn placeholders_prose_and_css_are_not_credentials() {
         "using SG.Framework.Data.Repositories.Implementations.UserRepositoryBase2;",
         "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
         r#"{"forgotPassword": "¿Olvidaste tu contraseña?"}"#,
+        // A locale file's labels: the field's own name, another script's word.
+        r#"{"password": "Password", "newPassword": "PASSWORD", "accessToken": "Token"}"#,
+        r#"{"password": "Пароль", "secret": "密码", "apiKey": "Şifre"}"#,
         // A placeholder in prose or a Markdown span, as API docs write it.
         "sends Authorization: Bearer <token>.",
         "Set the header `Authorization: Bearer $OPENAI_API_KEY` on each call.",
         "(use Authorization: Bearer <YOUR_TOKEN>)",
+        "curl -H 'Authorization: Bearer YOUR_ACCESS_TOKEN' https://api.example.com",
+        "Authorization: Bearer REPLACE_WITH_TOKEN or Bearer INSERT_TOKEN_HERE",
         "Authorization: Bearer {token}, then retry",
         "`x-api-key: YOUR_API_KEY`, or x-api-key: <your-key>.",
         "`Authorization: Bearer sk-proj-...` or x-api-key: <your-key>! or Bearer <token>?",
@@ -1267,6 +1272,12 @@ fn a_field_holding_a_label_is_not_read_again_as_an_assignment() {
         r#"{"name": "DB_PASSWORD", "value": "Xq!vB#rTzw&kPq "}"#,
         r#"{"password": "Xq!vB#rTzw&kPq is new"}"#,
         r#"{"password": "Sunshine "}"#,
+        // One word that is not the name, nor only another script's letters.
+        r#"{"password": "Sunshine"}"#,
+        r#"{"password": "Passw0rd"}"#,
+        r#"{"password": "пароль123"}"#,
+        r#"{"password": "Пароль!"}"#,
+        "Authorization: Bearer xK9fQ2mZ7pL4vN8rT3wY",
     ] {
         assert!(find(text).is_some(), "missed: {text}");
     }
