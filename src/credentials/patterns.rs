@@ -545,7 +545,13 @@ pub fn is_placeholder(text: &[u8]) -> bool {
         text.strip_suffix(*dots)
             .is_some_and(|prefix| prefix.len() <= 8 && !prefix.contains(&b'.'))
     });
-    let masked = !text.is_empty() && text.iter().all(|&b| b == b'*' || b == b'.');
+    // A mask: `****`, a form's bullets (`••••`, `●●●●`, their UTF-8 bytes).
+    let masked = !text.is_empty() && text.iter().all(|&b| b"*.\xe2\x80\xa2\x97\x8f".contains(&b));
+    // A docs' fill-in after a prefix, quoted too: `"sk-xxxxxxxxxxxxxxxx"`.
+    let filled = text.len() > 15
+        && text[text.len() - 12..]
+            .iter()
+            .all(|&b| b == text[text.len() - 1]);
     // A doc's `YOUR_API_KEY`, `your-api-key` or `your_token`, or a
     // constant's name that says what it stands for (`ACCESS_TOKEN`,
     // `REPLACE_ME`); `HUNTER_TWO` may be a password.
@@ -603,7 +609,7 @@ pub fn is_placeholder(text: &[u8]) -> bool {
             [] => false,
         }
     };
-    if scheme || text == b"string" || text == b"placeholder" || cut || masked || yours {
+    if scheme || text == b"string" || text == b"placeholder" || cut || masked || filled || yours {
         return true;
     }
     match text {

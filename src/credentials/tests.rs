@@ -813,7 +813,11 @@ fn placeholders_prose_and_css_are_not_credentials() {
         "Authorization: Bearer {token}, then retry",
         "`x-api-key: YOUR_API_KEY`, or x-api-key: <your-key>.",
         "`Authorization: Bearer sk-proj-...` or x-api-key: <your-key>! or Bearer <token>?",
-        // A docs' fill-in: one character repeated.
+        // A form's masked value, as a snapshot of a login form holds it.
+        r#"{"password": "••••••••", "secret": "●●●●●●"}"#,
+        // A docs' fill-in, quoted too: one character repeated.
+        r#"apiKey: "sk-xxxxxxxxxxxxxxxxxxxxxxxx", GITHUB_TOKEN="ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx""#,
+        r#"{"api_key":"sk-XXXXXXXXXXXXXXXXXXXX"}"#,
         "STRIPE_KEY=sk_test_XXXXXXXXXXXXXXXXXXXXXXXX and gsk_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
         // Shorter than its key, or an identifier after its prefix.
         "sk_buff r8_init fw_updateFirmwareVersion2 lsv2_enabled",
