@@ -453,19 +453,14 @@ fn json_field(text: &str, i: usize, name_end: usize) -> Option<Option<Hit>> {
     // a password. A space pasted around a password, or words beside one
     // (`Tr0ub4dor&3x is new`), make no label: each word must be one.
     let words = label_words(literal);
-    // A locale's labels are one word too: a word of the field's name
-    // (`"newPassword": "Password"`), or one in another script (`"Пароль"`).
+    // Or a locale's label naming the field (`"newPassword": "Password"`):
+    // a credential's word, not in small letters (`password`, `Password1`
+    // or `admin` under `adminPassword` is a password).
     let word = literal.len() < 8
         && literal.first().is_some_and(u8::is_ascii_uppercase)
         && literal[1..].iter().all(u8::is_ascii_lowercase)
-        || !literal.is_empty()
-            && (name.as_bytes())
-                .windows(literal.len())
-                .any(|w| w.eq_ignore_ascii_case(literal))
-        || literal.iter().any(|&b| b >= 0x80)
-            && literal
-                .iter()
-                .all(|&b| b.is_ascii_alphabetic() || b >= 0x80);
+        || literal.iter().any(u8::is_ascii_uppercase)
+            && super::one_of(literal, b"password|passphrase");
     let label = (words && !passphrase(name)) || word || (!password && super::says_state(literal));
     let real = !literal.is_empty() && !label && !stands_in(literal);
     Some(real.then(|| Hit::new("credential_field", start, start + literal.len())))
@@ -545,13 +540,18 @@ pub fn is_placeholder(text: &[u8]) -> bool {
         text.strip_suffix(*dots)
             .is_some_and(|prefix| prefix.len() <= 8 && !prefix.contains(&b'.'))
     });
-    // A mask: `****`, a form's bullets (`••••`, `●●●●`, their UTF-8 bytes).
-    let masked = !text.is_empty() && text.iter().all(|&b| b"*.\xe2\x80\xa2\x97\x8f".contains(&b));
-    // A docs' fill-in after a prefix, quoted too: `"sk-xxxxxxxxxxxxxxxx"`.
-    let filled = text.len() > 15
-        && text[text.len() - 12..]
-            .iter()
-            .all(|&b| b == text[text.len() - 1]);
+    // A mask: `****`, a form's bullets (`••••`, `●●●●`).
+    let masked = !text.is_empty()
+        && std::str::from_utf8(text)
+            .is_ok_and(|t| t.chars().all(|c| matches!(c, '*' | '.' | '•' | '●')));
+    // A docs' fill-in, quoted too: a prefix, if any, ending in `-` or `_`,
+    // then 12 `x` or more (`"sk-xxxxxxxxxxxx"`); not padding after a secret.
+    let fill = text
+        .iter()
+        .rev()
+        .take_while(|&&b| b == b'x' || b == b'X')
+        .count();
+    let filled = fill > 11 && matches!(text[..text.len() - fill].last(), None | Some(b'-' | b'_'));
     // A doc's `YOUR_API_KEY`, `your-api-key` or `your_token`, or a
     // constant's name that says what it stands for (`ACCESS_TOKEN`,
     // `REPLACE_ME`); `HUNTER_TWO` may be a password.

