@@ -271,8 +271,15 @@ async function render() {
     return el("li", {}, box, el("label", { for: `todo-${i}` }, item.text));
   }));
   const ids = pinned.attachmentIds();
-  // Saved, an edit of a pin detached (here or in another tab) would pin it again.
-  for (const form of [$("pin-memory"), $("pin-file")]) if (form.dataset.editing && !ids.includes(form.dataset.editing)) cleared(form);
+  // An edit of a pin detached here or in another tab replaces nothing now:
+  // its text stays, and saving it pins it anew, as the page says.
+  for (const form of [$("pin-memory"), $("pin-file")]) {
+    const gone = form.dataset.editing;
+    if (gone && !ids.includes(gone)) {
+      endEdit(form);
+      notice(`${readable(gone)}, being edited, was detached; what you typed stays, and saving pins it anew.`);
+    }
+  }
   $("pinned").replaceChildren(...ids.map((id) => {
     // An id may hold the key too (a slug pasted before it was entered).
     const name = readable(id);
@@ -397,6 +404,11 @@ function editSpec(spec, id) {
 /** Clears a form and its edit. */
 function cleared(form) {
   form.reset();
+  endEdit(form);
+}
+
+/** Ends a form's edit, keeping what was typed: saved, it pins anew. */
+function endEdit(form) {
   delete form.dataset.editing;
   delete form.dataset.whole;
   const button = form.querySelector("button");
@@ -506,6 +518,8 @@ async function heldForTurn(id, signal, action) {
 onSubmit("composer", ({ text, window: size }) => exclusive(() => orReload(async () => {
   running = new AbortController();
   $("stop").disabled = false;
+  // Sent from further up the history, the answer comes into view.
+  historyOf = null;
   try {
     await heldForTurn(sessionId, running.signal, async () => {
       // The pins as stored: another tab may have changed them.

@@ -102,6 +102,15 @@ test("a disabled button looks unlike an enabled one", async () => {
   assert.ok(await page.isDisabled("#stop"), "Stop is off between turns");
   assert.ok(await page.isEnabled("#send"));
   assert.notDeepEqual(await look("#stop"), await look("#send"));
+  // Import is a label around a file input, which a turn disables too.
+  const importLook = (disabled) => page.$eval("#session-import", (input, off) => {
+    input.disabled = off;
+    // A computed style is live: read it before the input is enabled again.
+    const { opacity, cursor } = getComputedStyle(input.closest(".file-button"));
+    input.disabled = false;
+    return { opacity, cursor };
+  }, disabled);
+  assert.notDeepEqual(await importLook(true), await importLook(false));
 });
 
 test("ticking a todo breaks the prefix at the todo list, and the indicator says so", async () => {
@@ -887,17 +896,23 @@ test("on a phone, editing a pin with a long path keeps the page within the scree
   }
 });
 
-test("detaching the pin being edited ends the edit, so saving cannot bring it back", async () => {
+test("detaching the pin being edited ends the edit, keeps what was typed and says so", async () => {
   await page.fill("#pin-file input[name=path]", "scratch.md");
   await page.click("#pin-file button:not(.cancel)");
   await page.waitForFunction(() => /file:scratch\.md/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
   await page.click("button[aria-label='Edit file:scratch.md']");
   assert.equal(await page.textContent("#pin-file button"), "Save, replacing file:scratch.md");
+  await page.fill("#file-contents", "typed, not saved");
   await page.click("button[aria-label='Detach file:scratch.md']");
   await page.waitForFunction(() => !/file:scratch\.md/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
   assert.equal(await page.textContent("#pin-file button"), "Pin file");
-  assert.equal(await page.inputValue("#pin-file input[name=path]"), "");
   assert.equal(await page.isVisible("#pin-file .cancel"), false);
+  // What the user typed stays, and the page says what saving it does now.
+  assert.equal(await page.inputValue("#pin-file input[name=path]"), "scratch.md");
+  assert.equal(await page.inputValue("#file-contents"), "typed, not saved");
+  assert.match(await page.textContent("#notice"), /file:scratch\.md, being edited, was detached; what you typed stays/);
+  await page.fill("#pin-file input[name=path]", "");
+  await page.fill("#file-contents", "");
 });
 
 test("a load asks for nothing the server lacks, the page's icon included", async () => {
@@ -1033,6 +1048,27 @@ test("a pin change frees the pins it replaces: a large pinned file is not kept o
     await p.waitForFunction(() => !/file:big\.log/.test(document.querySelector("#pinned").textContent) && !document.body.dataset.busy);
   } finally {
     await p.close();
+  }
+});
+
+test("a message sent from further up the history brings its answer into view", async () => {
+  const back = await page.inputValue("#session-select");
+  await page.click("#session-new");
+  await page.waitForFunction((id) => document.querySelector("#session-select").value !== id && !document.body.dataset.busy, back);
+  const fresh = await page.inputValue("#session-select");
+  const box = () => page.$eval("#history", (h) => ({ top: h.scrollTop, seen: h.clientHeight, height: h.scrollHeight }));
+  try {
+    for (let i = 0; i < 6 && (await box()).height <= (await box()).seen + 100; i++) await send(`What does the README say, part ${i}?`);
+    assert.ok((await box()).height > (await box()).seen + 100, "the history overflows its box");
+    await page.$eval("#history", (h) => { h.scrollTop = 0; });
+    await send("And the last part?");
+    const after = await box();
+    assert.ok(after.top + after.seen >= after.height - 2, `the answer is in view (${JSON.stringify(after)})`);
+  } finally {
+    await page.click("#session-delete");
+    await page.waitForFunction((id) => document.querySelector("#session-select").value !== id && !document.body.dataset.busy, fresh);
+    await page.selectOption("#session-select", back);
+    await page.waitForFunction((id) => document.querySelector("#session-select").value === id && !document.body.dataset.busy, back);
   }
 });
 
