@@ -56,19 +56,6 @@ const inflate = await build({
 const fflateLicense = await readFile(new URL("../node_modules/fflate/LICENSE", import.meta.url), "utf8");
 await writeFile(at("inflate.js"), `/*! fflate's gunzipSync, bundled: https://github.com/101arrowz/fflate\n\n${fflateLicense.trim()}\n*/\n${inflate.outputFiles[0].text}`);
 
-await writeFile(at("index.js"), `// The default browser entry: initialises the inlined wasm before any
-// export is used, so \`import { AttachmentStore } from "attache"\` just works.
-// Synchronously, with no top-level await: a service worker refuses to load
-// a module that has one.
-import { initSync } from "./attache.js";
-import { gzippedWasmBase64 } from "./attache_wasm.js";
-import { gunzipSync } from "./inflate.js";
-
-initSync({ module: gunzipSync(Uint8Array.from(atob(gzippedWasmBase64), (c) => c.charCodeAt(0))) });
-
-export * from "./attache.js";
-`);
-
 // The default entry's types leave out init's, which name DOM types
 // (RequestInfo, BufferSource): a Node or worker project without the DOM lib
 // compiles it, skipLibCheck or not.
@@ -171,6 +158,20 @@ if (glue === unguarded) throw new Error("the glue has no import line to put the 
 const exported = [...glue.matchAll(/^export (?:class|function) (\w+)/gm), ...glue.matchAll(/^function (initSync)\(/gm)]
   .map((m) => m[1]);
 if (!exported.includes("AttachmentStore")) throw new Error("the glue's shape changed: no exports found");
+// The exports by name: `export *` would pass on initSync, which the
+// default entry has already called and its types do not declare.
+await writeFile(at("index.js"), `// The default browser entry: initialises the inlined wasm before any
+// export is used, so \`import { AttachmentStore } from "attache"\` just works.
+// Synchronously, with no top-level await: a service worker refuses to load
+// a module that has one.
+import { initSync } from "./attache.js";
+import { gzippedWasmBase64 } from "./attache_wasm.js";
+import { gunzipSync } from "./inflate.js";
+
+initSync({ module: gunzipSync(Uint8Array.from(atob(gzippedWasmBase64), (c) => c.charCodeAt(0))) });
+
+export { ${exported.filter((name) => name !== "initSync").join(", ")} } from "./attache.js";
+`);
 glue += `\nfor (const [f, name] of [${exported.map((name) => `[${name}, "${name}"]`).join(", ")}]) ` +
   `Object.defineProperty(f, "name", { __proto__: null, value: name });\n`;
 const minify = async (code) => (await transform(code, { minify: true, format: "esm", target: "es2022" })).code;

@@ -177,6 +177,25 @@ test("the package ships its own README, not the repository's", async () => {
   assert.doesNotMatch(shipped, /scripts\/(test|demo)\.sh/);
 });
 
+test("each entry exports at run time just the values its types declare", async () => {
+  // A value exported but not declared is one a typed host cannot reach, and
+  // one the docs never promised (the default entry's initSync was one).
+  const installed = join(dir("typed"), "node_modules", "attache");
+  const { default: ts } = await import(join(dir("typed"), "node_modules", "typescript", "lib", "typescript.js"));
+  const entries = { "index": "default entry", "attache": "attache/slim" };
+  const program = ts.createProgram(Object.keys(entries).map((file) => join(installed, `${file}.d.ts`)), { strict: true, noEmit: true });
+  const checker = program.getTypeChecker();
+  for (const [file, entry] of Object.entries(entries)) {
+    const module = checker.getSymbolAtLocation(program.getSourceFile(join(installed, `${file}.d.ts`)));
+    const declared = checker.getExportsOfModule(module)
+      .filter((s) => ((s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s).flags & ts.SymbolFlags.Value) !== 0)
+      .map((s) => s.name).sort();
+    const runtime = Object.keys(await import(join(installed, `${file}.js`))).sort();
+    assert.ok(declared.includes("AttachmentStore"), `${entry}: the checker found the declarations`);
+    assert.deepEqual(runtime, declared, `${entry}: run-time exports against declared values`);
+  }
+});
+
 test("tsc --strict accepts a typed consumer and its @ts-expect-error lines fail to compile", async () => {
   await npx(dir("typed"), "tsc", "-p", ".").catch((e) => assert.fail(`tsc reported:\n${e.stdout}${e.stderr}`));
 });
