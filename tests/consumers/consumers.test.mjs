@@ -1,7 +1,8 @@
 // The package as users get it: `npm pack` of pkg/, installed from the
 // tarball into small projects that are not part of this workspace, then
 // used from Node, a plain module page, a Web Worker, a module service
-// worker, Vite (dev and build), webpack 5, and type-checked by tsc --strict.
+// worker, a Manifest V3 extension, Vite (dev and build), webpack 5, and
+// type-checked by tsc --strict.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
@@ -27,6 +28,7 @@ const consumers = {
   "plain-esm": ".",
   "vite-app": ".",
   "webpack-app": "src",
+  extension: ".",
   typed: null,
 };
 
@@ -62,8 +64,8 @@ function check(result, { context, store }) {
   assert.equal(result.context, context);
 }
 
-async function pageResult(url) {
-  const page = await browser.context.newPage();
+async function pageResult(url, context = browser.context) {
+  const page = await context.newPage();
   const problems = [];
   page.on("pageerror", (e) => problems.push(String(e)));
   page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
@@ -123,6 +125,41 @@ test("a module Web Worker imports it", async () => {
 
 test("a module service worker imports the default entry: no top-level await", async () => {
   await served(dir("plain-esm"), "/sw.html", { context: "ServiceWorkerGlobalScope", store: "IdbSessionStore" });
+});
+
+test("a Manifest V3 extension: the default entry in its worker, across a stop, and attache/slim in its page", async () => {
+  const root = dir("extension");
+  const withExtension = await launch([`--disable-extensions-except=${root}`, `--load-extension=${root}`]);
+  try {
+    const { context } = withExtension;
+    const worker = context.serviceWorkers()[0] ?? await context.waitForEvent("serviceworker", { timeout: 30000 });
+    // Node's URL gives no origin for this scheme.
+    const origin = `chrome-extension://${new URL(worker.url()).host}`;
+    check(await pageResult(`${origin}/index.html`, context), inWindow);
+
+    const page = await context.newPage();
+    await page.goto(`${origin}/index.html`);
+    const send = async (command, argument) => {
+      const answer = await page.evaluate((message) => chrome.runtime.sendMessage(message), { command, argument });
+      assert.ok(answer?.ok, `the worker's ${command}: ${answer?.value}`);
+      return answer;
+    };
+    check((await send("scenario")).value, { context: "ServiceWorkerGlobalScope", store: "IdbSessionStore" });
+    const remembered = await send("remember", "kept");
+
+    // Chrome stops an idle extension worker; the next message loads it anew.
+    const cdp = await context.newCDPSession(page);
+    const stopped = new Promise((resolve) => cdp.on("ServiceWorker.workerVersionUpdated",
+      ({ versions }) => versions.some((v) => v.runningStatus === "stopped") && resolve()));
+    await cdp.send("ServiceWorker.enable");
+    await cdp.send("ServiceWorker.stopAllWorkers");
+    await stopped;
+    const recalled = await send("recall", remembered.value);
+    assert.notEqual(recalled.loadedAt, remembered.loadedAt, "the stopped worker's module was loaded again");
+    assert.equal(recalled.value, "kept", "the session outlived the worker");
+  } finally {
+    await withExtension.close();
+  }
 });
 
 // The default entry inlines the wasm: a bundle that also emits the .wasm

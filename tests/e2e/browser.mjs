@@ -23,9 +23,9 @@ export const executablePath = process.env.CHROMIUM ?? "/usr/bin/chromium";
 export const chromiumArgs = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
   "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
-export async function launch() {
+export async function launch(extraArgs = []) {
   const profile = await mkdtemp(join(tmpdir(), "attache-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, { executablePath, args: chromiumArgs });
+  const context = await chromium.launchPersistentContext(profile, { executablePath, args: [...chromiumArgs, ...extraArgs] });
   return {
     context,
     async close() {
