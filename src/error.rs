@@ -206,8 +206,12 @@ impl Error {
                 message,
                 cause,
             },
-            "InvalidStateError" | "UnknownError"
-                if crate::text::contains(&text, "clos") || crate::text::contains(&text, "lost") =>
+            // Chromium, clearing site data, aborts with "Backend aborted
+            // error" and fails the reopen with "The connection was closed."
+            "InvalidStateError" | "UnknownError" | "AbortError"
+                if crate::text::contains(&text, "clos")
+                    || crate::text::contains(&text, "lost")
+                    || crate::text::contains(&text, "backend") =>
             {
                 Error::ConnectionLost {
                     dom_name,
@@ -659,10 +663,29 @@ mod tests {
             "CONNECTION_LOST",
             "Chromium's wording after close()"
         );
+        // Chromium, with site data cleared mid-call: the transactions it
+        // aborts, and the reopen's failure.
+        for (name, message) in [
+            ("InvalidStateError", "Backend aborted error"),
+            ("AbortError", "The connection was closed."),
+            (
+                "UnknownError",
+                "Connection is closing because of: Force close delete origin",
+            ),
+        ] {
+            let error = Error::from_dom(name, message, Cause::NONE);
+            assert_eq!(error.code(), "CONNECTION_LOST", "{name}: {message}");
+        }
         assert_eq!(
             Error::from_dom("UnknownError", "disk I/O", Cause::NONE).code(),
             "ABORTED",
             "other unknowns abort"
+        );
+        let aborted = "The transaction was aborted, so the request cannot be fulfilled.";
+        assert_eq!(
+            Error::from_dom("AbortError", aborted, Cause::NONE).code(),
+            "ABORTED",
+            "a plain abort is no lost connection"
         );
     }
 
