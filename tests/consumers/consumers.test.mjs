@@ -1,8 +1,8 @@
 // The package as users get it: `npm pack` of pkg/, installed from the
 // tarball into small projects that are not part of this workspace, then
 // used from Node, a plain module page, a Web Worker, a module service
-// worker, a Manifest V3 extension, Vite (dev and build), webpack 5, and
-// type-checked by tsc --strict.
+// worker, a Manifest V3 extension (Chromium and Firefox), Vite (dev and
+// build), webpack 5, and type-checked by tsc --strict.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { launch, serve } from "../e2e/browser.mjs";
+import { firefox } from "./firefox.mjs";
 import { build as esbuild } from "esbuild";
 import { expectedText } from "./scenario.js";
 
@@ -162,6 +163,39 @@ test("a Manifest V3 extension: the default entry in its worker, across a stop, a
     assert.equal(recalled.value, "kept", "the session outlived the worker");
   } finally {
     await withExtension.close();
+  }
+});
+
+test("the same extension in Firefox: the default entry in its event page, across a suspension, and attache/slim in its page", async () => {
+  const uuid = crypto.randomUUID();
+  const fox = await firefox({
+    "extensions.webextensions.uuids": JSON.stringify({ "attache-consumer@example.org": uuid }),
+    // 30 s by default, as Chrome's: an idle event page is suspended after 1 s.
+    "extensions.background.idle.timeout": 1000,
+  });
+  try {
+    assert.equal(await fox.install(dir("extension")), "attache-consumer@example.org");
+    await fox.go(`moz-extension://${uuid}/index.html`);
+    const result = await fox.run(`
+      while (!document.body?.dataset.result && !document.body?.dataset.error) await new Promise((r) => setTimeout(r, 20));
+      return { ...document.body.dataset };`);
+    assert.equal(result.error, undefined, result.error);
+    check(JSON.parse(result.result), inWindow);
+
+    const send = async (command, argument) => {
+      const answer = await fox.run("return chrome.runtime.sendMessage(arguments[0]);", { command, argument });
+      assert.ok(answer?.ok, `the event page's ${command}: ${answer?.value ?? answer?.thrown}`);
+      return answer;
+    };
+    // Firefox's MV3 background is an event page: a window, not a worker.
+    check((await send("scenario")).value, inWindow);
+    const remembered = await send("remember", "kept");
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const recalled = await send("recall", remembered.value);
+    assert.notEqual(recalled.loadedAt, remembered.loadedAt, "the suspended event page loaded the module again");
+    assert.equal(recalled.value, "kept", "the session outlived the suspension");
+  } finally {
+    await fox.close();
   }
 });
 

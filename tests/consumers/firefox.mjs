@@ -1,0 +1,53 @@
+// Headless Firefox (Debian's ESR) through geckodriver's WebDriver HTTP
+// API, for the extension consumer: Playwright's Firefox is a patched
+// build, which we do not download.
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+
+const freePort = () => new Promise((resolve, reject) => {
+  const server = createServer().listen(0, "127.0.0.1", () => {
+    const { port } = server.address();
+    server.close(() => resolve(port));
+  }).on("error", reject);
+});
+
+export async function firefox(prefs) {
+  const port = await freePort();
+  // --allow-system-access: without it, Marionette may not open moz-extension: pages.
+  const driver = spawn(process.env.GECKODRIVER ?? "geckodriver",
+    ["--port", String(port), "--allow-system-access", "--binary", process.env.FIREFOX ?? "/usr/bin/firefox-esr"],
+    { env: { ...process.env, MOZ_HEADLESS: "1" }, stdio: "ignore" });
+  const base = `http://127.0.0.1:${port}`;
+  const call = async (method, path, body) => {
+    const response = await fetch(base + path, { method, headers: { "content-type": "application/json" }, body: body && JSON.stringify(body) });
+    const { value } = await response.json();
+    if (!response.ok) throw new Error(`${method} ${path}: ${value.message}`);
+    return value;
+  };
+  let session;
+  try {
+    for (let i = 0; ; i++) {
+      try { await fetch(`${base}/status`); break; } catch (e) { if (i > 100) throw e; }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    ({ sessionId: session } = await call("POST", "/session",
+      { capabilities: { alwaysMatch: { "moz:firefoxOptions": { args: ["-headless"], prefs } } } }));
+    await call("POST", `/session/${session}/timeouts`, { script: 30000 });
+  } catch (e) {
+    driver.kill();
+    throw e;
+  }
+  const at = (path) => `/session/${session}${path}`;
+  return {
+    install: (path) => call("POST", at("/moz/addon/install"), { path, temporary: true }),
+    go: (url) => call("POST", at("/url"), { url }),
+    /** Runs an async function body in the page; `arguments[0]` is `arg`. */
+    run: (body, arg = null) => call("POST", at("/execute/async"), { args: [arg], script:
+      `const done = arguments[arguments.length - 1];
+       (async () => { ${body} })().then(done, (e) => done({ thrown: String(e?.stack ?? e) }));` }),
+    async close() {
+      await call("DELETE", at("")).catch(() => {});
+      driver.kill();
+    },
+  };
+}
