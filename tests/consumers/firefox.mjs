@@ -13,31 +13,45 @@ const freePort = () => new Promise((resolve, reject) => {
 
 export async function firefox(prefs) {
   const port = await freePort();
-  // --allow-system-access: without it, Marionette may not open moz-extension: pages.
+  // --allow-system-access: geckodriver 0.37 opens no moz-extension: page without it.
   const driver = spawn(process.env.GECKODRIVER ?? "geckodriver",
     ["--port", String(port), "--allow-system-access", "--binary", process.env.FIREFOX ?? "/usr/bin/firefox-esr"],
-    { env: { ...process.env, MOZ_HEADLESS: "1" }, stdio: "ignore" });
+    { env: { ...process.env, MOZ_HEADLESS: "1" }, stdio: ["ignore", "ignore", "pipe"] });
+  let log = "";
+  driver.stderr.on("data", (chunk) => { log = (log + chunk).slice(-4000); });
+  // A driver that could not start or died says so, with its log.
+  const died = new Promise((_, reject) => {
+    const end = (why) => reject(new Error(`geckodriver ended (${why}): ${log}`));
+    driver.on("error", (e) => end(e.message));
+    driver.on("exit", (code, signal) => end(code ?? signal));
+  });
+  died.catch(() => {});
   const base = `http://127.0.0.1:${port}`;
   const call = async (method, path, body) => {
-    const response = await fetch(base + path, { method, headers: { "content-type": "application/json" }, body: body && JSON.stringify(body) });
+    const response = await Promise.race([died, fetch(base + path, { method, headers: { "content-type": "application/json" },
+      body: body && JSON.stringify(body), signal: AbortSignal.timeout(60000) })]);
     const { value } = await response.json();
     if (!response.ok) throw new Error(`${method} ${path}: ${value.message}`);
     return value;
   };
   let session;
+  const at = (path) => `/session/${session}${path}`;
+  const close = async () => {
+    if (session) await call("DELETE", at("")).catch(() => {});
+    driver.kill();
+  };
   try {
     for (let i = 0; ; i++) {
-      try { await fetch(`${base}/status`); break; } catch (e) { if (i > 100) throw e; }
+      try { await Promise.race([died, fetch(`${base}/status`)]); break; } catch (e) { if (i > 100 || driver.exitCode !== null) throw e; }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     ({ sessionId: session } = await call("POST", "/session",
       { capabilities: { alwaysMatch: { "moz:firefoxOptions": { args: ["-headless"], prefs } } } }));
-    await call("POST", `/session/${session}/timeouts`, { script: 30000 });
+    await call("POST", at("/timeouts"), { script: 30000 });
   } catch (e) {
-    driver.kill();
+    await close();
     throw e;
   }
-  const at = (path) => `/session/${session}${path}`;
   return {
     install: (path) => call("POST", at("/moz/addon/install"), { path, temporary: true }),
     go: (url) => call("POST", at("/url"), { url }),
@@ -45,9 +59,6 @@ export async function firefox(prefs) {
     run: (body, arg = null) => call("POST", at("/execute/async"), { args: [arg], script:
       `const done = arguments[arguments.length - 1];
        (async () => { ${body} })().then(done, (e) => done({ thrown: String(e?.stack ?? e) }));` }),
-    async close() {
-      await call("DELETE", at("")).catch(() => {});
-      driver.kill();
-    },
+    close,
   };
 }

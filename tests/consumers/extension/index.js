@@ -1,5 +1,6 @@
 // An extension page with attache/slim: init() is given the URL the
-// extension serves the .wasm at, as the README says.
+// extension serves the .wasm at, as the README says. The test loads the
+// package as npm installed it; an extension ships just its files.
 import init, * as attache from "./node_modules/attache/attache.js";
 import { report } from "./page.js";
 

@@ -15,8 +15,11 @@ const commands = {
   recall: async (id) => (await (await sessions()).getSession(id))?.title ?? null,
 };
 
-chrome.runtime.onMessage.addListener(({ command, argument }, _sender, reply) => {
-  commands[command](argument).then(
+chrome.runtime.onMessage.addListener((message, sender, reply) => {
+  // This extension's own pages only (a content script may message too),
+  // and known commands only.
+  if (sender.id !== chrome.runtime.id || !Object.hasOwn(commands, message?.command)) return false;
+  commands[message.command](message.argument).then(
     (value) => reply({ ok: true, value, loadedAt }),
     (e) => reply({ ok: false, value: String(e?.stack ?? e), loadedAt }));
   return true; // the reply comes later
