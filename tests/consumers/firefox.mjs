@@ -16,7 +16,9 @@ export async function firefox(prefs) {
   // --allow-system-access: geckodriver 0.37 opens no moz-extension: page without it.
   const driver = spawn(process.env.GECKODRIVER ?? "geckodriver",
     ["--port", String(port), "--allow-system-access", "--binary", process.env.FIREFOX ?? "/usr/bin/firefox-esr"],
-    { env: { ...process.env, MOZ_HEADLESS: "1" }, stdio: ["ignore", "ignore", "pipe"] });
+    // Its own process group: geckodriver leaves Firefox running when it is
+    // killed (mozilla/geckodriver#291), and Firefox holds the stderr pipe.
+    { env: { ...process.env, MOZ_HEADLESS: "1" }, stdio: ["ignore", "ignore", "pipe"], detached: true });
   let log = "";
   driver.stderr.on("data", (chunk) => { log = (log + chunk).slice(-4000); });
   // A driver that could not start or died says so, with its log.
@@ -38,11 +40,12 @@ export async function firefox(prefs) {
   const at = (path) => `/session/${session}${path}`;
   const close = async () => {
     if (session) await call("DELETE", at("")).catch(() => {});
-    driver.kill();
+    try { process.kill(-driver.pid, "SIGKILL"); } catch { /* already gone */ }
+    driver.stderr?.destroy();
   };
   try {
     for (let i = 0; ; i++) {
-      try { await Promise.race([died, fetch(`${base}/status`)]); break; } catch (e) { if (i > 100 || driver.exitCode !== null) throw e; }
+      try { await Promise.race([died, fetch(`${base}/status`)]); break; } catch (e) { if (i > 100 || driver.exitCode !== null || driver.signalCode !== null) throw e; }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     ({ sessionId: session } = await call("POST", "/session",

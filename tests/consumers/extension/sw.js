@@ -16,9 +16,9 @@ const commands = {
 };
 
 chrome.runtime.onMessage.addListener((message, sender, reply) => {
-  // This extension's own pages only (a content script may message too),
-  // and known commands only.
-  if (sender.id !== chrome.runtime.id || !Object.hasOwn(commands, message?.command)) return false;
+  // This extension's own pages only (its content scripts message it too,
+  // from the web page's URL), and known commands only.
+  if (!sender.url?.startsWith(chrome.runtime.getURL("")) || !Object.hasOwn(commands, message?.command)) return false;
   commands[message.command](message.argument).then(
     (value) => reply({ ok: true, value, loadedAt }),
     (e) => reply({ ok: false, value: String(e?.stack ?? e), loadedAt }));
