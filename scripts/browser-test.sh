@@ -45,9 +45,12 @@ trap 'rm -f "$log"' EXIT
 # talc's deallocate under an IndexedDB read, then in its borrow under the
 # panic handler, as the fourth; the rerun passed. A tenth and an eleventh
 # (full runs on 9b068ad and 4fd45b2, back to back, the same wasm as a run
-# on 70b3be3 that met none) were the first's: web_attachments in WebKit's
+# on 70b3be3 that had none) were the first's: web_attachments in WebKit's
 # service worker read out of bounds in core::str's next_code_point,
 # writing JSON text. Both reruns passed, and so did 4 runs of 4 alone.
+# A twelfth, in the next full run (on da38ebe), was the fifth's:
+# web_sessions in WebKit's service worker reported nothing until the
+# runner's timeout; its rerun passed.
 fault='RuntimeError: Out of bounds memory access|null pointer dereference occurred|Tried to borrow the Talc|Failed to detect test as having been run|talc::base::Talc<S,B>::try_allocate|talc::cell::TalcCell<S,B>::borrow|WebProcess CRASHED'
 status=0
 "${run[@]}" --mode no-install -- "$@" 2>&1 | tee "$log" || status=$?
