@@ -1,8 +1,9 @@
 // The package as users get it: `npm pack` of pkg/, installed from the
 // tarball into small projects that are not part of this workspace, then
 // used from Node, a plain module page, a Web Worker, a module service
-// worker, a Manifest V3 extension (Chromium and Firefox), Vite (dev and
-// build), webpack 5, and type-checked by tsc --strict.
+// worker (each in Chromium, Firefox and WebKit), a Manifest V3 extension
+// (Chromium and Firefox), Vite (dev and build), webpack 5, and
+// type-checked by tsc --strict.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
@@ -13,7 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { launch, serve } from "../e2e/browser.mjs";
-import { firefox } from "./firefox.mjs";
+import { firefox, webkit } from "../e2e/webdriver.mjs";
 import { build as esbuild } from "esbuild";
 import { expectedText } from "./scenario.js";
 
@@ -127,6 +128,28 @@ test("a module Web Worker imports it", async () => {
 test("a module service worker imports the default entry: no top-level await", async () => {
   await served(dir("plain-esm"), "/sw.html", { context: "ServiceWorkerGlobalScope", store: "IdbSessionStore" });
 });
+
+// The shipped wasm (release build, wasm-opt'd) in the other engines: the
+// wasm-bindgen suites there run debug builds of the crate.
+for (const [engine, open] of [["Firefox", () => firefox({})], ["WebKit", webkit]]) {
+  test(`the plain page, slim page, Web Worker and service worker in ${engine}`, async () => {
+    const server = await serve(dir("plain-esm"));
+    const driven = await open();
+    try {
+      for (const [page, context] of [["index", "Window"], ["slim", "Window"], ["worker", "DedicatedWorkerGlobalScope"], ["sw", "ServiceWorkerGlobalScope"]]) {
+        await driven.go(`${server.origin}/${page}.html`);
+        const shown = await driven.run(`
+          while (!document.body?.dataset.result && !document.body?.dataset.error) await new Promise((r) => setTimeout(r, 20));
+          return { ...document.body.dataset };`);
+        assert.equal(shown.thrown ?? shown.error, undefined, `${page}.html: ${shown.thrown ?? shown.error}`);
+        check(JSON.parse(shown.result), { context, store: "IdbSessionStore" });
+      }
+    } finally {
+      await driven.close();
+      server.stop();
+    }
+  });
+}
 
 test("a Manifest V3 extension: the default entry in its worker, across a stop, and attache/slim in its page", async () => {
   const root = dir("extension");

@@ -1,6 +1,6 @@
-// Headless Firefox (Debian's ESR) through geckodriver's WebDriver HTTP
-// API, for the extension consumer: Playwright's Firefox is a patched
-// build, which we do not download.
+// Firefox (Debian's ESR, through geckodriver) and WebKitGTK (through
+// WebKitWebDriver) by the WebDriver HTTP API: Playwright's Firefox and
+// WebKit are patched builds, which we do not download.
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 
@@ -14,24 +14,36 @@ const freePort = () => new Promise((resolve, reject) => {
 export async function firefox(prefs) {
   const port = await freePort();
   // --allow-system-access: geckodriver 0.37 opens no moz-extension: page without it.
-  const driver = spawn(process.env.GECKODRIVER ?? "geckodriver",
+  return drive(port, process.env.GECKODRIVER ?? "geckodriver",
     ["--port", String(port), "--allow-system-access", "--binary", process.env.FIREFOX ?? "/usr/bin/firefox-esr"],
-    // Its own process group: geckodriver leaves Firefox running when it is
-    // killed (mozilla/geckodriver#291), and Firefox holds the stderr pipe.
+    { "moz:firefoxOptions": { args: ["-headless"], prefs } });
+}
+
+export async function webkit() {
+  const port = await freePort();
+  // WebKitWebDriver starts MiniBrowser, which needs a display.
+  return drive(port, "xvfb-run", ["-a", "/usr/bin/WebKitWebDriver", `--port=${port}`], {});
+}
+
+async function drive(port, command, args, capabilities) {
+  // Its own process group: geckodriver leaves Firefox running when it is
+  // killed (mozilla/geckodriver#291), and the browser holds the stderr pipe.
+  const driver = spawn(command, args,
     { env: { ...process.env, MOZ_HEADLESS: "1" }, stdio: ["ignore", "ignore", "pipe"], detached: true });
   let log = "";
   driver.stderr.on("data", (chunk) => { log = (log + chunk).slice(-4000); });
   // A driver that could not start or died says so, with its log.
   const died = new Promise((_, reject) => {
-    const end = (why) => reject(new Error(`geckodriver ended (${why}): ${log}`));
+    const end = (why) => reject(new Error(`${command} ended (${why}): ${log}`));
     driver.on("error", (e) => end(e.message));
     driver.on("exit", (code, signal) => end(code ?? signal));
   });
   died.catch(() => {});
   const base = `http://127.0.0.1:${port}`;
-  const call = async (method, path, body) => {
+  // A script may take up to `ms`; its HTTP call gets a minute more.
+  const call = async (method, path, body, ms = 0) => {
     const response = await Promise.race([died, fetch(base + path, { method, headers: { "content-type": "application/json" },
-      body: body && JSON.stringify(body), signal: AbortSignal.timeout(60000) })]);
+      body: body && JSON.stringify(body), signal: AbortSignal.timeout(ms + 60000) })]);
     const { value } = await response.json();
     if (!response.ok) throw new Error(`${method} ${path}: ${value.message}`);
     return value;
@@ -49,8 +61,7 @@ export async function firefox(prefs) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     ({ sessionId: session } = await call("POST", "/session",
-      { capabilities: { alwaysMatch: { "moz:firefoxOptions": { args: ["-headless"], prefs } } } }));
-    await call("POST", at("/timeouts"), { script: 30000 });
+      { capabilities: { alwaysMatch: capabilities } }));
   } catch (e) {
     await close();
     throw e;
@@ -58,10 +69,13 @@ export async function firefox(prefs) {
   return {
     install: (path) => call("POST", at("/moz/addon/install"), { path, temporary: true }),
     go: (url) => call("POST", at("/url"), { url }),
-    /** Runs an async function body in the page; `arguments[0]` is `arg`. */
-    run: (body, arg = null) => call("POST", at("/execute/async"), { args: [arg], script:
-      `const done = arguments[arguments.length - 1];
-       (async () => { ${body} })().then(done, (e) => done({ thrown: String(e?.stack ?? e) }));` }),
+    /** Runs an async function body in the page, for up to `ms`; `arguments[0]` is `arg`. */
+    run: async (body, arg = null, ms = 30000) => {
+      await call("POST", at("/timeouts"), { script: ms });
+      return call("POST", at("/execute/async"), { args: [arg], script:
+        `const done = arguments[arguments.length - 1];
+         (async () => { ${body} })().then(done, (e) => done({ thrown: \`\${e}\n\${e?.stack ?? ""}\` }));` }, ms);
+    },
     close,
   };
 }
