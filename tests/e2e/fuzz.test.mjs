@@ -1,9 +1,11 @@
 // The boundary's properties (tests/boundary/properties.mjs) in headless
-// Chromium, on MemorySessionStore and on real IndexedDB: the Node run
-// covers the same contract without a browser's engine or storage.
+// Chromium, Firefox and WebKit, on MemorySessionStore and on real
+// IndexedDB: the Node run covers the same contract without a browser's
+// engine or storage.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { start } from "./browser.mjs";
+import { serve, start } from "./browser.mjs";
+import { firefox, webkit } from "./webdriver.mjs";
 
 // More on demand, never fewer than the test command's 5,000.
 const asked = Number(process.env.ATTACHE_FUZZ_RUNS);
@@ -35,3 +37,29 @@ test(`a blank or lone-surrogate id at any id parameter, an unknown option key an
   // A failed property rejects, and evaluate rethrows it with its counterexample.
   await page.evaluate(([runs, idbRuns]) => runContract(runs, idbRuns), [CONTRACT_RUNS, Math.ceil(CONTRACT_RUNS / 4)]);
 });
+
+// The same page in the other engines, through their WebDriver servers:
+// fewer runs, as each engine's own calls and its IndexedDB are what is new.
+const OTHER_RUNS = Math.ceil(RUNS * 2 / 5);
+const OTHER_IDB_RUNS = Math.ceil(OTHER_RUNS / 10);
+for (const [engine, open] of [["Firefox", () => firefox({})], ["WebKit", webkit]]) {
+  test(`arbitrary values in every parameter, then the id and option rules, in ${engine} (${OTHER_RUNS} runs, ${OTHER_IDB_RUNS} on IndexedDB)`, { timeout: 300000 * Math.ceil(RUNS / 5000) }, async () => {
+    const server = await serve();
+    const driven = await open();
+    try {
+      await driven.go(`${server.origin}/tests/e2e/pages/fuzz.html`);
+      const fuzzed = await driven.run(`
+        while (!document.body?.dataset.ready) await new Promise((r) => setTimeout(r, 20));
+        return await runFuzz(...arguments[0]);`, [OTHER_RUNS, OTHER_IDB_RUNS], 240000 * Math.ceil(RUNS / 5000));
+      assert.equal(fuzzed.thrown, undefined, fuzzed.thrown);
+      const { grown, jumps, idbGrown, idbJumps } = fuzzed;
+      assert.ok(grown <= 64 * 1024, `wasm memory stayed flat: grew ${grown} bytes beyond its largest single jump (${JSON.stringify(jumps)})`);
+      assert.ok(idbGrown <= 64 * 1024, `wasm memory stayed flat on IndexedDB: grew ${idbGrown} bytes (${JSON.stringify(idbJumps)})`);
+      const ruled = await driven.run("await runContract(...arguments[0]); return 'kept';", [OTHER_IDB_RUNS, Math.ceil(OTHER_IDB_RUNS / 4)], 60000);
+      assert.equal(ruled, "kept", ruled?.thrown);
+    } finally {
+      await driven.close();
+      server.stop();
+    }
+  });
+}
