@@ -134,8 +134,9 @@ test("a module service worker imports the default entry: no top-level await", as
 for (const [engine, open] of [["Firefox", () => firefox({})], ["WebKit", webkit]]) {
   test(`the plain page, slim page, Web Worker and service worker in ${engine}`, async () => {
     const server = await serve(dir("plain-esm"));
-    const driven = await open();
+    let driven;
     try {
+      driven = await open();
       for (const [page, context] of [["index", "Window"], ["slim", "Window"], ["worker", "DedicatedWorkerGlobalScope"], ["sw", "ServiceWorkerGlobalScope"]]) {
         await driven.go(`${server.origin}/${page}.html`);
         const shown = await driven.run(`
@@ -145,7 +146,7 @@ for (const [engine, open] of [["Firefox", () => firefox({})], ["WebKit", webkit]
         check(JSON.parse(shown.result), { context, store: "IdbSessionStore" });
       }
     } finally {
-      await driven.close();
+      await driven?.close();
       server.stop();
     }
   });

@@ -30,6 +30,12 @@ async function drive(port, command, args, capabilities) {
   // killed (mozilla/geckodriver#291), and the browser holds the stderr pipe.
   const driver = spawn(command, args,
     { env: { ...process.env, MOZ_HEADLESS: "1" }, stdio: ["ignore", "ignore", "pipe"], detached: true });
+  const exited = new Promise((resolve) => driver.once("exit", resolve));
+  // Should this process end first, the browser must not outlive it.
+  const reap = () => { try { process.kill(-driver.pid, "SIGKILL"); } catch { /* already gone */ } };
+  const onSignal = (signal) => { reap(); process.kill(process.pid, signal); };
+  process.once("exit", reap);
+  for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, onSignal);
   let log = "";
   driver.stderr.on("data", (chunk) => { log = (log + chunk).slice(-4000); });
   // A driver that could not start or died says so, with its log.
@@ -52,12 +58,17 @@ async function drive(port, command, args, capabilities) {
   const at = (path) => `/session/${session}${path}`;
   const close = async () => {
     if (session) await call("DELETE", at("")).catch(() => {});
-    try { process.kill(-driver.pid, "SIGKILL"); } catch { /* already gone */ }
+    // TERM first, so xvfb-run stops its Xvfb and removes its lock files.
+    try { process.kill(-driver.pid, "SIGTERM"); } catch { /* already gone */ }
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
+    reap();
+    process.off("exit", reap);
+    for (const signal of ["SIGINT", "SIGTERM"]) process.off(signal, onSignal);
     driver.stderr?.destroy();
   };
   try {
     for (let i = 0; ; i++) {
-      try { await Promise.race([died, fetch(`${base}/status`)]); break; } catch (e) { if (i > 100 || driver.exitCode !== null || driver.signalCode !== null) throw e; }
+      try { await Promise.race([died, fetch(`${base}/status`)]); break; } catch (e) { if (i > 300 || driver.exitCode !== null || driver.signalCode !== null) throw e; }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     ({ sessionId: session } = await call("POST", "/session",
