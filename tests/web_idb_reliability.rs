@@ -690,12 +690,22 @@ async fn each_call_is_one_transaction_with_every_request_issued_inside_it() {
 }
 
 /// How a connection is lost under a call: WebKit's "connection lost"
-/// thrown by a request, or, as Chromium does when site data is cleared,
-/// the transaction aborted with a plain AbortError while its connection
-/// closes.
+/// thrown by a request; as Chromium does when site data is cleared, the
+/// transaction aborted with a plain AbortError while its connection
+/// closes; or, as Firefox does then, the transaction never settles (none
+/// of its events reach the store) and the connection fires `close`.
 const WEBKIT_LOST: &str = "throw new DOMException('Connection to Indexed Database server lost. Refresh the page to try again', 'UnknownError');";
 const CHROMIUM_CLOSED: &str =
     "const request = original.apply(this, args); this.transaction.db.close(); this.transaction.abort(); return request;";
+const FIREFOX_UNSETTLED: &str = "const request = original.apply(this, args);
+     const tx = this.transaction;
+     for (const type of ['success', 'error', 'complete', 'abort']) {
+       tx.db.addEventListener(type, (event) => event.stopImmediatePropagation(), true);
+     }
+     // Once the call's requests of this turn are made: nothing is stored.
+     queueMicrotask(() => tx.abort());
+     setTimeout(() => tx.db.dispatchEvent(new Event('close')));
+     return request;";
 
 /// Makes the next call of `IDBObjectStore.prototype[method]` run `fault`;
 /// `fired()` then says whether one did.
@@ -719,7 +729,7 @@ fn fired() -> bool {
 
 #[wasm_bindgen_test]
 async fn a_connection_lost_midway_is_retried_once_for_idempotent_calls_only() {
-    for fault in [WEBKIT_LOST, CHROMIUM_CLOSED] {
+    for fault in [WEBKIT_LOST, CHROMIUM_CLOSED, FIREFOX_UNSETTLED] {
         let name = fresh_name("lost-midway");
         let store = open(&name, Durability::Default).await;
         store.create_session(new("s")).await.unwrap();

@@ -281,7 +281,7 @@ impl Connection {
             .call3(db, &names, &mode, &options)
             .map_err(|e| {
                 // The spec's only InvalidStateError here is a closing
-                // connection; Firefox words it as a mutation error.
+                // connection, however an engine words it.
                 let e = from_js(&e);
                 if e.dom_name() == Some("InvalidStateError") {
                     e.lost()

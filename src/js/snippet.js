@@ -264,6 +264,16 @@ export function tellLater(listener, event) {
   Native.resolve().then(() => listener(event)).catch(() => {});
 }
 
+// ---- IndexedDB: a wait that ends with its connection ----
+// The browser fires `close` once every transaction of the connection has
+// ended. Firefox, clearing site data, leaves one begun just before that
+// unsettled for good: at `close`, the wait ends as a lost connection.
+function untilClosed(db, end) {
+  const lost = () => end(new DOMException("The connection was closed.", "AbortError"));
+  db?.addEventListener("close", lost);
+  return () => db?.removeEventListener("close", lost);
+}
+
 // ---- IndexedDB: how a write transaction settled ----
 // Watches a write transaction from the moment it opens, in JS so no Rust
 // closure can outlive it. Resolves with the error to report, or null: a
@@ -277,8 +287,13 @@ export function settle(tx) {
     first ??= event.target?.error ?? null;
   });
   return new Native((resolve) => {
-    tx.addEventListener("complete", () => resolve(first));
-    tx.addEventListener("abort", () => resolve(first ?? tx.error ?? new DOMException("the transaction was aborted", "AbortError")));
+    const stop = untilClosed(tx.db, resolve);
+    const end = (error) => {
+      stop();
+      resolve(error);
+    };
+    tx.addEventListener("complete", () => end(first));
+    tx.addEventListener("abort", () => end(first ?? tx.error ?? new DOMException("the transaction was aborted", "AbortError")));
   });
 }
 
@@ -297,7 +312,14 @@ export function latch() {
 // cursor's request succeeds again after each continue(): wait once more.
 export function done(request) {
   return new Native((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
+    const stop = untilClosed(request.transaction?.db, reject);
+    request.onsuccess = () => {
+      stop();
+      resolve(request.result);
+    };
+    request.onerror = () => {
+      stop();
+      reject(request.error);
+    };
   });
 }
