@@ -287,7 +287,8 @@ export function settle(tx) {
     first ??= event.target?.error ?? null;
   });
   return new Native((resolve) => {
-    const stop = untilClosed(tx.db, resolve);
+    // A request's failure, already seen, is still the one to report.
+    const stop = untilClosed(tx.db, (lost) => resolve(first ?? lost));
     const end = (error) => {
       stop();
       resolve(error);
