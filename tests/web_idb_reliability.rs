@@ -568,6 +568,38 @@ async fn a_burst_of_calls_shares_the_failure_of_the_one_open() {
 }
 
 #[wasm_bindgen_test]
+async fn a_reopen_the_browser_aborts_is_a_lost_connection_and_the_next_call_opens_anew() {
+    let name = fresh_name("open-aborted");
+    let store = open(&name, Durability::Default).await;
+    store.create_session(new("s")).await.unwrap();
+    store.current_connection().unwrap().close();
+    // As Firefox does when site data is cleared again under the reopen:
+    // the open fails with AbortError, after the store's upgrade ran (on a
+    // throwaway database, so the upgrade has something to do).
+    run_js(&format!(
+        "const open = IDBFactory.prototype.open;
+         IDBFactory.prototype.open = function () {{
+           IDBFactory.prototype.open = open;
+           const request = open.call(this, {throwaway:?}, 1);
+           // Added once the store set its onupgradeneeded, so it runs after.
+           queueMicrotask(() => request.addEventListener('upgradeneeded', () => request.transaction.abort()));
+           return request;
+         }};",
+        throwaway = format!("{name}-throwaway")
+    ));
+    let error = store.get_session("s").await.expect_err("the open was aborted");
+    assert_eq!(error.code(), "CONNECTION_LOST", "{error:?}");
+    assert_eq!(error.dom_name(), Some("AbortError"));
+    assert!(
+        store.get_session("s").await.unwrap().is_some(),
+        "the next call opens anew"
+    );
+    store.close();
+    delete_database(&name).await;
+    delete_database(&format!("{name}-throwaway")).await;
+}
+
+#[wasm_bindgen_test]
 async fn two_connections_appending_concurrently_keep_every_frame_in_each_writers_order() {
     let name = fresh_name("concurrent");
     let (a, b) = (

@@ -382,7 +382,10 @@ async fn open_database(name: &str) -> Result<IdbDatabase, Error> {
                     schema::VERSION
                 ),
             },
-            other => other,
+            // An open that aborts (Firefox clearing site data again under
+            // the reopen; a fresh database's v1 cannot fail) gave no
+            // connection at all.
+            other => other.lost(),
         }),
     }
 }
