@@ -207,7 +207,8 @@ impl Error {
                 cause,
             },
             // Chromium, clearing site data, fails the reopen with an
-            // AbortError "The connection was closed."
+            // AbortError "The connection was closed."; the snippet's
+            // untilClosed ends a wait with the same.
             "InvalidStateError" | "UnknownError" | "AbortError"
                 if crate::text::contains(&text, "clos") || crate::text::contains(&text, "lost") =>
             {

@@ -587,7 +587,10 @@ async fn a_reopen_the_browser_aborts_is_a_lost_connection_and_the_next_call_open
          }};",
         throwaway = format!("{name}-throwaway")
     ));
-    let error = store.get_session("s").await.expect_err("the open was aborted");
+    let error = store
+        .get_session("s")
+        .await
+        .expect_err("the open was aborted");
     assert_eq!(error.code(), "CONNECTION_LOST", "{error:?}");
     assert_eq!(error.dom_name(), Some("AbortError"));
     assert!(

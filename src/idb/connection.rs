@@ -382,9 +382,11 @@ async fn open_database(name: &str) -> Result<IdbDatabase, Error> {
                     schema::VERSION
                 ),
             },
-            // An open that aborts (Firefox clearing site data again under
-            // the reopen; a fresh database's v1 cannot fail) gave no
-            // connection at all.
+            // An open that fails otherwise (Firefox clearing site data
+            // again under the reopen aborts it, or fails it UnknownError)
+            // gave no connection at all. Our own abort of a failed
+            // migration lands here too: v1 cannot fail on a fresh
+            // database, but a later version's must be told apart.
             other => other.lost(),
         }),
     }

@@ -267,7 +267,8 @@ export function tellLater(listener, event) {
 // ---- IndexedDB: a wait that ends with its connection ----
 // The browser fires `close` once every transaction of the connection has
 // ended. Firefox, clearing site data, leaves one begun just before that
-// unsettled for good: at `close`, the wait ends as a lost connection.
+// unsettled for good: at `close`, the wait ends as a lost connection
+// (from_dom in src/error.rs reads "clos" in the message as that).
 function untilClosed(db, end) {
   const lost = () => end(new DOMException("The connection was closed.", "AbortError"));
   db?.addEventListener("close", lost);
@@ -309,8 +310,9 @@ export function latch() {
 
 // ---- IndexedDB: a request's outcome ----
 // Resolves with the request's result once it succeeds, rejects with its
-// error; in JS, as settle is, so no Rust closure outlives the request. A
-// cursor's request succeeds again after each continue(): wait once more.
+// error, or as lost at its connection's close; in JS, as settle is, so no
+// Rust closure outlives the request. A cursor's request succeeds again
+// after each continue(): wait once more.
 export function done(request) {
   return new Native((resolve, reject) => {
     const stop = untilClosed(request.transaction?.db, reject);

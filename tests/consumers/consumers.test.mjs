@@ -1,9 +1,9 @@
 // The package as users get it: `npm pack` of pkg/, installed from the
 // tarball into small projects that are not part of this workspace, then
-// used from Node, a plain module page, a Web Worker, a module service
-// worker (each in Chromium, Firefox and WebKit), a Manifest V3 extension
-// (Chromium and Firefox), Vite (dev and build), webpack 5, and
-// type-checked by tsc --strict.
+// used from Node, a plain module page (with either entry), a Web Worker,
+// a module service worker (each in Chromium, Firefox and WebKit), a
+// Manifest V3 extension (Chromium and Firefox), Vite (dev and build),
+// webpack 5, and type-checked by tsc --strict.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";

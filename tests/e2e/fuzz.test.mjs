@@ -1,7 +1,7 @@
 // The boundary's properties (tests/boundary/properties.mjs) in headless
-// Chromium, Firefox and WebKit, on MemorySessionStore and on real
-// IndexedDB: the Node run covers the same contract without a browser's
-// engine or storage.
+// Chromium and Firefox and in WebKit under Xvfb, on MemorySessionStore
+// and on real IndexedDB: the Node run covers the same contract without a
+// browser's engine or storage.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { serve, start } from "./browser.mjs";
