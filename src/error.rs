@@ -200,12 +200,18 @@ impl Error {
                 cause,
             },
             // Storage denied (an opaque origin, a sandboxed frame, blocked
-            // cookies): a host falls back to the memory store on this code.
-            "SecurityError" => Error::Unavailable {
-                dom_name,
-                message,
-                cause,
-            },
+            // cookies; Chromium's is an UnknownError "The user denied
+            // permission..."): a host falls back to the memory store on
+            // this code, where a reload would fail the same way.
+            _ if name == "SecurityError"
+                || (name == "UnknownError" && crate::text::contains(&text, "denied")) =>
+            {
+                Error::Unavailable {
+                    dom_name,
+                    message,
+                    cause,
+                }
+            }
             // Chromium, clearing site data, fails the reopen with an
             // AbortError "The connection was closed."; the snippet's
             // untilClosed ends a wait with the same.
@@ -625,6 +631,17 @@ mod tests {
             (denied.code(), denied.dom_name()),
             ("UNAVAILABLE", Some("SecurityError"))
         );
+        // Chromium where the site's cookies are blocked: not a lost
+        // connection, which a reload would mend.
+        let message = "The user denied permission to access the database.";
+        let chromium = Error::from_dom("UnknownError", message, Cause::NONE);
+        assert_eq!(
+            (chromium.code(), chromium.dom_name()),
+            ("UNAVAILABLE", Some("UnknownError"))
+        );
+        assert_eq!(chromium.lost().code(), "UNAVAILABLE");
+        let unknown = Error::from_dom("UnknownError", "Internal error.", Cause::NONE);
+        assert_eq!(unknown.code(), "ABORTED");
     }
 
     #[test]
