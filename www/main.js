@@ -164,7 +164,11 @@ async function changePins(change) {
 }
 
 // Tabs on one session tell each other when they wrote; the others reload.
-const changes = typeof BroadcastChannel === "function" ? new BroadcastChannel("attache-demo") : null;
+// Firefox refuses a channel (SecurityError) where the site's cookies are blocked.
+let changes = null;
+try {
+  changes = new BroadcastChannel("attache-demo");
+} catch { /* the tabs then do not hear each other */ }
 if (changes) {
   changes.onmessage = ({ data }) => {
     if (data === sessionId) reloadWhenIdle();
@@ -637,10 +641,15 @@ $("session-import").onchange = (e) => attempt(() => exclusive(async () => {
   const title = await titleOf(info.id);
   said(exists ? `Imported a copy, "${title}": this page holds that session already.` : `Imported session "${title}".`);
 }));
-$("persist").onclick = () => attempt(async () => {
-  const granted = await navigator.storage?.persist?.();
-  notice(granted ? "Storage is persistent: the browser will not evict it under pressure." : "The browser did not grant persistent storage.");
-});
+// Not an attempt(): Firefox waits for the user's answer to its prompt, and
+// the page must not stay busy (holding other tabs' changes) meanwhile.
+$("persist").onclick = () => {
+  if (typeof navigator.storage?.persist !== "function") return notice("This browser cannot make storage persistent.");
+  notice("");
+  navigator.storage.persist().then(
+    (granted) => notice(granted ? "Storage is persistent: the browser will not evict it under pressure." : "The browser did not grant persistent storage."),
+    (e) => notice(`Persistent storage could not be asked for: ${describe(e)}`));
+};
 
 // This tab's last session resumes after a reload; else the most recent.
 try {

@@ -4,7 +4,7 @@
 // overrides for the in-memory storage of an incognito context.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, readdir, readFile, readlink, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { chromium } from "playwright-core";
@@ -23,8 +23,13 @@ export const executablePath = process.env.CHROMIUM ?? "/usr/bin/chromium";
 export const chromiumArgs = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
   "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
-export async function launch(extraArgs = []) {
+/** `preferences`: the profile's own, as Chromium's settings page writes them. */
+export async function launch(extraArgs = [], preferences) {
   const profile = await mkdtemp(join(tmpdir(), "attache-chromium-"));
+  if (preferences) {
+    await mkdir(join(profile, "Default"));
+    await writeFile(join(profile, "Default", "Preferences"), JSON.stringify(preferences));
+  }
   const context = await chromium.launchPersistentContext(profile, { executablePath, args: [...chromiumArgs, ...extraArgs] });
   return {
     context,

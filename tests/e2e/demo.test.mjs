@@ -14,7 +14,8 @@ import { createServer } from "node:http";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { start } from "./browser.mjs";
+import { launch, start } from "./browser.mjs";
+import { firefox } from "./webdriver.mjs";
 
 const root = new URL("../../", import.meta.url);
 const key = "sk-proj-" + "Qv7".repeat(16);
@@ -855,6 +856,74 @@ test("with IndexedDB denied, the demo runs on the memory store and says so", asy
     assert.match(await newer.textContent("#storage"), /Sessions are in memory.*cannot open \(VERSION: /, "the reason stays on screen");
   } finally {
     await newer.close();
+  }
+});
+
+// The real thing, not a shim: Chromium's open fails with an UnknownError
+// "The user denied permission...", Firefox's with a SecurityError, and
+// Firefox refuses a BroadcastChannel too.
+test("with the site's cookies blocked, Chromium and Firefox run the demo on the memory store", async () => {
+  const turn = async (text) => {
+    const ready = Date.now() + 20000;
+    while (document.body.dataset.ready !== "true") {
+      if (Date.now() > ready) throw new Error(`not ready: ${document.querySelector("#notice")?.textContent}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const said = document.querySelector("#notice").textContent;
+    const composer = document.querySelector("#composer-text");
+    composer.value = text;
+    composer.dispatchEvent(new Event("input", { bubbles: true }));
+    document.querySelector("#send").click();
+    while (!window.demo.requests.length || document.body.dataset.busy) await new Promise((resolve) => setTimeout(resolve, 50));
+    return { said, history: document.querySelector("#history").textContent, storage: document.querySelector("#storage").textContent };
+  };
+  const check = (seen, engine) => {
+    assert.match(seen.said, /IndexedDB is not available here/, engine);
+    assert.match(seen.history, /README/, `${engine}: the turn was answered`);
+    assert.match(seen.storage, /Sessions are in memory/, engine);
+  };
+  const chromium = await launch([], { profile: { default_content_setting_values: { cookies: 2 } } });
+  try {
+    const blocked = await chromium.context.newPage();
+    await blocked.goto(`${env.origin}/`);
+    check(await blocked.evaluate(`(${turn})("What does the README say about auth?")`), "Chromium");
+  } finally {
+    await chromium.close();
+  }
+  const fox = await firefox({ "network.cookie.cookieBehavior": 2 });
+  try {
+    await fox.go(`${env.origin}/`);
+    const seen = await fox.run(`return (${turn})(arguments[0]);`, "What does the README say about auth?", 40000);
+    assert.equal(seen.thrown, undefined, seen.thrown);
+    check(seen, "Firefox");
+  } finally {
+    await fox.close();
+  }
+});
+
+test("asking to persist storage answers, never keeps the page busy, and says when the browser cannot", async () => {
+  await page.click("#persist");
+  await page.waitForFunction(() => document.querySelector("#notice").textContent !== "");
+  assert.match(await page.textContent("#notice"), /^(Storage is persistent|The browser did not grant)/);
+  // Firefox waits for the user's answer to its prompt, however long: the
+  // page, meanwhile, is not busy (which would hold back other tabs' changes).
+  await page.evaluate(() => {
+    window.realPersist = StorageManager.prototype.persist;
+    StorageManager.prototype.persist = () => new Promise(() => {});
+  });
+  try {
+    await page.click("#persist");
+    assert.equal(await page.evaluate(() => document.body.dataset.busy ?? "idle"), "idle");
+    assert.equal(await page.textContent("#notice"), "");
+    // WebKitGTK's MiniBrowser has no navigator.storage at all.
+    await page.evaluate(() => Object.defineProperty(navigator, "storage", { value: undefined, configurable: true }));
+    await page.click("#persist");
+    assert.equal(await page.textContent("#notice"), "This browser cannot make storage persistent.");
+  } finally {
+    await page.evaluate(() => {
+      delete navigator.storage;
+      StorageManager.prototype.persist = window.realPersist;
+    });
   }
 });
 
