@@ -202,9 +202,12 @@ impl Error {
             // Storage denied (an opaque origin, a sandboxed frame, blocked
             // cookies; Chromium's is an UnknownError "The user denied
             // permission..."): a host falls back to the memory store on
-            // this code, where a reload would fail the same way.
+            // this code, where a reload would fail the same way. Not any
+            // "denied": a closing connection's FILE_ERROR_ACCESS_DENIED is
+            // lost, and may pass.
             _ if name == "SecurityError"
-                || (name == "UnknownError" && crate::text::contains(&text, "denied")) =>
+                || (name == "UnknownError"
+                    && crate::text::contains(&text, "user denied permission")) =>
             {
                 Error::Unavailable {
                     dom_name,
@@ -642,6 +645,11 @@ mod tests {
         assert_eq!(chromium.lost().code(), "UNAVAILABLE");
         let unknown = Error::from_dom("UnknownError", "Internal error.", Cause::NONE);
         assert_eq!(unknown.code(), "ABORTED");
+        // Chromium's storage engine failing a file (on Windows, often for a
+        // moment): the connection is lost, and the call may be retried.
+        let message = "Connection is closing because of: IO error: FILE_ERROR_ACCESS_DENIED";
+        let closing = Error::from_dom("UnknownError", message, Cause::NONE);
+        assert_eq!(closing.code(), "CONNECTION_LOST");
     }
 
     #[test]

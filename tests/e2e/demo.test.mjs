@@ -7,7 +7,8 @@
 // deleting it), the agent's tool checks, an endpoint's error, Stop, the
 // memory store where IndexedDB is denied, the keyboard's focus and what is
 // said, and screenshots at a laptop's and a phone's size, left in
-// target/screenshots/.
+// target/screenshots/. With the site's cookies blocked, Firefox (through
+// WebDriver) runs it too.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
@@ -874,7 +875,11 @@ test("with the site's cookies blocked, Chromium and Firefox run the demo on the 
     composer.value = text;
     composer.dispatchEvent(new Event("input", { bubbles: true }));
     document.querySelector("#send").click();
-    while (!window.demo.requests.length || document.body.dataset.busy) await new Promise((resolve) => setTimeout(resolve, 50));
+    const answered = Date.now() + 20000;
+    while (!window.demo.requests.length || document.body.dataset.busy) {
+      if (Date.now() > answered) throw new Error(`no answer: ${document.querySelector("#notice").textContent}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     return { said, history: document.querySelector("#history").textContent, storage: document.querySelector("#storage").textContent };
   };
   const check = (seen, engine) => {
@@ -883,6 +888,7 @@ test("with the site's cookies blocked, Chromium and Firefox run the demo on the 
     assert.match(seen.storage, /Sessions are in memory/, engine);
   };
   const chromium = await launch([], { profile: { default_content_setting_values: { cookies: 2 } } });
+  chromium.context.on("page", (p) => p.on("pageerror", (e) => errors.push(e)));
   try {
     const blocked = await chromium.context.newPage();
     await blocked.goto(`${env.origin}/`);
