@@ -1,6 +1,7 @@
 // Two connections to one database, a page's and its module worker's, in
-// whichever engine loads this: the same checks as tabs.test.mjs's pages,
-// run in Firefox and WebKit too (Chromium's own two pages stay there).
+// whichever engine loads this: tabs.test.mjs's checks of two pages in
+// Chromium (concurrent appends, a delete the other sees), and a race of
+// commits on one expectedCount, for Firefox and WebKit too.
 import init, * as attache from "/pkg/attache.js";
 
 const ready = init();
