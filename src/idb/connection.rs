@@ -382,6 +382,24 @@ async fn open_database(name: &str) -> Result<IdbDatabase, Error> {
                     schema::VERSION
                 ),
             },
+            // Firefox's private mode without IndexedDB: "A mutation
+            // operation was attempted on a database that did not allow
+            // mutations." Refused outright, so no reload mends it. (Not in
+            // from_dom: older Firefox words transaction() on a closed
+            // connection so.)
+            Error::Aborted {
+                dom_name,
+                message,
+                cause,
+            } if dom_name == "InvalidStateError"
+                && crate::text::contains(&message, "not allow") =>
+            {
+                Error::Unavailable {
+                    dom_name,
+                    message,
+                    cause,
+                }
+            }
             // An open that fails otherwise (Firefox clearing site data
             // again under the reopen aborts it, or fails it UnknownError)
             // gave no connection at all. Our own abort of a failed
