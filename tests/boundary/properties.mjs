@@ -24,22 +24,24 @@ export const HOSTILE = [undefined, null, 42, -0, NaN, true, 10n, Symbol("s"), ()
   { [Symbol("k")]: 1, a: 1 }, Object.assign(Object.create(null), { a: "\ud800" }), { toJSON() { throw new Error("boom"); } },
   { a: { b: [{ c: 1n }] } }, [1, [2, [3, Symbol("deep")]]]];
 
-/** Every position in a JSON value, as key paths: where a fuzzed value goes. */
+const plain = (v) => Array.isArray(v) || (v !== null && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype);
+/** Every position in plain data, as key paths: where a fuzzed value goes (not inside a class's object, a store's pointer). */
 function positions(value, at = [], out = []) {
   if (at.length) out.push(at);
-  if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) positions(v, [...at, Array.isArray(value) ? Number(k) : k], out);
+  if (plain(value)) for (const [k, v] of Object.entries(value)) positions(v, [...at, Array.isArray(value) ? Number(k) : k], out);
   return out;
 }
-/** A fresh copy of `base` with `v` at its `seed`th position. */
-function nested(base, seed, v) {
-  const copy = JSON.parse(JSON.stringify(base));
-  const all = positions(copy);
+/** `value` itself, with `v` put at its `seed`th position. */
+export function swapAt(value, seed, v) {
+  const all = positions(value);
   const path = all[seed % all.length];
-  let at = copy;
+  let at = value;
   for (const k of path.slice(0, -1)) at = at[k];
   at[path.at(-1)] = v;
-  return copy;
+  return value;
 }
+/** A fresh copy of `base` with `v` at its `seed`th position. */
+const nested = (base, seed, v) => swapAt(JSON.parse(JSON.stringify(base)), seed, v);
 // Valid inputs, each with one position swapped for a fuzzed value: the
 // checks past the top level (a part's text, a tool call's arguments, a
 // spec's field, a document's message) see hostile values too.

@@ -123,6 +123,17 @@ function identifier(what, value) {
   }
   return value;
 }
+/**
+ * A channel's version, which names its value's key: a number or a string,
+ * as LangGraph's `ChannelVersions` has it. Another would be stored, yet
+ * name no key a read finds, or fail as text (an array holding a symbol).
+ */
+function version(value) {
+  if (typeof value !== "number" && typeof value !== "string") {
+    const got = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+    throw new TypeError(`A channel's version must be a number or a string (got ${got}).`);
+  }
+}
 // The serializer's text for a value it cannot write (a BigInt, a throwing
 // toJSON): stored, it would read back as this string.
 const UNSERIALIZABLE = "[unable to serialize, circular reference is too complex to analyze]";
@@ -578,12 +589,18 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
    * checkpoints' writes in one listing and one load.
    */
   async getDeltaChannelHistory(options) {
-    const { config, channels } = options ?? {};
-    if (!Array.isArray(channels) || !channels.every((ch) => typeof ch === "string")) {
-      throw new TypeError("getDeltaChannelHistory needs its channels as an array of strings.");
+    const { config, channels: asked } = options ?? {};
+    const refused = () => new TypeError("getDeltaChannelHistory needs its channels as an array of strings.");
+    if (!Array.isArray(asked)) throw refused();
+    // Copied by index: the array's own iterator may never end (new Set
+    // would spin on it), and a hole is no string.
+    const channels = [];
+    for (let i = 0; i < asked.length; i++) {
+      if (typeof asked[i] !== "string") throw refused();
+      channels.push(asked[i]);
     }
     // An old checkpoint's pending sends are rebuilt by _tuple: the default walk.
-    if (channels.length === 0 || channels.includes(TASKS)) return super.getDeltaChannelHistory(options);
+    if (channels.length === 0 || channels.includes(TASKS)) return super.getDeltaChannelHistory({ config, channels });
     const target = await this._target(config);
     const { threadId, ns } = target ?? {};
     const walked = []; // [checkpoint id, the channels still open there], newest first
@@ -690,6 +707,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     const asked = config.configurable.checkpoint_id;
     const parent = asked === undefined || asked === null || asked === "" ? null : identifier("config's configurable.checkpoint_id", asked);
     const prepared = copyCheckpoint(checkpoint);
+    for (const versions of [newVersions ?? {}, prepared.channel_versions ?? {}]) Object.values(versions).forEach(version);
     const values = prepared.channel_values ?? {};
     prepared.channel_values = {};
     const state = {};
