@@ -4,7 +4,8 @@
 // error the adapter means (the store's AttacheError, or an Error of its
 // own wording, as its framework throws one), never a wasm trap, a thrown
 // non-Error or a JS engine's own message about our code; a refused call
-// leaves the store as it was; and the adapter still works afterwards.
+// leaves the store as it was; a put that lands reads back every channel
+// it gave a value; and the adapter still works afterwards.
 import "fake-indexeddb/auto";
 import { describe, it, expect } from "vitest";
 import fc from "fast-check";
@@ -26,7 +27,11 @@ const stores = {
 // undefined, a call of a non-function): a crash, however it is typed. (A
 // cyclic value overflows LangGraph's own copyCheckpoint, as on MemorySaver:
 // the README's RangeError.)
-const ENGINE = /Cannot (read|set) propert|Cannot destructure|is not a function|is not iterable|is not a constructor|Cannot convert|Invalid array length|of undefined|of null/;
+const ENGINE = new RegExp(["Cannot (read|set) propert", "Cannot destructure", "is not a function", "is not iterable",
+  "is not a constructor", "Cannot convert", "Invalid array length", "of undefined", "of null", "Cannot use 'in' operator",
+  "Cannot create property", "Reduce of empty array", "Spread syntax requires", "Do not know how to serialize"].join("|"));
+// Generous: ATTACHE_ADAPTER_FUZZ_RUNS may ask for many more runs (about 2 ms each).
+const TIMEOUT = 30_000 + RUNS * 10;
 
 /** The error a refused call ended in, or a failure naming what is wrong with it. */
 function meant(e, label) {
@@ -35,7 +40,7 @@ function meant(e, label) {
   throw new Error(`${label}: ended in ${e?.name ?? typeof e}: ${e?.message ?? String(e)}`, { cause: e });
 }
 
-/** `call()` must give a promise that settles, typed if it rejects; true if it resolved. */
+/** `call()` must give a promise that settles, typed if it rejects: `{ value }` if it resolved. */
 async function settles(call, label) {
   let promise;
   try {
@@ -45,11 +50,20 @@ async function settles(call, label) {
   }
   if (!(promise instanceof Promise)) throw new Error(`${label}: did not return a promise`);
   try {
-    await promise;
-    return true;
+    return { value: await promise };
   } catch (e) {
     meant(e, label);
-    return false;
+    return undefined;
+  }
+}
+
+/** The channels a put gives a value, which a read must find; null where its arguments do not read plainly. */
+function putChannels([, given, , newVersions]) {
+  try {
+    const values = given.channel_values;
+    return Object.keys(newVersions).filter((ch) => Object.hasOwn(values, ch) && values[ch] !== undefined);
+  } catch {
+    return null;
   }
 }
 
@@ -74,7 +88,7 @@ const checkpoint = (i, v, channel = "a") => ({ ...emptyCheckpoint(), id: uuid6(i
 
 // Each method's valid arguments, made fresh for every run (the swap edits them).
 const saverCalls = {
-  put: () => [thread(T), checkpoint(1, "x"), { source: "loop", step: 1, parents: {} }, { a: 2 }],
+  put: () => [thread(T), checkpoint(2, "x"), { source: "loop", step: 2, parents: {} }, { a: 3 }],
   putWrites: (base) => [base, [["a", "w"], ["b", { n: 1 }]], "task-1", "path"],
   getTuple: (base) => [base],
   list: () => [thread(T), { limit: 2, filter: { source: "loop" } }],
@@ -99,14 +113,19 @@ async function everything(store) {
 
 describe.each(Object.entries(stores))("hostile values into the adapters on %s", (_, open) => {
   // Two the fuzzing found, kept as plain cases.
-  it("a channel version that is neither a number nor a string is a TypeError, and nothing is stored", async () => {
+  it("a channel version that is neither a finite number nor a string, or not the checkpoint's, is a TypeError, and nothing is stored", async () => {
     const store = await open();
     const saver = new AttacheCheckpointSaver(store);
-    for (const bad of [[Symbol("v")], null, { v: 1 }, true]) {
+    for (const bad of [[Symbol("v")], null, { v: 1 }, true, NaN, -Infinity]) {
       for (const [newVersions, versions] of [[{ a: bad }, { a: 1 }], [{ a: 1 }, { a: bad }]]) {
         const put = saver.put(thread(T), { ...checkpoint(0, "x"), channel_versions: versions }, { source: "loop", step: 0, parents: {} }, newVersions);
-        await expect(put).rejects.toThrow(/^A channel's version must be a number or a string \(got /);
+        await expect(put).rejects.toThrow(/^A channel's version must be a finite number or a string \(got /);
       }
+    }
+    // By another version than the checkpoint's, a value would be stored where no read finds it.
+    for (const versions of [{ a: 2 }, { a: "1" }, {}, undefined]) {
+      const put = saver.put(thread(T), { ...checkpoint(0, "x"), channel_versions: versions }, { source: "loop", step: 0, parents: {} }, { a: 1 });
+      await expect(put).rejects.toThrow(`The checkpoint's channel_versions must give channel "a" the version newVersions gives it.`);
     }
     expect(await store.listSessions()).toEqual([]);
     store.free();
@@ -136,7 +155,7 @@ describe.each(Object.entries(stores))("hostile values into the adapters on %s", 
         `prepareHistoryItemsForPersistenceComparison: ${label}`);
     }), { numRuns: RUNS });
     store.free();
-  });
+  }, TIMEOUT);
 
   // A fresh store each run: one that grew run by run would make each
   // later run slower than the last.
@@ -144,22 +163,30 @@ describe.each(Object.entries(stores))("hostile values into the adapters on %s", 
     await fc.assert(fc.asyncProperty(fc.constantFrom(...Object.keys(saverCalls)), fc.nat(), value, async (method, seed, { v }) => {
       const store = await open();
       const saver = new AttacheCheckpointSaver(store);
-      // Its value on a channel no fuzzed put writes.
-      const base = await saver.put(thread(T), checkpoint(0, "v0", "b"), { source: "input", step: 0, parents: {} }, { b: 1 });
+      // A thread of two checkpoints, writes on the first, so reads walk
+      // and page; the first's value on a channel no fuzzed put writes.
+      const first = await saver.put(thread(T), checkpoint(0, "v0", "b"), { source: "input", step: 0, parents: {} }, { b: 1 });
+      await saver.putWrites(first, [["a", "w0"]], "task-0", "");
+      const base = await saver.put(first, checkpoint(1, "v1"), { source: "loop", step: 1, parents: {} }, { a: 2 });
       const label = `${method} with ${typeof v} at position ${seed}`;
       const args = swapped(saverCalls[method](structuredClone(base)), seed, v);
       const before = await everything(store);
-      const ran = method === "list"
+      const expected = method === "put" ? putChannels(args) : null;
+      const ran = await (method === "list"
         ? settles(async () => { for await (const _ of saver.list(...args)); }, label)
-        : settles(() => saver[method](...args), label);
-      if (!(await ran)) expect(await everything(store), `${label}: refused, yet the store changed`).toBe(before);
-      // Still working: the base checkpoint reads back, and a write lands.
-      const tuple = await saver.getTuple(base);
+        : settles(() => saver[method](...args), label));
+      if (!ran) expect(await everything(store), `${label}: refused, yet the store changed`).toBe(before);
+      if (ran && expected) {
+        const values = (await saver.getTuple(ran.value))?.checkpoint.channel_values ?? {};
+        for (const ch of expected) expect(Object.hasOwn(values, ch), `${label}: put a value in channel "${ch}", and a read finds none`).toBe(true);
+      }
+      // Still working: the first checkpoint reads back, and a write lands.
+      const tuple = await saver.getTuple(first);
       expect(tuple?.checkpoint.channel_values.b, label).toBe("v0");
       await saver.putWrites(base, [["a", "ok"]], "health", "");
       store.free();
     }), { numRuns: RUNS });
-  });
+  }, TIMEOUT);
 
   it(`AttacheSession: ${RUNS} runs, any value anywhere`, async () => {
     await fc.assert(fc.asyncProperty(fc.constantFrom(...Object.keys(sessionCalls)), fc.nat(), value, async (method, seed, { v }) => {
@@ -178,5 +205,5 @@ describe.each(Object.entries(stores))("hostile values into the adapters on %s", 
       expect((await session.getItems(1))[0], label).toMatchObject({ role: "user", content: "health" });
       store.free();
     }), { numRuns: RUNS });
-  });
+  }, TIMEOUT);
 });

@@ -394,12 +394,12 @@ for (const [name, open] of Object.entries(stores)) {
       }
       // Stored, the serializer's "[unable to serialize…]" read back as the checkpoint.
       await expect(saver.put(thread(), cp("c2", { v: 10n }), metadata(1), {})).rejects.toThrow(/cannot be serialized/);
-      await expect(saver.put(thread(), cp("c2", { channel_values: { a: 10n } }), metadata(1), { a: 2 })).rejects.toThrow(/channel "a"/);
+      await expect(saver.put(thread(), cp("c2", { channel_versions: { a: 2 }, channel_values: { a: 10n } }), metadata(1), { a: 2 })).rejects.toThrow(/channel "a"/);
       // Nested past the serializer's stack: its RangeError, or its fallback
       // string read as a BigInt's.
       const deep = (n) => { let v = 1; for (let i = 0; i < n; i++) v = { v }; return v; };
-      await expect(saver.put(thread(), cp("c2", { channel_values: { a: deep(5_000) } }), metadata(1), { a: 2 })).rejects.toThrow(/or nesting too deep/);
-      await expect(saver.put(thread(), cp("c2", { channel_values: { a: deep(50_000) } }), metadata(1), { a: 2 })).rejects.toThrow(/channel "a" nests too deep/);
+      await expect(saver.put(thread(), cp("c2", { channel_versions: { a: 2 }, channel_values: { a: deep(5_000) } }), metadata(1), { a: 2 })).rejects.toThrow(/or nesting too deep/);
+      await expect(saver.put(thread(), cp("c2", { channel_versions: { a: 2 }, channel_values: { a: deep(50_000) } }), metadata(1), { a: 2 })).rejects.toThrow(/channel "a" nests too deep/);
       await expect(saver.put(thread(), cp(5), metadata(1), {})).rejects.toBeInstanceOf(TypeError);
       // Stored, an empty id was listed but no getTuple found it, and a
       // parent that is no string gave a parentConfig getTuple refuses.
@@ -409,7 +409,7 @@ for (const [name, open] of Object.entries(stores)) {
       // not know (a tool's output of that shape) broke each later read.
       const foreign = { lc: 1, type: "constructor", id: ["nope", "X"], kwargs: {} };
       // The reviver's reason is given, not the value it quotes.
-      await expect(saver.put(thread(), cp("c2", { channel_values: { a: foreign } }), metadata(1), { a: 2 })).rejects.toThrow(/read back by the serializer \(Invalid namespace: \$\)/);
+      await expect(saver.put(thread(), cp("c2", { channel_versions: { a: 2 }, channel_values: { a: foreign } }), metadata(1), { a: 2 })).rejects.toThrow(/read back by the serializer \(Invalid namespace: \$\)/);
       await expect(saver.putWrites(at, [["a", { deep: [foreign] }]], "lc")).rejects.toThrow(/read back/);
       await expect(saver.putWrites(at, [["a", [new HumanMessage("ok"), foreign]]], "lc")).rejects.toThrow(/read back/);
       await expect(saver.putWrites(at, [["a", "[unable to serialize, circular reference is too complex to analyze]"]], "own")).resolves.toBeUndefined();

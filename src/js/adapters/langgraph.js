@@ -124,14 +124,15 @@ function identifier(what, value) {
   return value;
 }
 /**
- * A channel's version, which names its value's key: a number or a string,
- * as LangGraph's `ChannelVersions` has it. Another would be stored, yet
- * name no key a read finds, or fail as text (an array holding a symbol).
+ * A channel's version, which names its value's key: a finite number or a
+ * string, as LangGraph's `ChannelVersions` has it. Another would be
+ * stored, yet name no key a read finds (NaN is null in JSON), or fail as
+ * text (an array holding a symbol).
  */
 function version(value) {
-  if (typeof value !== "number" && typeof value !== "string") {
-    const got = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
-    throw new TypeError(`A channel's version must be a number or a string (got ${got}).`);
+  if (!Number.isFinite(value) && typeof value !== "string") {
+    const got = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "number" ? String(value) : typeof value;
+    throw new TypeError(`A channel's version must be a finite number or a string (got ${got}).`);
   }
 }
 // The serializer's text for a value it cannot write (a BigInt, a throwing
@@ -708,6 +709,14 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     const parent = asked === undefined || asked === null || asked === "" ? null : identifier("config's configurable.checkpoint_id", asked);
     const prepared = copyCheckpoint(checkpoint);
     for (const versions of [newVersions ?? {}, prepared.channel_versions ?? {}]) Object.values(versions).forEach(version);
+    // A value is read back by the checkpoint's version of its channel: by
+    // another (LangGraph's newVersions are the checkpoint's own), it would
+    // be stored where no read finds it.
+    for (const [channel, v] of Object.entries(newVersions ?? {})) {
+      if (!Object.hasOwn(prepared.channel_versions ?? {}, channel) || prepared.channel_versions[channel] !== v) {
+        throw new TypeError(`The checkpoint's channel_versions must give channel "${shownName(channel)}" the version newVersions gives it.`);
+      }
+    }
     const values = prepared.channel_values ?? {};
     prepared.channel_values = {};
     const state = {};
