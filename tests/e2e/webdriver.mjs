@@ -21,8 +21,11 @@ export async function firefox(prefs) {
 
 export async function webkit() {
   const port = await freePort();
-  // WebKitWebDriver starts MiniBrowser, which needs a display.
-  return drive(port, "xvfb-run", ["-a", "/usr/bin/WebKitWebDriver", `--port=${port}`], {});
+  // WebKitWebDriver starts MiniBrowser, which needs a display. Searched
+  // from a random number: node --test runs files at once on a machine with
+  // more cores, and two xvfb-run -a from one start can take one display.
+  const display = String(100 + Math.floor(Math.random() * 10000));
+  return drive(port, "xvfb-run", ["-a", "-n", display, "/usr/bin/WebKitWebDriver", `--port=${port}`], {});
 }
 
 async function drive(port, command, args, capabilities) {
