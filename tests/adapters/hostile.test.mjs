@@ -131,6 +131,20 @@ describe.each(Object.entries(stores))("hostile values into the adapters on %s", 
     store.free();
   });
 
+  it("put reads each id and version once: a getter that changes its answer cannot part the key from what was checked", async () => {
+    const store = await open();
+    const saver = new AttacheCheckpointSaver(store);
+    const counter = (...answers) => { let n = 0; return () => answers[Math.min(n++, answers.length - 1)]; };
+    const version = counter(1, 2);
+    const id = counter(uuid6(0), uuid6(1));
+    const given = Object.defineProperty({ ...checkpoint(0, "x") }, "id", { get: id, enumerable: true });
+    const at = await saver.put(thread(T), given, { source: "loop", step: 0, parents: {} }, Object.defineProperty({}, "a", { get: version, enumerable: true }));
+    const tuple = await saver.getTuple(at);
+    expect(tuple?.checkpoint.id).toBe(at.configurable.checkpoint_id);
+    expect(tuple?.checkpoint.channel_values).toEqual({ a: "x" });
+    store.free();
+  });
+
   it("getDeltaChannelHistory reads its channels by index: an array whose iterator never ends settles", async () => {
     const store = await open();
     const saver = new AttacheCheckpointSaver(store);

@@ -702,18 +702,23 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
   async put(config, checkpoint, metadata, newVersions) {
     const threadId = required(config, "thread_id", "put a checkpoint");
     const ns = identifier("config's configurable.checkpoint_ns", config.configurable.checkpoint_ns ?? "");
+    // Each part read once, from the copy: a getter could give the checks
+    // one id or version, and the key another.
+    const prepared = copyCheckpoint(checkpoint ?? {});
+    const id = identifier("checkpoint's id", prepared.id);
     // Empty, it would be stored, and listed, but no getTuple finds it.
-    if (identifier("checkpoint's id", checkpoint?.id) === "") throw new TypeError("The checkpoint's id must not be empty.");
+    if (id === "") throw new TypeError("The checkpoint's id must not be empty.");
     // The parent: a tuple's parentConfig names it, and getTuple takes a string.
     const asked = config.configurable.checkpoint_id;
     const parent = asked === undefined || asked === null || asked === "" ? null : identifier("config's configurable.checkpoint_id", asked);
-    const prepared = copyCheckpoint(checkpoint);
-    for (const versions of [newVersions ?? {}, prepared.channel_versions ?? {}]) Object.values(versions).forEach(version);
+    const changed = Object.entries(newVersions ?? {});
+    const own = prepared.channel_versions ?? {};
+    for (const [, v] of [...changed, ...Object.entries(own)]) version(v);
     // A value is read back by the checkpoint's version of its channel: by
     // another (LangGraph's newVersions are the checkpoint's own), it would
     // be stored where no read finds it.
-    for (const [channel, v] of Object.entries(newVersions ?? {})) {
-      if (!Object.hasOwn(prepared.channel_versions ?? {}, channel) || prepared.channel_versions[channel] !== v) {
+    for (const [channel, v] of changed) {
+      if (!Object.hasOwn(own, channel) || own[channel] !== v) {
         throw new TypeError(`The checkpoint's channel_versions must give channel "${shownName(channel)}" the version newVersions gives it.`);
       }
     }
@@ -721,18 +726,18 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     prepared.channel_values = {};
     const state = {};
     const names = {};
-    for (const [channel, version] of Object.entries(newVersions ?? {})) {
+    for (const [channel, version] of changed) {
       const key = blobKey(ns, channel, version);
       names[key] = `channel "${channel}"`;
       // Own keys only: an empty channel named `toString` holds no value.
       state[key] = Object.hasOwn(values, channel) ? await this._encode(values[channel], channel) : { t: "empty" };
     }
-    const key = checkpointKey(ns, checkpoint.id);
-    names[key] = `checkpoint ${checkpoint.id}`;
+    const key = checkpointKey(ns, id);
+    names[key] = `checkpoint ${id}`;
     const storable = storableMetadata(metadata);
     state[key] = { checkpoint: await this._encode(prepared), metadata: await this._encode(storable ?? metadata), parent };
     if (storable) state[key].metadata.ns = 1;
-    refuseInKeys([shownNamespace(ns), checkpoint.id, ...Object.entries(newVersions ?? {}).flatMap(([channel, version]) => [channel, String(version)])]);
+    refuseInKeys([shownNamespace(ns), id, ...changed.flatMap(([channel, version]) => [channel, String(version)])]);
     // Read only for a live run's first checkpoint after a delete here: the
     // values of the channels it did not change, which the delete took.
     const unchanged = async () => {
@@ -747,7 +752,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
       return kept;
     };
     await this._commit(threadId, { state }, names, config, { ns, unchanged });
-    return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
+    return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: id } };
   }
 
   /** The first write of a `(task, index)` is kept; a special channel's (an error, an interrupt) is replaced. */
