@@ -115,7 +115,7 @@ async function everything(store) {
 }
 
 describe.each(Object.entries(stores))("hostile values into the adapters on %s", (_, open) => {
-  // Two the fuzzing found, kept as plain cases.
+  // What the fuzzing and its reviews found, kept as plain cases.
   it("a channel version that is neither a finite number nor a string, or not the checkpoint's, is a TypeError, and nothing is stored", async () => {
     const store = await open();
     const saver = new AttacheCheckpointSaver(store);
