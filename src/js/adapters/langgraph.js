@@ -742,7 +742,7 @@ export class AttacheCheckpointSaver extends BaseCheckpointSaver {
     // values of the channels it did not change, which the delete took.
     const unchanged = async () => {
       const kept = {};
-      for (const [channel, version] of Object.entries(prepared.channel_versions ?? {})) {
+      for (const [channel, version] of Object.entries(own)) {
         const key = blobKey(ns, channel, version);
         if (key in state || !Object.hasOwn(values, channel)) continue;
         names[key] = `channel "${channel}"`;
